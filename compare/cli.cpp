@@ -1,0 +1,206 @@
+#include "compare/cli.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <set>
+#include <sstream>
+
+namespace kl {
+namespace {
+
+std::vector<std::string> split_list(const std::vector<std::string>& items) {
+  std::vector<std::string> out;
+  for (const auto& item : items) {
+    std::stringstream ss(item);
+    std::string part;
+    while (std::getline(ss, part, ','))
+      if (!part.empty()) out.push_back(part);
+  }
+  return out;
+}
+
+std::string family_names() {
+  std::string s;
+  for (const Family* f : all_families()) s += (s.empty() ? "" : ", ") + std::string(f->name());
+  return s;
+}
+
+std::string type_names(const Family& f) {
+  std::string s;
+  for (DType t : f.dtypes()) s += (s.empty() ? "" : ", ") + std::string(dtype_name(t));
+  return s;
+}
+
+std::pair<int, int> parse_sweep(const std::string& text) {
+  const auto colon = text.find(':');
+  if (colon == std::string::npos) throw UsageError("--sweep takes LO:HI exponents of two, e.g. 10:28 (got '" + text + "')");
+  auto exp = [&](const std::string& s) {
+    const long long v = parse_positive_count(s.empty() ? "x" : s, "--sweep exponent");
+    if (v > 40) throw UsageError("--sweep exponent " + s + " is larger than 40");
+    return static_cast<int>(v);
+  };
+  const int lo = exp(text.substr(0, colon)), hi = exp(text.substr(colon + 1));
+  if (lo > hi) throw UsageError("--sweep " + text + ": LO is larger than HI");
+  return {lo, hi};
+}
+
+}  // namespace
+
+std::string join_command_line(int argc, const char* const* argv) {
+  std::string s;
+  for (int i = 0; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a.find_first_of(" '\"*?$") != std::string::npos) a = "'" + a + "'";
+    s += (i ? " " : "") + a;
+  }
+  return s;
+}
+
+std::string list_text() {
+  std::ostringstream os;
+  os << "families (compare --family NAME):\n";
+  for (const Family* f : all_families()) {
+    os << "\n" << f->name() << ": " << f->summary() << "\n";
+    os << "  types: " << type_names(*f) << "   metric: " << f->unit() << "\n";
+    os << "  sizes: " << f->size_syntax() << "; default:";
+    for (const Dims& d : f->default_sizes()) os << ' ' << f->shape_label(d);
+    const auto [lo, hi] = f->default_sweep();
+    os << "; --sweep default 2^" << lo << "..2^" << hi << "\n";
+    for (DType t : f->dtypes()) {
+      os << "  " << dtype_name(t) << " variants:\n";
+      for (const auto& v : f->variants(t))
+        os << "    " << v.name << (v.source == Source::library ? " [library]" : "") << "  (" << v.origin << ")  " << v.lesson << "\n";
+    }
+  }
+  return os.str();
+}
+
+Plan parse_command_line(int argc, const char* const* argv) {
+  Plan plan;
+  CLI::App app{"compare: validate every kernel variant against an fp64 reference and the library, time it, "
+               "and report how close it gets to the library and to the hardware.\n"
+               "With no options: the default comparison (every family at its default types and sizes)."};
+  app.set_help_flag("-h,--help", "print this help and exit");
+  std::vector<std::string> families, types, sizes, variants;
+  std::string sweep, mode = "kernel";
+  bool sweep_flag = false;
+  std::uint64_t seed = 0;
+  app.add_flag("--list", plan.list_only, "list families, types, sizes and variants, then exit (needs no GPU)");
+  app.add_option("-f,--family", families, "families to run (comma-separated): " + family_names() + " (default: all)");
+  app.add_option("-t,--type", types, "element types (comma-separated): int, float, double (default: per family)");
+  app.add_option("-s,--sizes", sizes, "problem sizes (comma-separated), e.g. 2^28,1000 or 513x257x129");
+  auto* sweep_opt = app.add_option("--sweep", sweep, "power-of-two sweep LO:HI (exponents), e.g. 10:28");
+  app.add_flag("--default-sweep", sweep_flag, "each family's default power-of-two sweep (reduce 2^10..2^28, gemm 256..8192)");
+  app.add_option("-v,--variants", variants, "variant name globs (comma-separated), e.g. 'reduce[5-8]*,gemm_smem*'; library baselines always run");
+  app.add_option("-m,--mode", mode, "kernel: device time of the operation only; e2e: plus host->device input and device->host output copies (as doc 004 measures)")
+      ->check(CLI::IsMember({"kernel", "e2e"}));
+  app.add_option("-o,--out", plan.out_dir, "directory for compare.json, compare.csv, compare.md (default: compare-out)");
+  app.add_option("--name", plan.basename, "base name of the report files (default: compare)");
+  app.add_flag("--no-files", [&](std::int64_t) { plan.write_files = false; }, "print the table only");
+  auto* seed_opt = app.add_option("--seed", seed, "fixed random seed (default: fresh inputs for every problem)");
+  app.add_option("--warmup", plan.run.warmup, "untimed runs before sampling (default 2)")->check(CLI::Range(0, 1000));
+  app.add_option("--min-samples", plan.run.stop.min_samples, "fewest samples (default 10)")->check(CLI::Range(1, 1000000));
+  app.add_option("--max-samples", plan.run.stop.max_samples, "most samples (default 1000)")->check(CLI::Range(1, 1000000));
+  app.add_option("--max-noise", plan.run.stop.max_noise, "stop once the relative std. dev. is at most this (default 0.02)")->check(CLI::Range(0.0, 1.0));
+  app.add_option("--min-time", plan.run.stop.min_seconds, "fewest seconds of measured time per variant (default 0)")->check(CLI::Range(0.0, 3600.0));
+  app.add_option("--max-time", plan.run.stop.max_seconds, "most wall seconds of sampling per variant (default 1.5)")->check(CLI::Range(0.0, 3600.0));
+  app.add_option("--device", plan.device, "CUDA device index (default 0)")->check(CLI::Range(0, 1024));
+  app.add_option("--smem-bank-mode", plan.smem_bank_mode, "ask for 4- or 8-byte shared-memory banks first (doc 001; has no effect since Maxwell: see docs/bank-modes.md)")
+      ->check(CLI::IsMember({4, 8}));
+  app.add_flag("-q,--quiet", plan.quiet, "no progress line on stderr");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    plan.help_only = true;
+    plan.help_text = app.help();
+    return plan;
+  } catch (const CLI::ParseError& e) {
+    throw UsageError(e.what());
+  }
+  if (plan.list_only) return plan;
+  if (plan.run.stop.min_samples > plan.run.stop.max_samples) throw UsageError("--min-samples is larger than --max-samples");
+
+  plan.run.end_to_end = mode == "e2e";
+  if (*seed_opt) plan.run.seed = seed;
+  plan.run.variant_patterns = split_list(variants);
+
+  // Families.
+  std::vector<const Family*> fams;
+  const auto fam_names = split_list(families);
+  const bool explicit_families = !fam_names.empty() && !(fam_names.size() == 1 && fam_names[0] == "all");
+  if (!explicit_families) {
+    fams = all_families();
+  } else {
+    for (const auto& n : fam_names) {
+      const Family* f = find_family(n);
+      if (!f) throw UsageError("unknown family '" + n + "' (families: " + family_names() + ")");
+      if (std::find(fams.begin(), fams.end(), f) == fams.end()) fams.push_back(f);
+    }
+  }
+
+  // Types.
+  std::vector<DType> wanted;
+  for (const auto& n : split_list(types)) {
+    auto t = parse_dtype(n);
+    if (!t) throw UsageError("unknown type '" + n + "' (types: int, float, double)");
+    wanted.push_back(*t);
+  }
+
+  // Sizes.
+  const auto size_texts = split_list(sizes);
+  if (sweep_flag && *sweep_opt) throw UsageError("give either --sweep LO:HI or --default-sweep, not both");
+  if ((sweep_flag || *sweep_opt) && !size_texts.empty()) throw UsageError("give either --sizes or a sweep, not both");
+  std::optional<std::pair<int, int>> sweep_range;
+  if (*sweep_opt) sweep_range = parse_sweep(sweep);
+
+  std::set<std::string> matched_patterns;
+  for (const Family* f : fams) {
+    std::vector<DType> ts;
+    if (wanted.empty()) {
+      ts = f->default_dtypes();
+    } else {
+      const auto supported = f->dtypes();
+      for (DType t : wanted)
+        if (std::find(supported.begin(), supported.end(), t) != supported.end()) ts.push_back(t);
+      if (ts.empty()) {
+        if (explicit_families) throw UsageError("family " + std::string(f->name()) + " has no variants of the requested type (types: " + type_names(*f) + ")");
+        continue;
+      }
+    }
+    std::vector<Dims> dims;
+    if (!size_texts.empty()) {
+      for (const auto& s : size_texts) dims.push_back(f->parse_size(s));
+    } else if (sweep_flag) {
+      const auto [lo, hi] = f->default_sweep();
+      dims = f->sweep(lo, hi);
+    } else if (sweep_range) {
+      dims = f->sweep(sweep_range->first, sweep_range->second);
+    } else {
+      dims = f->default_sizes();
+    }
+    // Only families/types that have a variant the patterns select.
+    for (DType t : ts) {
+      bool any = false;
+      for (const auto& v : f->variants(t)) {
+        for (const auto& p : plan.run.variant_patterns)
+          if (matches_any(v.name, {p})) matched_patterns.insert(p), any = true;
+      }
+      if (!plan.run.variant_patterns.empty() && !any) continue;
+      for (const auto& d : dims) plan.problems.push_back({f, t, d});
+    }
+  }
+  for (const auto& p : plan.run.variant_patterns) {
+    if (!matched_patterns.count(p)) {
+      std::string names;
+      for (const Family* f : fams)
+        for (const auto& v : f->variants(f->dtypes().back())) names += (names.empty() ? "" : ", ") + v.name;
+      throw UsageError("no variant matches '" + p + "' (variants: " + names + "; see compare --list)");
+    }
+  }
+  if (plan.problems.empty()) throw UsageError("nothing to run: no selected family has the requested types and variants");
+  return plan;
+}
+
+}  // namespace kl

@@ -1,0 +1,49 @@
+// compare: the command-line front of the runner library (compare/). See README.md.
+#include "common/cuda_check.hpp"
+#include "compare/cli.hpp"
+#include "compare/device.hpp"
+#include "compare/runner.hpp"
+
+#include <cstdio>
+#include <exception>
+#include <iostream>
+
+int main(int argc, char** argv) {
+  using namespace kl;
+  const char* const* args = argv;
+  try {
+    const Plan plan = parse_command_line(argc, args);
+    if (plan.help_only) {
+      std::cout << plan.help_text;
+      return kExitOk;
+    }
+    if (plan.list_only) {
+      std::cout << list_text();
+      return kExitOk;
+    }
+    std::string why;
+    const int count = cuda_device_count(&why);
+    if (count == 0) {
+      std::fprintf(stderr, "compare: error: %s\n", why.c_str());
+      return kExitNoDevice;
+    }
+    if (plan.device >= count) {
+      std::fprintf(stderr, "compare: error: --device %d does not exist (%d CUDA device%s)\n", plan.device, count, count == 1 ? "" : "s");
+      return kExitUsage;
+    }
+    const Report rep = run_plan(plan, join_command_line(argc, args), std::cout);
+    return exit_code_for(rep);
+  } catch (const UsageError& e) {
+    std::fprintf(stderr, "compare: error: %s\n", e.what());
+    return kExitUsage;
+  } catch (const FatalError& e) {
+    std::fprintf(stderr, "compare: fatal CUDA error: %s\n", e.what());
+    return kExitCuda;
+  } catch (const CudaError& e) {
+    std::fprintf(stderr, "compare: CUDA error: %s\n", e.what());
+    return kExitCuda;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "compare: error: %s\n", e.what());
+    return kExitFailures;
+  }
+}

@@ -1,0 +1,42 @@
+// Seeded random inputs. Fast (splitmix64, one call per element) because the default problem
+// has 2^28 elements; values are never all zeros or ones:
+//   int:          uniform in [-1000, 1000]
+//   float/double: uniform in [-1, 1)
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <random>
+#include <type_traits>
+#include <vector>
+
+namespace kl {
+
+class SplitMix64 {
+ public:
+  explicit SplitMix64(std::uint64_t seed) : s_(seed) {}
+  std::uint64_t next() {
+    std::uint64_t z = (s_ += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  }
+  double uniform01() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
+
+ private:
+  std::uint64_t s_;
+};
+
+template <class T>
+void fill_random(T* dst, std::size_t n, std::uint64_t seed) {
+  SplitMix64 g(seed);
+  for (std::size_t i = 0; i < n; ++i) {
+    if constexpr (std::is_integral_v<T>) dst[i] = static_cast<T>(static_cast<std::int64_t>(g.next() % 2001) - 1000);
+    else dst[i] = static_cast<T>(2.0 * g.uniform01() - 1.0);
+  }
+}
+
+// A fresh seed for every problem and check unless the user fixed one (--seed).
+inline std::uint64_t fresh_seed() { return (static_cast<std::uint64_t>(std::random_device{}()) << 32) ^ std::random_device{}(); }
+
+}  // namespace kl

@@ -1,0 +1,317 @@
+#include "compare/report.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <ostream>
+#include <sstream>
+#include <stdexcept>
+
+namespace kl {
+
+std::string_view status_name(RowStatus s) {
+  switch (s) {
+    case RowStatus::ok: return "ok";
+    case RowStatus::fail: return "FAIL";
+    case RowStatus::skipped: return "skipped";
+    case RowStatus::error: return "ERROR";
+  }
+  return "?";
+}
+
+std::string format_time_ms(double ms) {
+  char buf[32];
+  if (!(ms >= 0) || !std::isfinite(ms)) return "-";
+  if (ms < 1e-3) std::snprintf(buf, sizeof buf, "%.0f ns", ms * 1e6);
+  else if (ms < 1.0) std::snprintf(buf, sizeof buf, "%.1f us", ms * 1e3);
+  else if (ms < 1000.0) std::snprintf(buf, sizeof buf, "%.3f ms", ms);
+  else std::snprintf(buf, sizeof buf, "%.2f s", ms / 1e3);
+  return buf;
+}
+
+std::string format_percent(double f) {
+  char buf[32];
+  if (!std::isfinite(f) || f <= 0) return "-";
+  std::snprintf(buf, sizeof buf, f < 0.1 ? "%.2f%%" : "%.1f%%", f * 100.0);
+  return buf;
+}
+
+namespace {
+
+std::string fmt(const char* f, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
+
+std::string throughput_text(const Row& r) {
+  if (!r.has_timing) return "-";
+  return fmt(r.unit == "TFLOP/s" ? "%.2f" : "%.1f", r.throughput);
+}
+
+std::string check_text(const Row& r) {
+  if (!r.check.ran) return "-";
+  std::string s = r.check.pass ? "pass" : "FAIL";
+  if (r.check.bound_at_worst > 0) s += " " + fmt("%.2g", r.check.worst_ratio);
+  else s += r.check.pass ? " exact" : "";
+  if (r.library_check.ran && !r.library_check.pass) s += " (lib FAIL)";
+  return s;
+}
+
+// Groups rows by problem, preserving order.
+std::vector<std::vector<const Row*>> by_problem(const Report& r) {
+  std::vector<std::vector<const Row*>> groups;
+  std::map<std::string, std::size_t> index;
+  for (const Row& row : r.rows) {
+    const std::string key = row.family + "|" + row.dtype + "|" + row.shape;
+    auto it = index.find(key);
+    if (it == index.end()) {
+      index[key] = groups.size();
+      groups.push_back({&row});
+    } else {
+      groups[it->second].push_back(&row);
+    }
+  }
+  return groups;
+}
+
+struct Column {
+  std::string head;
+  bool left;
+};
+
+void print_grid(std::ostream& os, const std::vector<Column>& cols,
+                const std::vector<std::vector<std::string>>& cells) {
+  std::vector<std::size_t> w(cols.size());
+  for (std::size_t c = 0; c < cols.size(); ++c) w[c] = cols[c].head.size();
+  for (const auto& row : cells)
+    for (std::size_t c = 0; c < cols.size(); ++c) w[c] = std::max(w[c], row[c].size());
+  auto line = [&](const std::vector<std::string>& v) {
+    os << " ";
+    for (std::size_t c = 0; c < cols.size(); ++c) {
+      const std::string pad(w[c] - v[c].size(), ' ');
+      os << ' ' << (cols[c].left ? v[c] + pad : pad + v[c]);
+    }
+    os << '\n';
+  };
+  std::vector<std::string> heads;
+  for (const auto& c : cols) heads.push_back(c.head);
+  line(heads);
+  for (const auto& row : cells) line(row);
+}
+
+std::string problem_title(const Row& r) { return r.family + "  " + r.dtype + "  " + r.shape; }
+
+}  // namespace
+
+void print_table(std::ostream& os, const Report& rep) {
+  const std::vector<Column> cols = {{"variant", true},  {"origin", true},  {"median", false},
+                                    {"min", false},     {"max", false},    {"noise", false},
+                                    {"rate", false},    {"vs lib", false}, {"vs ceil", false},
+                                    {"check", true}};
+  for (const auto& group : by_problem(rep)) {
+    const Row& first = *group.front();
+    os << '\n' << problem_title(first);
+    if (!first.unit.empty()) os << "   rate in " << first.unit;
+    if (!first.ceiling_name.empty()) os << ", ceiling: " << first.ceiling_name;
+    if (!first.library_name.empty()) os << ", library: " << first.library_name;
+    os << '\n';
+    std::vector<std::vector<std::string>> cells;
+    std::vector<std::string> notes;
+    for (const Row* r : group) {
+      std::string name = r->variant + (r->source == "library" ? " [lib]" : "");
+      if (r->status == RowStatus::skipped || r->status == RowStatus::error) {
+        cells.push_back({name, r->origin, "-", "-", "-", "-", "-", "-", "-", std::string(status_name(r->status))});
+      } else {
+        cells.push_back({name, r->origin,
+                         r->has_timing ? format_time_ms(r->time_ms.median) : "-",
+                         r->has_timing ? format_time_ms(r->time_ms.min) : "-",
+                         r->has_timing ? format_time_ms(r->time_ms.max) : "-",
+                         r->has_timing ? format_percent(r->time_ms.noise) + (r->converged ? "" : "*") : "-",
+                         throughput_text(*r), format_percent(r->vs_library), format_percent(r->vs_ceiling),
+                         check_text(*r)});
+      }
+      if (!r->note.empty()) notes.push_back(r->variant + ": " + r->note);
+    }
+    print_grid(os, cols, cells);
+    for (const auto& n : notes) os << "    note: " << n << '\n';
+  }
+  os << "\n  check: worst |error| / bound over the output (pass <= 1); noise: relative std. dev. of samples"
+        " (* = stopped by the time/sample cap before reaching the noise target)\n";
+}
+
+std::string to_json(const Report& rep) {
+  using nlohmann::json;
+  const RunMeta& m = rep.meta;
+  json j;
+  j["schema"] = "kernel-ladder/compare/1";
+  j["tool"] = m.tool_version;
+  j["command_line"] = m.command_line;
+  j["git_commit"] = m.git_commit;
+  j["timestamp_utc"] = m.timestamp_utc;
+  j["mode"] = m.mode;
+  j["timing_method"] = m.timing_method;
+  if (m.has_device) {
+    const DeviceInfo& d = m.device;
+    j["device"] = {{"index", d.index},
+                   {"name", d.name},
+                   {"compute_capability", std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor)},
+                   {"sm_count", d.sm_count},
+                   {"sm_clock_mhz", d.sm_clock_mhz},
+                   {"mem_clock_mhz", d.mem_clock_mhz},
+                   {"mem_bus_bits", d.mem_bus_bits},
+                   {"l2_bytes", d.l2_bytes},
+                   {"global_mem_bytes", d.global_mem_bytes},
+                   {"smem_per_sm_bytes", d.smem_per_sm},
+                   {"dram_gbps_theoretical", d.dram_gbps_theoretical},
+                   {"fp32_tflops_peak", d.fp32_tflops_peak},
+                   {"fp64_tflops_peak", d.fp64_tflops_peak},
+                   {"smem_bank_mode", m.smem_bank_mode}};
+    j["versions"] = {{"driver", d.driver_version},
+                     {"cuda_runtime", d.runtime_version},
+                     {"cublas", d.cublas_version},
+                     {"cccl", d.cccl_version}};
+    j["ceilings"] = {{"d2d_copy_gbps_measured", m.copy_gbps},
+                     {"fp32_tflops_peak", d.fp32_tflops_peak},
+                     {"fp64_tflops_peak", d.fp64_tflops_peak}};
+  }
+  auto check_json = [](const Check& c) {
+    json x = {{"ran", c.ran}, {"pass", c.pass}};
+    if (c.ran) {
+      x["max_abs_err"] = std::isfinite(c.max_abs_err) ? json(c.max_abs_err) : json("inf");
+      x["worst_err_over_bound"] = std::isfinite(c.worst_ratio) ? json(c.worst_ratio) : json("inf");
+      x["bound_at_worst"] = c.bound_at_worst;
+      x["worst_index"] = c.worst_index;
+      x["elements_out_of_bound"] = c.bad_count;
+      if (!c.detail.empty()) x["detail"] = c.detail;
+    }
+    return x;
+  };
+  json rows = json::array();
+  for (const Row& r : rep.rows) {
+    json x = {{"family", r.family}, {"dtype", r.dtype},       {"shape", r.shape},
+              {"dims", r.dims},     {"variant", r.variant},   {"origin", r.origin},
+              {"lesson", r.lesson}, {"source", r.source},     {"status", status_name(r.status)},
+              {"seed", r.seed}};
+    if (!r.note.empty()) x["note"] = r.note;
+    x["validation"] = check_json(r.check);
+    x["validation_vs_library"] = check_json(r.library_check);
+    if (r.has_timing) {
+      x["timing_ms"] = {{"samples", r.time_ms.samples}, {"median", r.time_ms.median},
+                        {"min", r.time_ms.min},         {"max", r.time_ms.max},
+                        {"mean", r.time_ms.mean},       {"noise", r.time_ms.noise},
+                        {"converged", r.converged}};
+      x["metric"] = {{"work", r.work},
+                     {"work_unit", r.unit == "GB/s" ? "bytes" : "flop"},
+                     {"throughput", r.throughput},
+                     {"unit", r.unit},
+                     {"vs_library", r.vs_library},
+                     {"library", r.library_name},
+                     {"vs_ceiling", r.vs_ceiling},
+                     {"ceiling", r.ceiling_name}};
+    }
+    rows.push_back(std::move(x));
+  }
+  j["results"] = std::move(rows);
+  return j.dump(2) + "\n";
+}
+
+namespace {
+std::string csv_escape(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string o = "\"";
+  for (char c : s) o += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return o + "\"";
+}
+}  // namespace
+
+std::string to_csv(const Report& rep) {
+  std::ostringstream os;
+  os << "family,dtype,shape,variant,source,origin,status,median_ms,min_ms,max_ms,noise,samples,"
+        "throughput,unit,vs_library,vs_ceiling,max_abs_err,err_over_bound,pass,note\n";
+  for (const Row& r : rep.rows) {
+    os << csv_escape(r.family) << ',' << r.dtype << ',' << csv_escape(r.shape) << ','
+       << csv_escape(r.variant) << ',' << r.source << ',' << csv_escape(r.origin) << ','
+       << status_name(r.status) << ',';
+    if (r.has_timing) {
+      os << fmt("%.6g", r.time_ms.median) << ',' << fmt("%.6g", r.time_ms.min) << ','
+         << fmt("%.6g", r.time_ms.max) << ',' << fmt("%.4g", r.time_ms.noise) << ','
+         << r.time_ms.samples << ',' << fmt("%.6g", r.throughput) << ',' << r.unit << ','
+         << fmt("%.4g", r.vs_library) << ',' << fmt("%.4g", r.vs_ceiling) << ',';
+    } else {
+      os << ",,,,,,,,,";
+    }
+    if (r.check.ran) os << fmt("%.6g", r.check.max_abs_err) << ',' << fmt("%.4g", r.check.worst_ratio) << ',' << (r.check.pass ? "true" : "false");
+    else os << ",,";
+    os << ',' << csv_escape(r.note) << '\n';
+  }
+  return os.str();
+}
+
+std::string to_markdown(const Report& rep) {
+  std::ostringstream os;
+  const RunMeta& m = rep.meta;
+  os << "# compare results\n\n";
+  if (m.has_device) {
+    const DeviceInfo& d = m.device;
+    os << "- device: " << d.name << " (CC " << d.cc_major << '.' << d.cc_minor << ", " << d.sm_count
+       << " SMs, " << fmt("%.0f", d.sm_clock_mhz) << " MHz, L2 " << (d.l2_bytes >> 20) << " MiB, "
+       << fmt("%.1f", d.global_mem_bytes / 1073741824.0) << " GiB)\n";
+    os << "- driver " << d.driver_version << ", CUDA runtime " << d.runtime_version << ", cuBLAS "
+       << d.cublas_version << ", CCCL " << d.cccl_version << '\n';
+    os << "- ceilings: device-to-device copy " << fmt("%.0f", m.copy_gbps) << " GB/s measured (DRAM "
+       << fmt("%.0f", d.dram_gbps_theoretical) << " GB/s theoretical); FP32 peak "
+       << fmt("%.1f", d.fp32_tflops_peak) << " TFLOP/s, FP64 peak " << fmt("%.1f", d.fp64_tflops_peak)
+       << " TFLOP/s (FMA lanes × SMs × clock)\n";
+  }
+  os << "- commit `" << m.git_commit << "`, " << m.timestamp_utc << ", mode: " << m.mode << '\n';
+  os << "- command: `" << m.command_line << "`\n";
+  os << "- timing: " << m.timing_method << "\n";
+  for (const auto& group : by_problem(rep)) {
+    const Row& first = *group.front();
+    os << "\n## " << problem_title(first) << "\n\n";
+    os << "| variant | origin | median | min | max | noise | " << (first.unit.empty() ? "rate" : first.unit)
+       << " | vs " << (first.library_name.empty() ? "library" : first.library_name) << " | vs ceiling | check |\n";
+    os << "|---|---|--:|--:|--:|--:|--:|--:|--:|---|\n";
+    for (const Row* r : group) {
+      os << "| `" << r->variant << '`' << (r->source == "library" ? " (library)" : "") << " | " << r->origin << " | ";
+      if (r->has_timing) {
+        os << format_time_ms(r->time_ms.median) << " | " << format_time_ms(r->time_ms.min) << " | "
+           << format_time_ms(r->time_ms.max) << " | " << format_percent(r->time_ms.noise) << " | "
+           << throughput_text(*r) << " | " << format_percent(r->vs_library) << " | "
+           << format_percent(r->vs_ceiling) << " | ";
+      } else {
+        os << "- | - | - | - | - | - | - | ";
+      }
+      os << (r->status == RowStatus::ok ? check_text(*r) : std::string(status_name(r->status)) + ": " + r->note) << " |\n";
+    }
+    if (!first.ceiling_name.empty()) os << "\nceiling: " << first.ceiling_name << '\n';
+  }
+  return os.str();
+}
+
+void write_file_atomic(const std::string& path, const std::string& content) {
+  namespace fs = std::filesystem;
+  const fs::path p(path);
+  if (p.has_parent_path()) fs::create_directories(p.parent_path());
+  const fs::path tmp = p.string() + ".tmp";
+  {
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    if (!f) throw std::runtime_error("cannot write " + tmp.string());
+    f << content;
+    f.flush();
+    if (!f) throw std::runtime_error("cannot write " + tmp.string());
+  }
+  std::error_code ec;
+  fs::rename(tmp, p, ec);
+  if (ec) {
+    fs::remove(tmp);
+    throw std::runtime_error("cannot write " + p.string() + ": " + ec.message());
+  }
+}
+
+}  // namespace kl

@@ -1,0 +1,68 @@
+// Error bounds, derived from the operation (Higham, "Accuracy and Stability of Numerical
+// Algorithms", ch. 3-4), never from a constant:
+//
+//   sum:      |s_hat - s| <= gamma(h) * sum|x_i|                 h: height of the summation tree
+//   product:  |c_hat_ij - c_ij| <= gamma(K) * (|A|·|B|)_ij        one chain of K products per element
+//
+// gamma(k) = k·u / (1 - k·u), u the unit roundoff of the accumulating type. The fp64 reference
+// carries an error of its own; its bound is added (it is tiny next to float's, and for double
+// the references are built to keep it well under the kernel's). Integers are exact: bound 0.
+// NaN or Inf where the reference is finite never passes.
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+#include <limits>
+#include <string>
+
+namespace kl {
+
+// gamma(k) for unit roundoff u; +inf once k·u >= 1 (the bound says nothing any more).
+inline double gamma_bound(double k, double u) {
+  const double ku = k * u;
+  if (ku >= 1.0) return std::numeric_limits<double>::infinity();
+  return ku / (1.0 - ku);
+}
+
+// The outcome of comparing one output (a scalar, or the worst element of a matrix).
+struct Check {
+  bool ran = false;
+  bool pass = false;
+  double max_abs_err = 0;   // largest |got - ref|
+  double worst_ratio = 0;   // largest |got - ref| / bound over elements (pass iff <= 1)
+  double bound_at_worst = 0;
+  std::size_t worst_index = 0;
+  std::size_t bad_count = 0;  // elements over their bound (NaN included)
+  std::string detail;         // human-readable reason when it fails
+};
+
+// One element: does `got` lie within `bound` of `ref`? NaN/Inf never passes.
+inline bool within(double got, double ref, double bound) {
+  if (!std::isfinite(got)) return false;
+  return std::fabs(got - ref) <= bound;
+}
+
+// Accumulates element checks into a Check.
+class CheckAccumulator {
+ public:
+  void add(std::size_t index, double got, double ref, double bound) {
+    ++count_;
+    const double err = std::isfinite(got) ? std::fabs(got - ref)
+                                          : std::numeric_limits<double>::infinity();
+    const double ratio = bound > 0 ? err / bound
+                                   : (err == 0 ? 0.0 : std::numeric_limits<double>::infinity());
+    if (!within(got, ref, bound)) {
+      if (bad_ == 0) first_bad_ = index, first_got_ = got, first_ref_ = ref, first_bound_ = bound;
+      ++bad_;
+    }
+    if (err > max_err_) max_err_ = err;
+    if (ratio > worst_ || count_ == 1) worst_ = ratio, worst_index_ = index, worst_bound_ = bound;
+  }
+  Check finish() const;
+
+ private:
+  std::size_t count_ = 0, bad_ = 0, worst_index_ = 0, first_bad_ = 0;
+  double max_err_ = 0, worst_ = 0, worst_bound_ = 0, first_got_ = 0, first_ref_ = 0, first_bound_ = 0;
+};
+
+}  // namespace kl

@@ -1,0 +1,76 @@
+// reduce7_vectorized_shuffle — beyond the documents.
+//
+// Lesson: reduce1..6 tune the tree, but at large n the tree is not where the time goes: each
+// thread loads one or two values, so the GPU runs millions of short blocks, each paying its
+// launch, its barriers and a partial written and re-read by the next pass. This step turns the
+// work around:
+//   - a fixed grid, SMs × 8 blocks of 256 threads (a full SM's worth of threads on
+//     Hopper), each thread striding over the whole array (grid-stride loop), so nearly all the
+//     time is loads and adds, and one pass leaves only a few hundred partials;
+//   - 16-byte loads (float4 / int4 / double2), 4 per thread in flight before any add, into
+//     independent accumulators, so the memory system always has enough requests outstanding
+//     (Little's law) and no add waits for the one before it;
+//   - __shfl_down_sync trees inside each warp and over the warp sums: registers instead of
+//     shared memory and barriers for all but one step.
+// The profiler should show DRAM throughput near the copy bandwidth and LDG.E.128 loads.
+//
+// Second pass: the same kernel, one block, over the partials in the workspace. Any alignment
+// of `in` and any n work (see thread_sum_vectorized in reduce_common.cuh).
+#pragma once
+
+#include "handwritten/reduce/reduce_common.cuh"
+
+namespace kl::reduce7 {
+
+constexpr unsigned kThreads = 256;
+constexpr unsigned kUnroll = 4;
+constexpr unsigned kBlocksPerSm = 8;
+
+template <class T>
+__global__ void __launch_bounds__(kThreads) reduce7(const T* __restrict__ in, T* __restrict__ out, std::size_t n) {
+  using namespace reduce_detail;
+  const std::size_t thread = static_cast<std::size_t>(blockIdx.x) * kThreads + threadIdx.x;
+  T v = thread_sum_vectorized<kUnroll>(in, n, thread, static_cast<std::size_t>(gridDim.x) * kThreads);
+  v = block_sum_shuffle<kThreads>(v);
+  if (threadIdx.x == 0) out[blockIdx.x] = v;
+}
+
+template <class T>
+unsigned grid_for(std::size_t n) {
+  return reduce_detail::vectorized_grid<T, kThreads, kUnroll, kBlocksPerSm>(n);
+}
+
+template <class T>
+ReduceVariant<T> variant() {
+  using namespace reduce_detail;
+  return {
+      {"reduce7_vectorized_shuffle", "beyond the documents",
+       "grid-stride over SMs x 8 blocks, 16-byte loads into independent accumulators, shuffles"},
+      [](const ReduceArgs<T>& a, cudaStream_t s) {
+        const unsigned grid = grid_for<T>(a.n);
+        if (grid == 1) {
+          reduce7<T><<<1, kThreads, 0, s>>>(a.in, a.out, a.n);
+          KL_CHECK_LAUNCH();
+          return;
+        }
+        T* partials = static_cast<T*>(a.workspace);
+        reduce7<T><<<grid, kThreads, 0, s>>>(a.in, partials, a.n);
+        KL_CHECK_LAUNCH();
+        reduce7<T><<<1, kThreads, 0, s>>>(partials, a.out, grid);
+        KL_CHECK_LAUNCH();
+      },
+      [](std::size_t n) -> std::size_t {
+        const unsigned grid = grid_for<T>(n);
+        return grid > 1 ? grid * sizeof(T) : 0;
+      },
+      // the pass over n with `grid` blocks, then (if grid > 1) the one-block pass over the partials
+      [](std::size_t n) {
+        const unsigned grid = grid_for<T>(n);
+        double depth = vectorized_pass_depth<T, kThreads, kUnroll>(n, grid);
+        if (grid > 1) depth += vectorized_pass_depth<T, kThreads, kUnroll>(grid, 1);
+        return depth;
+      },
+  };
+}
+
+}  // namespace kl::reduce7

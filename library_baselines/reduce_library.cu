@@ -1,0 +1,247 @@
+// Library baselines for the reduce family: Thrust and CUB, the same job as the hand-written
+// ladder (handwritten/reduce/), wrapped to the same contract (common/variant.hpp).
+//
+//   "thrust_reduce"          thrust::reduce(par(alloc).on(stream), in, in + n). Thrust hands the
+//                            sum back to the host, so the call synchronises the stream and copies
+//                            one value device -> host; the wrapper then copies it to *out
+//                            (host -> device, from pinned memory made in prepare()). Its time
+//                            therefore includes a stream synchronisation and two tiny copies:
+//                            the cost of Thrust's interface, not of its reduction. Its temporary
+//                            storage comes from the runner's workspace through a bump allocator,
+//                            so no cudaMalloc/cudaFree happens inside the timed call.
+//   "cub_device_reduce_sum"  cub::DeviceReduce::Sum into *out, temporary storage = workspace,
+//                            sized by the usual query with a null pointer (host only).
+//   "cub_block_reduce"       what CUB offers to kernel writers: a grid-stride loop (one value
+//                            per thread per step) and cub::BlockReduce, then a second pass of the
+//                            same kernel with one block over the partials; both on the GPU.
+//
+// Rounding depth. CUB documents no summation order (only run-to-run determinism on one GPU), so
+// the bounds below are read from the CCCL 3.0 source (cub/device/dispatch/dispatch_reduce.cuh,
+// tuning_reduce.cuh, agent/agent_reduce.cuh, block/specializations/block_reduce_warp_reductions.cuh)
+// and must be re-derived when CCCL's reduce tuning changes. See cub_reduce_depth.
+#include <cub/block/block_reduce.cuh>
+#include <cub/device/device_reduce.cuh>
+#include <thrust/execution_policy.h>
+#include <thrust/reduce.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <new>
+#include <vector>
+
+#include "common/cuda_check.hpp"
+#include "common/variant.hpp"
+#include "handwritten/reduce/reduce_common.cuh"  // ceil_div, grid_blocks, sm_count
+
+namespace kl {
+namespace {
+
+using reduce_detail::ceil_div;
+
+// ---------------------------------------------------------------------------------------------
+// Depth of cub::DeviceReduce (Sum, or Reduce with plus and a zero init as Thrust calls it) on
+// sm_90, CCCL 3.0. The active policy is Policy600: 256 threads, 16 items per thread for 4-byte
+// types scaled by MemBoundScaling to 16·4/sizeof(T) (8 for double), BLOCK_REDUCE_WARP_REDUCTIONS.
+//   - n <= one tile (256·items): one block. Each thread folds at most `items` values (whatever
+//     the order inside a thread, a chain over items values plus a running aggregate is at most
+//     `items` roundings high), then BlockReduce.
+//   - otherwise: grid = min(tiles, occupancy·SMs·subscription_factor (5)) >= min(tiles, 5·SMs)
+//     blocks, each taking ceil(tiles / grid) whole tiles (GridEvenShare), so a thread's chain is
+//     at most ceil(tiles / min(tiles, 5·SMs))·items; BlockReduce; then a single-tile kernel over
+//     the grid <= tiles partials: ceil(tiles / tile_items)·items more, and a BlockReduce.
+//   BlockReduce (WARP_REDUCTIONS): a shuffle tree in each warp (log2(32) = 5 levels), then thread
+//   0 adds the 7 other warp sums one after another: 5 + 7.
+//   The zero init is added to the final value: exact, no rounding.
+template <class T>
+double cub_reduce_depth(std::size_t n) {
+  constexpr std::size_t threads = 256;
+  constexpr std::size_t items = sizeof(T) <= 4 ? 16 : 16 * 4 / sizeof(T);
+  constexpr std::size_t tile = threads * items;
+  constexpr double block_reduce = 5 + (threads / 32 - 1);
+  if (n <= tile) return static_cast<double>(items) + block_reduce;
+  const std::size_t tiles = ceil_div(n, tile);
+  const std::size_t min_grid = std::min<std::size_t>(tiles, 5 * std::size_t{reduce_detail::sm_count()});
+  const double first = static_cast<double>(ceil_div(tiles, min_grid) * items) + block_reduce;
+  const double second = static_cast<double>(ceil_div(tiles, tile) * items) + block_reduce;
+  return first + second;
+}
+
+// ---------------------------------------------------------------------------------------------
+// thrust_reduce
+
+// Thrust's temporary storage, carved out of the runner's workspace: reduce asks for one block
+// (sizeof(T) for the result plus CUB's temporary storage) and frees it before returning.
+// Running out means workspace_bytes below no longer matches Thrust's request: fail loudly.
+class WorkspaceAllocator {
+ public:
+  using value_type = char;
+  WorkspaceAllocator(void* base, std::size_t bytes) : base_(static_cast<char*>(base)), bytes_(bytes) {}
+  char* allocate(std::ptrdiff_t bytes) {
+    constexpr std::size_t kAlign = 256;  // what cudaMalloc guarantees, and Thrust assumes
+    const std::size_t start = ceil_div(used_, kAlign) * kAlign;
+    if (bytes < 0 || start + static_cast<std::size_t>(bytes) > bytes_) throw std::bad_alloc();
+    used_ = start + static_cast<std::size_t>(bytes);
+    return base_ + start;
+  }
+  void deallocate(char*, std::size_t) {}  // the runner owns the workspace
+
+ private:
+  char* base_;
+  std::size_t bytes_;
+  std::size_t used_ = 0;
+};
+
+// What thrust::reduce allocates: sizeof(T) + CUB's Reduce storage for the offset type it
+// dispatches to (32-bit when n fits, else 64-bit; both asked, the larger kept).
+template <class T>
+std::size_t thrust_workspace_bytes(std::size_t n) {
+  std::size_t b32 = 0, b64 = 0;
+  if (n <= 0x7fffffffu)
+    KL_CUDA_CHECK(cub::DeviceReduce::Reduce(nullptr, b32, static_cast<const T*>(nullptr), static_cast<T*>(nullptr),
+                                            static_cast<std::int32_t>(n), ::cuda::std::plus<T>(), T(0)));
+  KL_CUDA_CHECK(cub::DeviceReduce::Reduce(nullptr, b64, static_cast<const T*>(nullptr), static_cast<T*>(nullptr),
+                                          static_cast<std::int64_t>(n), ::cuda::std::plus<T>(), T(0)));
+  return sizeof(T) + (b32 > b64 ? b32 : b64);
+}
+
+// The host copy of Thrust's result, pinned so the copy to *out is a true asynchronous DMA from
+// memory that outlives the call. One per element type, made in prepare(), freed at exit (when
+// nobody is left to report a failure to).
+template <class T>
+class PinnedResult {
+ public:
+  PinnedResult() { KL_CUDA_CHECK(cudaMallocHost(&p_, sizeof(T))); }
+  ~PinnedResult() { (void)cudaFreeHost(p_); }
+  PinnedResult(const PinnedResult&) = delete;
+  PinnedResult& operator=(const PinnedResult&) = delete;
+  T* get() const { return p_; }
+
+ private:
+  T* p_ = nullptr;
+};
+
+template <class T>
+T* pinned_result() {
+  static PinnedResult<T> r;
+  return r.get();
+}
+
+template <class T>
+void thrust_launch(const ReduceArgs<T>& a, cudaStream_t s) {
+  WorkspaceAllocator alloc(a.workspace, thrust_workspace_bytes<T>(a.n));
+  // Returns after synchronising s, so the previous call's copy out of *host has completed.
+  const T sum = thrust::reduce(thrust::cuda::par(alloc).on(s), a.in, a.in + a.n);
+  T* host = pinned_result<T>();
+  *host = sum;
+  KL_CUDA_CHECK(cudaMemcpyAsync(a.out, host, sizeof(T), cudaMemcpyHostToDevice, s));
+}
+
+// ---------------------------------------------------------------------------------------------
+// cub_device_reduce_sum
+
+template <class T>
+std::size_t cub_workspace_bytes(std::size_t n) {
+  std::size_t bytes = 0;
+  KL_CUDA_CHECK(cub::DeviceReduce::Sum(nullptr, bytes, static_cast<const T*>(nullptr), static_cast<T*>(nullptr), n));
+  return bytes;
+}
+
+template <class T>
+void cub_launch(const ReduceArgs<T>& a, cudaStream_t s) {
+  std::size_t bytes = cub_workspace_bytes<T>(a.n);
+  KL_CUDA_CHECK(cub::DeviceReduce::Sum(a.workspace, bytes, a.in, a.out, a.n, s));
+}
+
+// ---------------------------------------------------------------------------------------------
+// cub_block_reduce
+
+constexpr unsigned kBlockThreads = 256;
+constexpr unsigned kBlocksPerSm = 8;  // 2048 threads: a full Hopper SM
+
+template <class T>
+__global__ void __launch_bounds__(kBlockThreads) block_reduce_kernel(const T* __restrict__ in, T* __restrict__ out,
+                                                                    std::size_t n) {
+  using BlockReduce = cub::BlockReduce<T, kBlockThreads, cub::BLOCK_REDUCE_WARP_REDUCTIONS>;
+  __shared__ typename BlockReduce::TempStorage temp;
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * kBlockThreads;
+  T acc = T(0);
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * kBlockThreads + threadIdx.x; i < n; i += stride)
+    acc += in[i];
+  const T sum = BlockReduce(temp).Sum(acc);
+  if (threadIdx.x == 0) out[blockIdx.x] = sum;
+}
+
+unsigned block_reduce_grid(std::size_t n) {
+  const std::size_t full = std::size_t{reduce_detail::sm_count()} * kBlocksPerSm;
+  const std::size_t wanted = ceil_div(n, kBlockThreads);
+  return reduce_detail::grid_blocks(wanted < full ? wanted : full);
+}
+
+// One pass over len values with `grid` blocks: a serial chain of ceil(len / (grid·256)) values
+// per thread, then BlockReduce WARP_REDUCTIONS: 5 shuffle levels + 7 serial warp sums.
+double block_reduce_pass_depth(std::size_t len, std::size_t grid) {
+  return static_cast<double>(ceil_div(len, grid * kBlockThreads)) + 5 + (kBlockThreads / 32 - 1);
+}
+
+template <class T>
+void block_reduce_launch(const ReduceArgs<T>& a, cudaStream_t s) {
+  const unsigned grid = block_reduce_grid(a.n);
+  if (grid == 1) {
+    block_reduce_kernel<T><<<1, kBlockThreads, 0, s>>>(a.in, a.out, a.n);
+    KL_CHECK_LAUNCH();
+    return;
+  }
+  T* partials = static_cast<T*>(a.workspace);
+  block_reduce_kernel<T><<<grid, kBlockThreads, 0, s>>>(a.in, partials, a.n);
+  KL_CHECK_LAUNCH();
+  block_reduce_kernel<T><<<1, kBlockThreads, 0, s>>>(partials, a.out, grid);
+  KL_CHECK_LAUNCH();
+}
+
+}  // namespace
+
+template <class T>
+std::vector<ReduceVariant<T>> reduce_library() {
+  return {
+      {
+          {"thrust_reduce", "Thrust",
+           "thrust::reduce: returns the sum to the host, so the time includes a stream sync and the "
+           "copies back to *out",
+           Source::library},
+          thrust_launch<T>,
+          thrust_workspace_bytes<T>,
+          // thrust::reduce is cub::DeviceReduce::Reduce(plus, init 0): CUB's order
+          cub_reduce_depth<T>,
+          [] { (void)pinned_result<T>(); },
+      },
+      {
+          {"cub_device_reduce_sum", "CUB", "cub::DeviceReduce::Sum: tuned tiles, vector loads, two kernels",
+           Source::library},
+          cub_launch<T>,
+          cub_workspace_bytes<T>,
+          cub_reduce_depth<T>,
+      },
+      {
+          {"cub_block_reduce", "CUB",
+           "grid-stride loop + cub::BlockReduce, second pass one block: CUB's block primitive alone",
+           Source::library},
+          block_reduce_launch<T>,
+          [](std::size_t n) -> std::size_t {
+            const unsigned grid = block_reduce_grid(n);
+            return grid > 1 ? grid * sizeof(T) : 0;
+          },
+          [](std::size_t n) {
+            const unsigned grid = block_reduce_grid(n);
+            double depth = block_reduce_pass_depth(n, grid);
+            if (grid > 1) depth += block_reduce_pass_depth(grid, 1);
+            return depth;
+          },
+      },
+  };
+}
+
+template std::vector<ReduceVariant<int>> reduce_library<int>();
+template std::vector<ReduceVariant<float>> reduce_library<float>();
+template std::vector<ReduceVariant<double>> reduce_library<double>();
+
+}  // namespace kl

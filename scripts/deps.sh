@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs what the build needs and is missing: cmake, a C++ compiler, and the header-only
+# libraries doctest, CLI11 and nlohmann-json from Debian/Ubuntu packages. The CUDA toolkit
+# (nvcc, cuBLAS, CCCL) must already be there, in /usr/local/cuda or on PATH.
+set -euo pipefail
+
+need=()
+command -v cmake >/dev/null || need+=(cmake)
+command -v g++ >/dev/null || need+=(g++)
+have_header() { for d in /usr/include /usr/local/include; do [ -e "$d/$1" ] && return 0; done; return 1; }
+have_header doctest/doctest.h || need+=(doctest-dev)
+have_header CLI/CLI.hpp || need+=(libcli11-dev)
+have_header nlohmann/json.hpp || need+=(nlohmann-json3-dev)
+
+if [ ${#need[@]} -gt 0 ]; then
+  echo "deps: installing ${need[*]}" >&2
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi
+
+if ! command -v nvcc >/dev/null; then
+  if [ -x /usr/local/cuda/bin/nvcc ]; then
+    echo 'deps: nvcc is in /usr/local/cuda/bin (add it to PATH, or the scripts use it directly)' >&2
+  else
+    echo "deps: error: no CUDA toolkit found (nvcc); install the CUDA toolkit 12.4 or newer" >&2
+    exit 1
+  fi
+fi

@@ -1,0 +1,164 @@
+// Command-line parsing and bad input: in-process through parse_command_line, and end to end
+// through the real `compare` executable (exit code 2 and exactly one line on stderr).
+#include "compare/cli.hpp"
+#include "compare/device.hpp"
+
+#include <doctest/doctest.h>
+
+#include <array>
+#include <cstdio>
+#include <string>
+#include <sys/wait.h>
+#include <vector>
+
+using namespace kl;
+
+namespace {
+
+Plan parse(std::vector<const char*> args) {
+  args.insert(args.begin(), "compare");
+  return parse_command_line(static_cast<int>(args.size()), args.data());
+}
+
+struct Run {
+  int code;
+  std::string output;
+};
+
+Run run_compare(const std::string& args) {
+  const std::string cmd = std::string(KL_COMPARE_EXE) + " " + args + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  REQUIRE(p != nullptr);
+  std::string out;
+  std::array<char, 4096> buf{};
+  while (std::fgets(buf.data(), buf.size(), p)) out += buf.data();
+  const int status = pclose(p);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+int count_lines(const std::string& s) {
+  int n = 0;
+  for (char c : s) n += c == '\n';
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("no options: the default comparison covers every family at its default types and sizes") {
+  const Plan p = parse({});
+  bool reduce_2p28_float = false, gemm_2048_double = false, aat_1000 = false;
+  for (const auto& pr : p.problems) {
+    reduce_2p28_float |= pr.family->name() == "reduce" && pr.dtype == DType::f32 && pr.dims == Dims{1LL << 28};
+    gemm_2048_double |= pr.family->name() == "gemm" && pr.dtype == DType::f64 && pr.dims == Dims{2048, 2048, 2048};
+    aat_1000 |= pr.family->name() == "aat" && pr.dims == Dims{1000, 1000};
+  }
+  CHECK(reduce_2p28_float);
+  CHECK(gemm_2048_double);
+  CHECK(aat_1000);
+  CHECK_FALSE(p.run.end_to_end);
+  CHECK_FALSE(p.run.seed.has_value());  // fresh inputs unless asked
+}
+
+TEST_CASE("family, types, sizes and variants") {
+  const Plan p = parse({"--family", "reduce", "--type", "int,double", "--sizes", "1,2^10,1e3", "--variants", "reduce3*"});
+  REQUIRE(p.problems.size() == 6);
+  CHECK(p.problems[0].dtype == DType::i32);
+  CHECK(p.problems[1].dims == Dims{1024});
+  CHECK(p.problems[2].dims == Dims{1000});
+  CHECK(p.problems[3].dtype == DType::f64);
+  CHECK(p.run.variant_patterns == std::vector<std::string>{"reduce3*"});
+}
+
+TEST_CASE("sweeps") {
+  CHECK(parse({"--family", "reduce", "--sweep", "10:12"}).problems.size() == 3);
+  const Plan g = parse({"--family", "gemm", "--type", "float", "--default-sweep"});
+  REQUIRE(g.problems.size() == 6);  // 256 .. 8192
+  CHECK(g.problems.front().dims == Dims{256, 256, 256});
+  CHECK(g.problems.back().dims == Dims{8192, 8192, 8192});
+}
+
+TEST_CASE("matrix shapes") {
+  const Plan p = parse({"--family", "gemm", "--type", "float", "--sizes", "513x257x129,64"});
+  CHECK(p.problems[0].dims == Dims{513, 257, 129});
+  CHECK(p.problems[1].dims == Dims{64, 64, 64});
+  CHECK(parse({"--family", "aat", "--type", "double", "--sizes", "1025x333"}).problems[0].dims == Dims{1025, 333});
+}
+
+TEST_CASE("mode, seed and timing options") {
+  const Plan p = parse({"--family", "reduce", "--mode", "e2e", "--seed", "7", "--max-noise", "0.05", "--min-samples", "3"});
+  CHECK(p.run.end_to_end);
+  CHECK(p.run.seed == 7u);
+  CHECK(p.run.stop.max_noise == doctest::Approx(0.05));
+  CHECK(p.run.stop.min_samples == 3);
+}
+
+TEST_CASE("bad input is a UsageError with a reason") {
+  auto fails_with = [](std::vector<const char*> args, const std::string& needle) {
+    try {
+      parse(std::move(args));
+    } catch (const UsageError& e) {
+      INFO("message: " << e.what());
+      CHECK(std::string(e.what()).find(needle) != std::string::npos);
+      CHECK(std::string(e.what()).find('\n') == std::string::npos);
+      return;
+    }
+    FAIL("no UsageError for " << needle);
+  };
+  fails_with({"--family", "nosuch"}, "unknown family 'nosuch' (families: reduce, gemm, aat)");
+  fails_with({"--type", "half"}, "unknown type 'half'");
+  fails_with({"--family", "gemm", "--type", "int"}, "no variants of the requested type");
+  fails_with({"--family", "reduce", "--sizes", "0"}, "positive");
+  fails_with({"--family", "reduce", "--sizes", "-5"}, "");
+  fails_with({"--family", "reduce", "--sizes", "abc"}, "is not a number");
+  fails_with({"--family", "reduce", "--sizes", "1.5"}, "whole number");
+  fails_with({"--family", "reduce", "--sizes", "1e30"}, "too large");
+  fails_with({"--family", "gemm", "--sizes", "2x3"}, "needs M x N x K");
+  fails_with({"--family", "gemm", "--sizes", "4x0x4"}, "positive");
+  fails_with({"--family", "gemm", "--sizes", "3000000000"}, "larger than 2^31-1");
+  fails_with({"--variants", "nosuch*"}, "no variant matches 'nosuch*'");
+  fails_with({"--mode", "fast"}, "");
+  fails_with({"--sweep", "12:10"}, "LO is larger than HI");
+  fails_with({"--sweep", "12"}, "LO:HI");
+  fails_with({"--sizes", "10", "--sweep", "1:3"}, "not both");
+  fails_with({"--smem-bank-mode", "2"}, "");
+  fails_with({"--bogus"}, "");
+}
+
+TEST_CASE("--list and --help need no GPU") {
+  CHECK(parse({"--list"}).list_only);
+  CHECK(parse({"--help"}).help_only);
+  const std::string text = list_text();
+  CHECK(text.find("reduce3_sequential_addressing") != std::string::npos);
+  CHECK(text.find("cub_device_reduce_sum [library]") != std::string::npos);
+  CHECK(text.find("cublas_gemm [library]") != std::string::npos);
+}
+
+TEST_CASE("the executable: bad input exits 2 with one line on stderr, never a crash") {
+  for (const char* args : {"--family nosuch", "--family reduce --sizes 0", "--family reduce --sizes x",
+                           "--type quad", "--variants 'nope*'", "--family gemm --sizes 1x2"}) {
+    const Run r = run_compare(args);
+    INFO("compare " << args << " -> " << r.output);
+    CHECK(r.code == 2);
+    CHECK(count_lines(r.output) == 1);
+    CHECK(r.output.rfind("compare: error: ", 0) == 0);
+  }
+}
+
+TEST_CASE("the executable: --list exits 0") {
+  const Run r = run_compare("--list");
+  CHECK(r.code == 0);
+  CHECK(r.output.find("reduce1_interleaved_divergent") != std::string::npos);
+}
+
+TEST_CASE("the executable: without a CUDA device it says so in one line and exits 3") {
+  std::string why;
+  if (cuda_device_count(&why) > 0) {
+    MESSAGE("a CUDA device is present; this case only runs on machines without one");
+    return;
+  }
+  const Run r = run_compare("--family reduce --sizes 1000 --no-files");
+  INFO(r.output);
+  CHECK(r.code == 3);
+  CHECK(count_lines(r.output) == 1);
+  CHECK(r.output.find("no CUDA device") != std::string::npos);
+}

@@ -1,0 +1,114 @@
+// The writers: JSON parses back with every field, CSV has one line per row and escapes,
+// markdown has the table, files are written whole.
+#include "compare/report.hpp"
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+using namespace kl;
+
+namespace {
+
+Report sample_report() {
+  Report r;
+  r.meta.command_line = "compare --family reduce";
+  r.meta.git_commit = "abc123";
+  r.meta.timestamp_utc = "2026-11-22T00:00:00Z";
+  r.meta.mode = "kernel";
+  r.meta.timing_method = "events";
+  r.meta.has_device = true;
+  r.meta.device.name = "Test GPU";
+  r.meta.device.sm_count = 132;
+  r.meta.device.l2_bytes = 50u << 20;
+  r.meta.copy_gbps = 3000;
+  Row a;
+  a.family = "reduce";
+  a.dtype = "float";
+  a.shape = "n=1024";
+  a.dims = {1024};
+  a.variant = "reduce3_sequential_addressing";
+  a.origin = "000, 001: reduce3";
+  a.source = "handwritten";
+  a.check.ran = true;
+  a.check.pass = true;
+  a.check.worst_ratio = 0.01;
+  a.check.bound_at_worst = 1e-3;
+  a.has_timing = true;
+  a.time_ms = {20, 0.010, 0.009, 0.012, 0.0101, 0.01};
+  a.unit = "GB/s";
+  a.throughput = 410;
+  a.vs_library = 0.8;
+  a.library_name = "cub_device_reduce_sum";
+  a.vs_ceiling = 0.14;
+  Row b = a;
+  b.variant = "broken, \"quoted\"";
+  b.status = RowStatus::fail;
+  b.note = "1 of 1 elements out of bound";
+  b.check.pass = false;
+  r.rows = {a, b};
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("JSON carries the metadata and every row") {
+  const auto j = nlohmann::json::parse(to_json(sample_report()));
+  CHECK(j["git_commit"] == "abc123");
+  CHECK(j["device"]["name"] == "Test GPU");
+  CHECK(j["device"]["sm_count"] == 132);
+  CHECK(j["ceilings"]["d2d_copy_gbps_measured"] == 3000.0);
+  REQUIRE(j["results"].size() == 2);
+  CHECK(j["results"][0]["timing_ms"]["median"] == 0.010);
+  CHECK(j["results"][0]["validation"]["pass"] == true);
+  CHECK(j["results"][1]["status"] == "FAIL");
+  CHECK(j["results"][1]["variant"] == "broken, \"quoted\"");
+}
+
+TEST_CASE("CSV: a header and one line per row, fields escaped") {
+  const std::string csv = to_csv(sample_report());
+  std::istringstream is(csv);
+  std::string line;
+  std::vector<std::string> lines;
+  while (std::getline(is, line)) lines.push_back(line);
+  REQUIRE(lines.size() == 3);
+  CHECK(lines[0].rfind("family,dtype,shape,variant", 0) == 0);
+  CHECK(lines[2].find("\"broken, \"\"quoted\"\"\"") != std::string::npos);
+  CHECK(lines[2].find(",FAIL,") != std::string::npos);
+}
+
+TEST_CASE("markdown and the terminal table show the rows") {
+  const Report r = sample_report();
+  const std::string md = to_markdown(r);
+  CHECK(md.find("| `reduce3_sequential_addressing` |") != std::string::npos);
+  CHECK(md.find("Test GPU") != std::string::npos);
+  std::ostringstream os;
+  print_table(os, r);
+  CHECK(os.str().find("reduce3_sequential_addressing") != std::string::npos);
+  CHECK(os.str().find("80.0%") != std::string::npos);
+}
+
+TEST_CASE("files are written whole, with no temporary left behind") {
+  const auto dir = std::filesystem::temp_directory_path() / "kl_report_test";
+  std::filesystem::remove_all(dir);
+  const std::string path = (dir / "sub" / "out.json").string();
+  write_file_atomic(path, "{\"a\": 1}\n");
+  std::ifstream f(path);
+  std::string content((std::istreambuf_iterator<char>(f)), {});
+  CHECK(content == "{\"a\": 1}\n");
+  CHECK_FALSE(std::filesystem::exists(path + ".tmp"));
+  CHECK_THROWS(write_file_atomic("/proc/nonexistent/dir/x.json", "x"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("human-readable formats") {
+  CHECK(format_time_ms(0.0005) == "500 ns");
+  CHECK(format_time_ms(0.0123) == "12.3 us");
+  CHECK(format_time_ms(1.25) == "1.250 ms");
+  CHECK(format_time_ms(2500) == "2.50 s");
+  CHECK(format_percent(0.973) == "97.3%");
+  CHECK(format_percent(0) == "-");
+}
