@@ -31,7 +31,7 @@ if has build && [ -z "${BIN_DIR:-}" ]; then
 fi
 if has tests; then
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,temperature.gpu,power.draw --format=csv > "$out/nvidia-smi.csv" 2>&1
-  run host_suite "$bin/host_suite"
+  KL_COMPARE_EXE="$bin/compare" run host_suite "$bin/host_suite"
   run gpu_suite "$bin/gpu_suite" --duration=true
 fi
 if has sanitize; then

@@ -14,18 +14,20 @@
 // also wraps it back to 0 at the last ticket, but the launcher does not rely on that.)
 #pragma once
 
-#include "handwritten/reduce/reduce_common.cuh"
+#include "handwritten/reduce/reduce7_vectorized_shuffle.cuh"
 
 namespace kl::reduce8 {
 
-constexpr unsigned kThreads = 256;
-constexpr unsigned kUnroll = 4;
-constexpr unsigned kBlocksPerSm = 8;
+// reduce7's per-thread work and grid, so the two differ only in how the partials are combined.
+using reduce7::grid_for;
+using reduce7::kThreads;
+using reduce7::kUnroll;
+using reduce7::kBlocksPerSm;
 // Workspace: the ticket counter, then the partials (16 bytes keep them aligned for any T).
 constexpr std::size_t kPartialsOffset = 16;
 
 template <class T>
-__global__ void __launch_bounds__(kThreads)
+__global__ void __launch_bounds__(kThreads, kBlocksPerSm)
     reduce8(const T* __restrict__ in, T* __restrict__ out, std::size_t n, T* partials, unsigned* tickets) {
   using namespace reduce_detail;
   const std::size_t thread = static_cast<std::size_t>(blockIdx.x) * kThreads + threadIdx.x;
@@ -47,11 +49,6 @@ __global__ void __launch_bounds__(kThreads)
   for (unsigned i = threadIdx.x; i < gridDim.x; i += kThreads) s += __ldcg(partials + i);
   s = block_sum_shuffle<kThreads>(s);
   if (threadIdx.x == 0) *out = s;
-}
-
-template <class T>
-unsigned grid_for(std::size_t n) {
-  return reduce_detail::vectorized_grid<T, kThreads, kUnroll, kBlocksPerSm>(n);
 }
 
 template <class T>

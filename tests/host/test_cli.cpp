@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <array>
+#include <cstdlib>
 #include <cstdio>
 #include <string>
 #include <sys/wait.h>
@@ -25,8 +26,14 @@ struct Run {
   std::string output;
 };
 
+// The executable built beside this suite; KL_COMPARE_EXE overrides it (binaries moved elsewhere).
+std::string compare_exe() {
+  const char* env = std::getenv("KL_COMPARE_EXE");
+  return env && *env ? env : KL_COMPARE_EXE;
+}
+
 Run run_compare(const std::string& args) {
-  const std::string cmd = std::string(KL_COMPARE_EXE) + " " + args + " 2>&1";
+  const std::string cmd = compare_exe() + " " + args + " 2>&1";
   FILE* p = popen(cmd.c_str(), "r");
   REQUIRE(p != nullptr);
   std::string out;
