@@ -62,7 +62,7 @@ __device__ __forceinline__ T load_or_zero(const T* __restrict__ in, std::size_t 
 // The documents rely on the warp executing in lockstep: with no barrier between the six lines,
 // lane t reads sdata[t + s] while lane t + s writes it. Since Volta, independent thread
 // scheduling lets the lanes of a warp interleave arbitrarily, so that read may see either value:
-// a data race (and racecheck reports it). Kept from the documents: volatile, so every access
+// a data race. Kept from the documents: volatile, so every access
 // really goes to shared memory, and the six steps with all 32 lanes active (the upper lanes
 // compute garbage nobody reads). Added: each step reads into a register, then __syncwarp(),
 // then writes, then __syncwarp(), so all reads of a step happen before any write of it and all
