@@ -25,7 +25,7 @@
 namespace kl::gemm_detail {
 
 // ceil(a / b) for a >= 0, b > 0, without the overflow of (a + b - 1) / b near INT_MAX.
-constexpr int ceil_div(int a, int b) { return a / b + (a % b != 0); }
+__host__ __device__ constexpr int ceil_div(int a, int b) { return a / b + (a % b != 0); }
 
 // p is a row-major rows × cols matrix (ld = cols). Returns p[row][col], or 0 outside it.
 template <class T>

@@ -1,5 +1,9 @@
 // The gemm family's hand-written ladder, in ladder order. One line per variant.
 #include "common/variant.hpp"
+#include "handwritten/gemm/gemm6_regblock2d.cuh"
+#include "handwritten/gemm/gemm7_vectorized.cuh"
+#include "handwritten/gemm/gemm8_warptiled.cuh"
+#include "handwritten/gemm/gemm9_pipelined.cuh"
 #include "handwritten/gemm/gemm_global_16x16.cuh"
 #include "handwritten/gemm/gemm_global_32x32.cuh"
 #include "handwritten/gemm/gemm_sdk_tiles_004.cuh"
@@ -12,9 +16,25 @@
 
 namespace kl {
 
+// The last step's tile configurations (block tile BMxBNxBK, warp tile, thread tile, stages):
+// compare measures them side by side; docs/sgemm-ladder.md says which wins where.
+template <class T>
+void append_pipelined(std::vector<GemmVariant<T>>& v) {
+  if constexpr (sizeof(T) == 4) {
+    v.push_back(gemm9::variant<T, 128, 128, 8, 64, 32, 8, 8, 3>("gemm9_pipelined_128x128x8_s3"));
+    v.push_back(gemm9::variant<T, 128, 128, 16, 64, 32, 8, 8, 3>("gemm9_pipelined_128x128x16_s3"));
+    v.push_back(gemm9::variant<T, 128, 128, 32, 64, 32, 8, 8, 3>("gemm9_pipelined_128x128x32_s3"));
+    v.push_back(gemm9::variant<T, 128, 256, 8, 64, 64, 8, 16, 3>("gemm9_pipelined_128x256x8_s3"));
+    v.push_back(gemm9::variant<T, 64, 64, 16, 32, 32, 4, 8, 4>("gemm9_pipelined_64x64x16_s4"));
+  } else {
+    v.push_back(gemm9::variant<T, 64, 64, 8, 32, 16, 4, 4, 3>("gemm9_pipelined_64x64x8_s3"));
+    v.push_back(gemm9::variant<T, 128, 128, 8, 64, 32, 8, 8, 3>("gemm9_pipelined_128x128x8_s3"));
+  }
+}
+
 template <class T>
 std::vector<GemmVariant<T>> gemm_handwritten() {
-  return {
+  std::vector<GemmVariant<T>> v = {
       gemm_global16::variant<T>(),  // 000: naive, 16x16
       gemm_global32::variant<T>(),  // 001: GLOBAL, 32x32
       gemm_smem16::variant<T>(),    // 000: shared tiles 16x16
@@ -24,7 +44,13 @@ std::vector<GemmVariant<T>> gemm_handwritten() {
       gemm_smem4::variant<T>(),     // 001: SMEM-4, 2 outputs per thread
       gemm_smem5::variant<T>(),     // 001: SMEM-5, 4 outputs per thread
       gemm_sdk004::variant<T>(),    // 004: Multiplica_Matrices_SM
+      // beyond the documents: the SGEMM ladder (docs/sgemm-ladder.md)
+      gemm6::variant<T>(),  // 2D register blocking
+      gemm7::variant<T>(),  // 16-byte loads/stores, transposed A tile
+      gemm8::variant<T>(),  // warp tiling
   };
+  append_pipelined(v);  // gemm9: cp.async pipeline, a few tile configurations
+  return v;
 }
 
 template std::vector<GemmVariant<float>> gemm_handwritten<float>();
