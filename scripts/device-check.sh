@@ -2,13 +2,14 @@
 # What produced results/: on a GPU machine, build, run both suites, compute-sanitizer
 # (memcheck, racecheck, synccheck) over the GPU suite, and compare's runs; logs, JSON and
 # markdown go to OUTDIR. Stages can be picked so each fits a time window:
-#   scripts/device-check.sh OUTDIR [build] [tests] [sanitize] [compare] [sweeps]
+#   scripts/device-check.sh OUTDIR [build] [tests] [sanitize] [compare] [ladder] [profile]
+#                                  [sweeps | sweep_reduce sweep_gemm]
 # BIN_DIR: use prebuilt executables (compare, host_suite, gpu_suite) instead of building.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out="${1:?usage: device-check.sh OUTDIR [stages...]}"
 shift
-stages="${*:-build tests sanitize compare sweeps}"
+stages="${*:-build tests sanitize compare ladder profile sweeps}"
 mkdir -p "$out"
 build="${BUILD_DIR:-/tmp/kl-build}"
 bin="${BIN_DIR:-$build}"
@@ -43,8 +44,19 @@ fi
 if has compare; then
   run compare_default "$bin/compare" --out "$out" --name default
 fi
-if has sweeps; then
+if has ladder; then  # the SGEMM ladder at the sizes docs/sgemm-ladder.md reports
+  run sgemm_ladder "$bin/compare" -f gemm -t float -s 2048,4096,8192 -v 'gemm_smem5*,gemm[6-9]*' \
+    --out "$out" --name sgemm_ladder
+  run dgemm_ladder "$bin/compare" -f gemm -t double -s 2048,4096 -v 'gemm_smem5*,gemm[6-9]*' \
+    --out "$out" --name dgemm_ladder
+fi
+if has profile; then
+  BIN_DIR="$bin" run profile_sgemm bash scripts/profile-sgemm.sh "$out" 4096
+fi
+if has sweeps || has sweep_reduce; then
   run sweep_reduce "$bin/compare" -f reduce -t float --default-sweep --out "$out" --name reduce_sweep
-  run sweep_gemm "$bin/compare" -f gemm -t float --default-sweep --max-time 1 --out "$out" --name gemm_sweep
+fi
+if has sweeps || has sweep_gemm; then  # also the tile sweep of gemm9's configurations
+  run sweep_gemm "$bin/compare" -f gemm -t float,double --default-sweep --max-time 1 --out "$out" --name gemm_sweep
 fi
 exit $status

@@ -33,7 +33,7 @@ struct Config {
 };
 
 template <class T, int BM, int BN, int BK, int TM, int TN>
-__global__ void __launch_bounds__(Config<T, BM, BN, BK, TM, TN>::kThreads)
+__global__ void __launch_bounds__(Config<T, BM, BN, BK, TM, TN>::kThreads, 2)
     kernel_regblock2d(const T* __restrict__ a, const T* __restrict__ b, T* __restrict__ c, int M,
                       int N, int K) {
   constexpr int kThreads = Config<T, BM, BN, BK, TM, TN>::kThreads;
@@ -81,8 +81,9 @@ void launch(const GemmArgs<T>& g, cudaStream_t s) {
   });
 }
 
-// float: 128 × 128 tiles, 8 × 8 per thread, 256 threads (64 accumulators: 2 blocks per SM fit
-// in the register file). double: 64 × 64, 4 × 4 per thread, 256 threads (an 8 × 8 block of
+// float: 128 × 128 tiles, 8 × 8 per thread, 256 threads; __launch_bounds__(…, 2) holds it to
+// 128 registers so two blocks share an SM (without it ptxas takes 144 and one block runs).
+// double: 64 × 64, 4 × 4 per thread, 256 threads (an 8 × 8 block of
 // doubles would take 128 registers for the accumulators alone).
 template <class T>
 GemmVariant<T> variant() {
