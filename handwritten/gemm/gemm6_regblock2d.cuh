@@ -62,10 +62,7 @@ __global__ void __launch_bounds__(Config<T, BM, BN, BK, TM, TN>::kThreads, 2)
       for (int i = 0; i < TM; ++i) ra[i] = as[ty * TM + i][k];
 #pragma unroll
       for (int j = 0; j < TN; ++j) rb[j] = bs[k][tx * TN + j];
-#pragma unroll
-      for (int i = 0; i < TM; ++i)
-#pragma unroll
-        for (int j = 0; j < TN; ++j) acc[i][j] += ra[i] * rb[j];
+      gemm_detail::fma_outer(acc, ra, rb);
     }
     __syncthreads();
   }

@@ -51,10 +51,7 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN))
       for (int i = 0; i < TM; i += kVec<T>) load_vec(ra + i, as + k * LDA + ty * TM + i);
 #pragma unroll
       for (int j = 0; j < TN; j += kVec<T>) load_vec(rb + j, bs + k * BN + tx * TN + j);
-#pragma unroll
-      for (int i = 0; i < TM; ++i)
-#pragma unroll
-        for (int j = 0; j < TN; ++j) acc[i][j] += ra[i] * rb[j];
+      fma_outer(acc, ra, rb);
     }
     __syncthreads();
   }
@@ -65,12 +62,10 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN))
 template <class T, int BM, int BN, int BK, int TM, int TN>
 void launch(const GemmArgs<T>& g, cudaStream_t s) {
   constexpr int kThreads = (BM / TM) * (BN / TN);
-  const bool vec = vec_io_ok(g, /*need_a=*/true);
+  const auto kernel = vec_io_ok(g, /*need_a=*/true) ? kernel_vectorized<T, BM, BN, BK, TM, TN, true>
+                                                     : kernel_vectorized<T, BM, BN, BK, TM, TN, false>;
   launch_tiled(g, BM, BN, [&](dim3 grid, const T* A, T* C, int M) {
-    if (vec)
-      kernel_vectorized<T, BM, BN, BK, TM, TN, true><<<grid, kThreads, 0, s>>>(A, g.B, C, M, g.N, g.K);
-    else
-      kernel_vectorized<T, BM, BN, BK, TM, TN, false><<<grid, kThreads, 0, s>>>(A, g.B, C, M, g.N, g.K);
+    kernel<<<grid, kThreads, 0, s>>>(A, g.B, C, M, g.N, g.K);
   });
 }
 

@@ -62,10 +62,7 @@ struct WarpTile {
       for (int i = 0; i < TM / V; ++i) load_vec(ra + i * V, as + k * LDA + row + i * kSubM);
 #pragma unroll
       for (int j = 0; j < TN / V; ++j) load_vec(rb + j * V, bs + k * BN + col + j * kSubN);
-#pragma unroll
-      for (int i = 0; i < TM; ++i)
-#pragma unroll
-        for (int j = 0; j < TN; ++j) acc[i][j] += ra[i] * rb[j];
+      fma_outer(acc, ra, rb);
     }
   }
 
@@ -104,12 +101,11 @@ __global__ void __launch_bounds__(WarpTile<T, BM, BN, BK, WM, WN, TM, TN>::kThre
 template <class T, int BM, int BN, int BK, int WM, int WN, int TM, int TN>
 void launch(const GemmArgs<T>& g, cudaStream_t s) {
   constexpr int kThreads = WarpTile<T, BM, BN, BK, WM, WN, TM, TN>::kThreads;
-  const bool vec = vec_io_ok(g, /*need_a=*/true);
+  const auto kernel = vec_io_ok(g, /*need_a=*/true)
+                          ? kernel_warptiled<T, BM, BN, BK, WM, WN, TM, TN, true>
+                          : kernel_warptiled<T, BM, BN, BK, WM, WN, TM, TN, false>;
   launch_tiled(g, BM, BN, [&](dim3 grid, const T* A, T* C, int M) {
-    if (vec)
-      kernel_warptiled<T, BM, BN, BK, WM, WN, TM, TN, true><<<grid, kThreads, 0, s>>>(A, g.B, C, M, g.N, g.K);
-    else
-      kernel_warptiled<T, BM, BN, BK, WM, WN, TM, TN, false><<<grid, kThreads, 0, s>>>(A, g.B, C, M, g.N, g.K);
+    kernel<<<grid, kThreads, 0, s>>>(A, g.B, C, M, g.N, g.K);
   });
 }
 

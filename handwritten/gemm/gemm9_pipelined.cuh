@@ -57,7 +57,7 @@ __global__ void __launch_bounds__(gemm8::WarpTile<T, BM, BN, BK, WM, WN, TM, TN>
     if (t < tiles) {
       T* slot = smem + (t % STAGES) * P::kStageElems;
       copy_a.copy(slot, t * BK);
-      copy_b.copy(slot + BK * W::LDA, t * BK, static_cast<std::size_t>(t) * BK * N);
+      copy_b.copy(slot + BK * W::LDA, t * BK);
     }
     cp_async_commit();
   };
@@ -79,20 +79,16 @@ __global__ void __launch_bounds__(gemm8::WarpTile<T, BM, BN, BK, WM, WN, TM, TN>
 template <class T, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES>
 void launch(const GemmArgs<T>& g, cudaStream_t s) {
   using P = Pipeline<T, BM, BN, BK, WM, WN, TM, TN, STAGES>;
-  const bool vec = vec_io_ok(g, /*need_a=*/false);  // A goes element by element
-  auto run = [&](auto kernel) {
-    // Past 48 KiB a kernel must opt in to dynamic shared memory (a host-side attribute, cheap
-    // and idempotent: no work is enqueued).
-    KL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                       static_cast<int>(P::kSmemBytes)));
-    launch_tiled(g, BM, BN, [&](dim3 grid, const T* A, T* C, int M) {
-      kernel<<<grid, P::W::kThreads, P::kSmemBytes, s>>>(A, g.B, C, M, g.N, g.K);
-    });
-  };
-  if (vec)
-    run(kernel_pipelined<T, BM, BN, BK, WM, WN, TM, TN, STAGES, true>);
-  else
-    run(kernel_pipelined<T, BM, BN, BK, WM, WN, TM, TN, STAGES, false>);
+  const auto kernel = vec_io_ok(g, /*need_a=*/false)  // A goes element by element
+                          ? kernel_pipelined<T, BM, BN, BK, WM, WN, TM, TN, STAGES, true>
+                          : kernel_pipelined<T, BM, BN, BK, WM, WN, TM, TN, STAGES, false>;
+  // Past 48 KiB a kernel must opt in to dynamic shared memory (a host-side attribute, cheap and
+  // idempotent: no work is enqueued).
+  KL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                     static_cast<int>(P::kSmemBytes)));
+  launch_tiled(g, BM, BN, [&](dim3 grid, const T* A, T* C, int M) {
+    kernel<<<grid, P::W::kThreads, P::kSmemBytes, s>>>(A, g.B, C, M, g.N, g.K);
+  });
 }
 
 // One configuration as a variant; `name` spells the configuration (a string literal).

@@ -41,6 +41,16 @@ __device__ __forceinline__ void store_if_inside(T* __restrict__ p, int rows, int
   if (row < rows && col < cols) p[static_cast<std::size_t>(row) * cols + col] = v;
 }
 
+// acc[i][j] += ra[i] · rb[j] for the TM × TN block of a register-blocked thread: one FMA chain
+// per output, so every output keeps the single k-ordered chain the error bound assumes.
+template <class T, int TM, int TN>
+__device__ __forceinline__ void fma_outer(T (&acc)[TM][TN], const T (&ra)[TM], const T (&rb)[TN]) {
+#pragma unroll
+  for (int i = 0; i < TM; ++i)
+#pragma unroll
+    for (int j = 0; j < TN; ++j) acc[i][j] += ra[i] * rb[j];
+}
+
 constexpr int kMaxGridY = 65535;
 
 // Launches a gemm kernel over C = A·B with one block per tile_rows × tile_cols tile of C: grid.x

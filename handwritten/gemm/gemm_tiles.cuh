@@ -45,6 +45,19 @@ __device__ __forceinline__ void store_vec(T* dst, const T* src) {  // dst 16-byt
   *reinterpret_cast<vec16_t<T>*>(dst) = v;
 }
 
+// Calls f(v) for the items v = threadIdx.x, + THREADS, ... below TOTAL: the share of a block's
+// THREADS threads in TOTAL items (tile elements or vectors), as a loop with a compile-time trip
+// count so it unrolls.
+template <int TOTAL, int THREADS, class F>
+__device__ __forceinline__ void for_each_item(F&& f) {
+#pragma unroll
+  for (int i = 0; i < ceil_div(TOTAL, THREADS); ++i) {
+    const int v = threadIdx.x + i * THREADS;
+    if (TOTAL % THREADS != 0 && v >= TOTAL) break;
+    f(v);
+  }
+}
+
 inline bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
 
 // Whether 16-byte global accesses are legal for this product: every row of A (when `need_a`), B
@@ -64,10 +77,7 @@ __device__ __forceinline__ void load_a_transposed(T* as, const T* __restrict__ a
                                                   int row0, int k0) {
   constexpr int V = VEC ? kVec<T> : 1;
   static_assert(BK % V == 0, "BK must be a multiple of the vector width");
-#pragma unroll
-  for (int i = 0; i < ceil_div(BM * BK / V, THREADS); ++i) {
-    const int v = threadIdx.x + i * THREADS;
-    if ((BM * BK / V) % THREADS != 0 && v >= (BM * BK / V)) break;
+  for_each_item<BM * BK / V, THREADS>([&](int v) {
     const int r = v / (BK / V), c = (v % (BK / V)) * V;
     T e[V];
     if constexpr (VEC) {
@@ -83,7 +93,7 @@ __device__ __forceinline__ void load_a_transposed(T* as, const T* __restrict__ a
     }
 #pragma unroll
     for (int j = 0; j < V; ++j) as[(c + j) * LDA + r] = e[j];
-  }
+  });
 }
 
 // Copies the BK × BN tile of B at (k0, col0) into bs[k][n] (row pitch LDB), through registers.
@@ -92,10 +102,7 @@ __device__ __forceinline__ void load_b(T* bs, const T* __restrict__ b, int K, in
                                        int col0) {
   constexpr int V = VEC ? kVec<T> : 1;
   static_assert(BN % V == 0, "BN must be a multiple of the vector width");
-#pragma unroll
-  for (int i = 0; i < ceil_div(BK * BN / V, THREADS); ++i) {
-    const int v = threadIdx.x + i * THREADS;
-    if ((BK * BN / V) % THREADS != 0 && v >= (BK * BN / V)) break;
+  for_each_item<BK * BN / V, THREADS>([&](int v) {
     const int r = v / (BN / V), c = (v % (BN / V)) * V;
     if constexpr (VEC) {
       T e[V];
@@ -109,7 +116,7 @@ __device__ __forceinline__ void load_b(T* bs, const T* __restrict__ b, int K, in
     } else {
       bs[r * LDB + c] = load_or_zero(b, K, N, k0 + r, col0 + c);
     }
-  }
+  });
 }
 
 // Stores W consecutive elements v[0, W) of row `row` of C from column `col` (W = kVec when VEC,
@@ -205,12 +212,13 @@ struct AsyncCopyB {
   static constexpr int kPer = BK * kVecsPerRow / THREADS, kRowStep = THREADS / kVecsPerRow;
   const T* base;
   const T* src;       // &B[r][col0 + c] (k0 = 0)
+  std::size_t ld;     // N, the row pitch of B
   std::size_t step;   // kRowStep rows of B
   bool col_in;        // the vector is inside B (wholly, when VEC)
   int r, K, dst;
 
   __device__ __forceinline__ AsyncCopyB(const T* b, int K_, int N, int col0)
-      : base(b), step(static_cast<std::size_t>(kRowStep) * N), r(threadIdx.x / kVecsPerRow),
+      : base(b), ld(N), step(static_cast<std::size_t>(kRowStep) * N), r(threadIdx.x / kVecsPerRow),
         K(K_) {
     const int c = (threadIdx.x % kVecsPerRow) * V;
     col_in = col0 + c < N;
@@ -218,9 +226,9 @@ struct AsyncCopyB {
     dst = r * LDB + c;
   }
 
-  // k0 is the tile's first row of B and k0_offset = k0·N, its offset.
-  __device__ __forceinline__ void copy(T* bs, int k0, std::size_t k0_offset) const {
-    const T* p = src + k0_offset;
+  // k0 is the tile's first row of B.
+  __device__ __forceinline__ void copy(T* bs, int k0) const {
+    const T* p = src + k0 * ld;
 #pragma unroll
     for (int i = 0; i < kPer; ++i, p += step) {
       const bool in = col_in && k0 + r + i * kRowStep < K;
