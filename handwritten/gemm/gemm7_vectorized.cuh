@@ -13,7 +13,7 @@
 // What it still leaves: a thread's TN columns are contiguous, so the lanes of a warp read B
 // 32 bytes apart and each LDS.128 of B takes more shared-memory wavefronts than its data needs
 // (bank conflicts); gemm8 arranges the threads of a warp so they read neighbouring vectors.
-// Measured (4096³ float): 1.38× gemm6, FFMA 87% of instructions; the conflicts are unchanged
+// Measured (4096³ float): 1.37× gemm6, FFMA 87% of instructions; the conflicts are unchanged
 // (2.7e8) and the block still waits on the register-staged copy (long scoreboard 1.3 per issue).
 //
 // Edges: the vector path needs 16-byte aligned rows (K and N multiples of 4 for float, of 2 for

@@ -7,8 +7,8 @@
 // global → shared directly, no registers, completion tracked per commit group) before the FMAs
 // of tile t, into the ring slot tile t - 1 just left. The FMAs of STAGES - 1 tiles hide a
 // tile's latency; one __syncthreads per tile both publishes tile t and frees slot t - 1.
-// Measured (4096³ float, 128×128×16, 3 stages): long-scoreboard stalls 1.3 → 0.05 and barrier
-// 0.5 → 0.2 per issue, issue slots busy 59% → 78%, 1.31× gemm8, 87% of cublasSgemm. What is
+// Measured (4096³ float, 128×128×16, 3 stages): long-scoreboard stalls 1.2 → 0.03 and barrier
+// 0.5 → 0.3 per issue, issue slots busy 58% → 78%, 1.28× gemm8, 87% of cublasSgemm. What is
 // left is instruction issue (docs/sgemm-ladder.md, "What limits gemm9").
 //
 // A is still stored transposed, so it is copied element by element (4- or 8-byte cp.async);
