@@ -7,7 +7,11 @@
 //
 // Every family keeps two lists: `<family>_handwritten<T>()` in handwritten/<family>/ and
 // `<family>_library<T>()` in library_baselines/. Adding a variant = one kernel file + one line
-// in its family's list.
+// in its family's list (docs/adding-a-kernel.md).
+//
+// Variants are written with designated initializers, so a descriptor names what it fills in:
+//   return {.info = {"reduce3_sequential_addressing", "000, 001: reduce3", "..."},
+//           .launch = launch, .workspace_bytes = ws, .rounding_depth = depth};
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -27,68 +31,152 @@ struct VariantInfo {
   Source source = Source::handwritten;
 };
 
+// One descriptor type for every family. `Args` is the family's launch-argument struct below;
+// `Args::Size` is what the optional hooks receive (the problem's dimensions, nothing else).
+template <class Args>
+struct Variant {
+  using Size = typename Args::Size;
+  VariantInfo info;
+  void (*launch)(const Args&, cudaStream_t) = nullptr;
+  // Bytes of device workspace the launcher needs (nullptr: none). Its contents on entry are
+  // undefined (the runner fills it with 0xff before validating), so a kernel that accumulates
+  // into its output or the workspace clears them itself, on the stream, as part of the operation.
+  std::size_t (*workspace_bytes)(Size) = nullptr;
+  // Height of the summation tree: the largest number of roundings any input goes through on its
+  // way to an output. Sum-like families bound the error by gamma(depth)·Σ|terms| (Higham), so
+  // this must be an honest upper bound for the kernel's order, never tuned to pass. nullptr:
+  // the family's default (the longest serial chain its job allows, e.g. K for a product).
+  double (*rounding_depth)(Size) = nullptr;
+  // A real constraint of the variant: the reason it cannot run this size, or nullptr.
+  const char* (*unsupported)(Size) = nullptr;
+  // Called once before the first launch, outside any timed region (library handles, kernel
+  // attributes such as the dynamic shared-memory opt-in); nullable.
+  void (*prepare)() = nullptr;
+  // The work this variant really does, in the family's unit, where it differs from the
+  // family's count (cublas_syrk computes one triangle of A·Aᵀ); nullptr: the family's count.
+  double (*work)(Size) = nullptr;
+};
+
 // ---------------------------------------------------------------------------------------------
-// reduce: *out = sum of in[0, n). n >= 1. `workspace` has workspace_bytes(n) bytes (or is null
-// when that is 0); its contents on entry are undefined, so a kernel that accumulates into
-// *out or into the workspace must clear them itself, on the stream, as part of the operation.
+// reduce: *out = sum of in[0, n). n >= 1.
 template <class T>
 struct ReduceArgs {
+  using Size = std::size_t;  // n
   const T* in;
   std::size_t n;
   T* out;
   void* workspace;
 };
 
+// dot: *out = sum of x[i]·y[i] over [0, n). n >= 1. int wraps modulo 2^32 like CUDA's int adds.
 template <class T>
-struct ReduceVariant {
-  VariantInfo info;
-  void (*launch)(const ReduceArgs<T>&, cudaStream_t);
-  // Bytes of device workspace for n elements; nullptr means none.
-  std::size_t (*workspace_bytes)(std::size_t n) = nullptr;
-  // Height of the summation tree: the largest number of roundings any input element goes
-  // through on its way to *out. The validation bound is gamma(depth)·sum|x_i| (Higham), so this
-  // must be an honest upper bound for the kernel's summation order, never tuned to pass.
-  double (*rounding_depth)(std::size_t n) = nullptr;
-  // Called once before the first launch, outside any timed region (library handles); nullable.
-  void (*prepare)() = nullptr;
+struct DotArgs {
+  using Size = std::size_t;  // n
+  const T* x;
+  const T* y;
+  std::size_t n;
+  T* out;
+  void* workspace;
 };
 
 // ---------------------------------------------------------------------------------------------
+// Dense row-major matrices. Dimensions are int (as cuBLAS takes them); offsets are computed in
+// 64 bits by every kernel. The runner refuses any dimension above 2^30 (compare/sizes.hpp), so
+// a tile start plus a tile step never overflows an int.
+struct MatrixShape {  // M rows × N columns
+  int M, N;
+};
+struct GemmShape {  // C (M×N) = A (M×K) · B (K×N)
+  int M, N, K;
+};
+
 // gemm: C = A·B, row-major and dense: A is M×K (lda = K), B is K×N (ldb = N), C is M×N
 // (ldc = N). Any M, N, K >= 1.
 template <class T>
 struct GemmArgs {
+  using Size = GemmShape;
   const T* A;
   const T* B;
   T* C;
   int M, N, K;
 };
 
-template <class T>
-struct GemmVariant {
-  VariantInfo info;
-  void (*launch)(const GemmArgs<T>&, cudaStream_t);
-  // A real constraint of the variant: returns the reason it cannot run this shape, or nullptr.
-  const char* (*unsupported)(int M, int N, int K) = nullptr;
-  void (*prepare)() = nullptr;
-};
-
-// ---------------------------------------------------------------------------------------------
 // aat: C = A·Aᵀ, row-major: A is M×K (lda = K), C is M×M (ldc = M), every element written.
+struct AatShape {
+  int M, K;
+};
 template <class T>
 struct AatArgs {
+  using Size = AatShape;
   const T* A;
   T* C;
   int M, K;
 };
 
+// gemv: y = A·x (y has M elements, x has N); gevm: y = x·A (x has M elements, y has N).
+// A is row-major M×N (lda = N). Any M, N >= 1.
 template <class T>
-struct AatVariant {
-  VariantInfo info;
-  void (*launch)(const AatArgs<T>&, cudaStream_t);
-  const char* (*unsupported)(int M, int K) = nullptr;
-  void (*prepare)() = nullptr;
+struct MatVecArgs {
+  using Size = MatrixShape;
+  const T* A;
+  const T* x;
+  T* y;
+  int M, N;
+  void* workspace;
 };
+
+// rows: one value per row (or per column) of a row-major M×N matrix whose rows start `pitch`
+// elements apart (pitch >= N; pitch == N is the packed layout, a larger pitch pads every row to
+// a 16-byte boundary as cudaMallocPitch does). The operation is a run-time argument so that a
+// kernel file holds one memory/layout strategy for every operation (a template on RowOp inside).
+enum class RowOp { row_sum, row_mean, row_max, row_min, row_sumsq, col_mean };
+constexpr bool is_column_op(RowOp op) { return op == RowOp::col_mean; }
+struct RowsShape {
+  int M, N;
+  std::size_t pitch;  // elements
+  RowOp op;
+};
+template <class T>
+struct RowsArgs {
+  using Size = RowsShape;
+  const T* A;
+  int M, N;
+  std::size_t pitch;  // elements between the starts of two rows
+  RowOp op;
+  T* out;             // M values (row ops) or N values (column ops)
+  void* workspace;
+};
+
+// transpose: B = Aᵀ, A row-major M×N, B row-major N×M. Any M, N >= 1.
+template <class T>
+struct TransposeArgs {
+  using Size = MatrixShape;
+  const T* A;
+  T* B;
+  int M, N;
+};
+
+// table: y[i] = sin(sqrt(step·i)) for i in [0, n) (document 000's tableKernel). n >= 1.
+struct TableShape {
+  std::size_t n;
+  double step;
+};
+template <class T>
+struct TableArgs {
+  using Size = TableShape;
+  T* y;
+  std::size_t n;
+  T step;
+};
+
+template <class T> using ReduceVariant = Variant<ReduceArgs<T>>;
+template <class T> using DotVariant = Variant<DotArgs<T>>;
+template <class T> using GemmVariant = Variant<GemmArgs<T>>;
+template <class T> using AatVariant = Variant<AatArgs<T>>;
+template <class T> using MatVecVariant = Variant<MatVecArgs<T>>;
+template <class T> using RowsVariant = Variant<RowsArgs<T>>;
+template <class T> using TransposeVariant = Variant<TransposeArgs<T>>;
+template <class T> using TableVariant = Variant<TableArgs<T>>;
 
 // The lists. Each is defined (and explicitly instantiated for its element types) in the
 // family's list file; see docs/adding-a-kernel.md.
@@ -98,5 +186,17 @@ template <class T> std::vector<GemmVariant<T>> gemm_handwritten();      // float
 template <class T> std::vector<GemmVariant<T>> gemm_library();
 template <class T> std::vector<AatVariant<T>> aat_handwritten();        // float, double
 template <class T> std::vector<AatVariant<T>> aat_library();
+template <class T> std::vector<MatVecVariant<T>> gemv_handwritten();    // float, double
+template <class T> std::vector<MatVecVariant<T>> gemv_library();
+template <class T> std::vector<MatVecVariant<T>> gevm_handwritten();    // float, double
+template <class T> std::vector<MatVecVariant<T>> gevm_library();
+template <class T> std::vector<DotVariant<T>> dot_handwritten();        // int, float, double
+template <class T> std::vector<DotVariant<T>> dot_library();
+template <class T> std::vector<RowsVariant<T>> rows_handwritten();      // float, double
+template <class T> std::vector<RowsVariant<T>> rows_library();
+template <class T> std::vector<TransposeVariant<T>> transpose_handwritten();  // float, double
+template <class T> std::vector<TransposeVariant<T>> transpose_library();
+template <class T> std::vector<TableVariant<T>> table_handwritten();    // float (double: see the family)
+template <class T> std::vector<TableVariant<T>> table_library();
 
 }  // namespace kl

@@ -1,35 +1,57 @@
 #include "compare/cli.hpp"
 
+#include "compare/family_core.hpp"
+
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <sstream>
 
 namespace kl {
 namespace {
 
-std::vector<std::string> split_list(const std::vector<std::string>& items) {
+std::vector<std::string> split(const std::string& item, char sep = ',') {
   std::vector<std::string> out;
-  for (const auto& item : items) {
-    std::stringstream ss(item);
-    std::string part;
-    while (std::getline(ss, part, ','))
-      if (!part.empty()) out.push_back(part);
-  }
+  std::stringstream ss(item);
+  std::string part;
+  while (std::getline(ss, part, sep))
+    if (!part.empty()) out.push_back(part);
   return out;
 }
 
-std::string family_names() {
+std::vector<std::string> split_list(const std::vector<std::string>& items) {
+  std::vector<std::string> out;
+  for (const auto& item : items)
+    for (auto& p : split(item)) out.push_back(p);
+  return out;
+}
+
+std::string joined(const std::vector<std::string>& v) {
   std::string s;
-  for (const Family* f : all_families()) s += (s.empty() ? "" : ", ") + std::string(f->name());
+  for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
   return s;
 }
 
-std::string type_names(const Family& f) {
-  std::string s;
-  for (DType t : f.dtypes()) s += (s.empty() ? "" : ", ") + std::string(dtype_name(t));
-  return s;
+std::string family_names() {
+  std::vector<std::string> v;
+  for (const Family* f : all_families()) v.emplace_back(f->name());
+  return joined(v);
+}
+
+std::string type_names(const std::vector<DType>& ts) {
+  std::vector<std::string> v;
+  for (DType t : ts) v.emplace_back(dtype_name(t));
+  return joined(v);
+}
+
+// Every element type some family runs, in DType order.
+std::vector<DType> all_types() {
+  std::set<DType> s;
+  for (const Family* f : all_families())
+    for (DType t : f->dtypes()) s.insert(t);
+  return {s.begin(), s.end()};
 }
 
 std::pair<int, int> parse_sweep(const std::string& text) {
@@ -45,13 +67,64 @@ std::pair<int, int> parse_sweep(const std::string& text) {
   return {lo, hi};
 }
 
+// --axis NAME=V1,V2 entries: name -> values.
+std::map<std::string, std::vector<std::string>> parse_axes(const std::vector<std::string>& items) {
+  std::map<std::string, std::vector<std::string>> out;
+  for (const auto& item : items) {
+    const auto eq = item.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == item.size())
+      throw UsageError("--axis takes NAME=VALUE[,VALUE...], e.g. op=row_sum,row_max (got '" + item + "')");
+    auto& vals = out[item.substr(0, eq)];
+    for (auto& v : split(item.substr(eq + 1))) vals.push_back(v);
+  }
+  return out;
+}
+
+// The values of each of the family's axes for this run, checked; their cartesian product.
+std::vector<AxisValues> axis_points(const Family& f, const std::map<std::string, std::vector<std::string>>& given) {
+  std::vector<AxisValues> points = {{}};
+  for (const StringAxis& a : f.axes()) {
+    std::vector<std::string> vals = a.defaults.empty() ? std::vector<std::string>{a.values.at(0)} : a.defaults;
+    if (auto it = given.find(a.name); it != given.end()) vals = it->second;
+    for (const auto& v : vals) {
+      const bool listed = std::find(a.values.begin(), a.values.end(), v) != a.values.end();
+      const std::string why = a.refuse ? a.refuse(v) : (listed ? "" : "is not one of " + joined(a.values));
+      if (!why.empty()) throw UsageError(std::string(f.name()) + ": " + a.name + " '" + v + "' " + why);
+    }
+    std::vector<AxisValues> next;
+    for (const auto& p : points)
+      for (const auto& v : vals) {
+        AxisValues q = p;
+        q.emplace_back(a.name, v);
+        next.push_back(std::move(q));
+      }
+    points = std::move(next);
+  }
+  return points;
+}
+
+std::string help_header() {
+  return "compare: validate every kernel variant against an fp64 reference and the library, time it, "
+         "and report how close it gets to the library and to the hardware.\n"
+         "With no options: the default comparison (every family at its default types and sizes).";
+}
+
+std::string sweep_defaults() {
+  std::vector<std::string> v;
+  for (const Family* f : all_families()) {
+    const SizeSpec& s = f->sizes();
+    v.push_back(std::string(f->name()) + " 2^" + std::to_string(s.sweep_lo) + "..2^" + std::to_string(s.sweep_hi));
+  }
+  return joined(v);
+}
+
 }  // namespace
 
 std::string join_command_line(int argc, const char* const* argv) {
   std::string s;
   for (int i = 0; i < argc; ++i) {
     std::string a = argv[i];
-    if (a.find_first_of(" '\"*?$") != std::string::npos) a = "'" + a + "'";
+    if (a.find_first_of(" '\"*?$[]") != std::string::npos) a = "'" + a + "'";
     s += (i ? " " : "") + a;
   }
   return s;
@@ -61,12 +134,17 @@ std::string list_text() {
   std::ostringstream os;
   os << "families (compare --family NAME):\n";
   for (const Family* f : all_families()) {
+    const SizeSpec& s = f->sizes();
     os << "\n" << f->name() << ": " << f->summary() << "\n";
-    os << "  types: " << type_names(*f) << "   metric: " << f->unit() << "\n";
-    os << "  sizes: " << f->size_syntax() << "; default:";
-    for (const Dims& d : f->default_sizes()) os << ' ' << f->shape_label(d);
-    const auto [lo, hi] = f->default_sweep();
-    os << "; --sweep default 2^" << lo << "..2^" << hi << "\n";
+    os << "  types: " << type_names(f->dtypes()) << " (default: " << type_names(f->default_dtypes())
+       << ")   metric: " << f->unit() << "\n";
+    os << "  sizes: " << s.syntax() << "\n  default sizes:";
+    for (const Dims& d : s.defaults) os << ' ' << s.label(d);
+    os << "; --default-sweep 2^" << s.sweep_lo << "..2^" << s.sweep_hi << "\n";
+    for (const StringAxis& a : f->axes()) {
+      os << "  axis " << a.name << " (--axis " << a.name << "=V,...): " << a.help << "\n    values: " << joined(a.values)
+         << "; default: " << joined(a.defaults) << "\n";
+    }
     for (DType t : f->dtypes()) {
       os << "  " << dtype_name(t) << " variants:\n";
       for (const auto& v : f->variants(t))
@@ -78,23 +156,24 @@ std::string list_text() {
 
 Plan parse_command_line(int argc, const char* const* argv) {
   Plan plan;
-  CLI::App app{"compare: validate every kernel variant against an fp64 reference and the library, time it, "
-               "and report how close it gets to the library and to the hardware.\n"
-               "With no options: the default comparison (every family at its default types and sizes)."};
+  CLI::App app{help_header()};
   app.set_help_flag("-h,--help", "print this help and exit");
-  std::vector<std::string> families, types, sizes, variants;
-  std::string sweep, mode = "kernel";
+  std::vector<std::string> families, types, sizes, variants, axes;
+  std::string sweep, mode = "kernel", flush = "read";
   bool sweep_flag = false;
   std::uint64_t seed = 0;
-  app.add_flag("--list", plan.list_only, "list families, types, sizes and variants, then exit (needs no GPU)");
+  app.add_flag("--list", plan.list_only, "list families, types, sizes, axes and variants, then exit (needs no GPU)");
   app.add_option("-f,--family", families, "families to run (comma-separated): " + family_names() + " (default: all)");
-  app.add_option("-t,--type", types, "element types (comma-separated): int, float, double (default: per family)");
-  app.add_option("-s,--sizes", sizes, "problem sizes (comma-separated), e.g. 2^28,1000 or 513x257x129");
+  app.add_option("-t,--type", types, "element types (comma-separated): " + type_names(all_types()) + " (default: per family)");
+  app.add_option("-s,--sizes", sizes, "problem sizes (comma-separated), e.g. 2^28,1000 or 513x257x129, or a named set (see --list)");
+  app.add_option("-a,--axis", axes, "a family's string axis, NAME=V1,V2 (repeatable), e.g. op=row_sum,row_max (see --list)");
   auto* sweep_opt = app.add_option("--sweep", sweep, "power-of-two sweep LO:HI (exponents), e.g. 10:28");
-  app.add_flag("--default-sweep", sweep_flag, "each family's default power-of-two sweep (reduce 2^10..2^28, gemm 256..8192)");
+  app.add_flag("--default-sweep", sweep_flag, "each family's default power-of-two sweep (" + sweep_defaults() + ")");
   app.add_option("-v,--variants", variants, "variant name globs (comma-separated), e.g. 'reduce[5-8]*,gemm_smem*'; library baselines always run");
   app.add_option("-m,--mode", mode, "kernel: device time of the operation only; e2e: plus host->device input and device->host output copies (as doc 004 measures)")
       ->check(CLI::IsMember({"kernel", "e2e"}));
+  app.add_option("--l2-flush", flush, "how L2 is emptied before each sample: read (a 2xL2 read, leaves no dirty lines; default) or write (a 2xL2 memset, as nvbench)")
+      ->check(CLI::IsMember({"read", "write"}));
   app.add_option("-o,--out", plan.out_dir, "directory for compare.json, compare.csv, compare.md (default: compare-out)");
   app.add_option("--name", plan.basename, "base name of the report files (default: compare)");
   app.add_flag("--no-files", [&](std::int64_t) { plan.write_files = false; }, "print the table only");
@@ -123,6 +202,7 @@ Plan parse_command_line(int argc, const char* const* argv) {
   if (plan.run.stop.min_samples > plan.run.stop.max_samples) throw UsageError("--min-samples is larger than --max-samples");
 
   plan.run.end_to_end = mode == "e2e";
+  plan.l2_flush = flush == "write" ? L2Flush::write : L2Flush::read;
   if (*seed_opt) plan.run.seed = seed;
   plan.run.variant_patterns = split_list(variants);
 
@@ -144,8 +224,17 @@ Plan parse_command_line(int argc, const char* const* argv) {
   std::vector<DType> wanted;
   for (const auto& n : split_list(types)) {
     auto t = parse_dtype(n);
-    if (!t) throw UsageError("unknown type '" + n + "' (types: int, float, double)");
+    if (!t) throw UsageError("unknown type '" + n + "' (types: " + type_names(all_types()) + ")");
     wanted.push_back(*t);
+  }
+
+  // Axes: every name given must belong to a selected family.
+  const auto axis_values = parse_axes(axes);
+  for (const auto& [name, vals] : axis_values) {
+    bool known = false;
+    for (const Family* f : fams)
+      for (const StringAxis& a : f->axes()) known |= a.name == name;
+    if (!known) throw UsageError("no selected family has an axis '" + name + "' (see compare --list)");
   }
 
   // Sizes.
@@ -165,21 +254,23 @@ Plan parse_command_line(int argc, const char* const* argv) {
       for (DType t : wanted)
         if (std::find(supported.begin(), supported.end(), t) != supported.end()) ts.push_back(t);
       if (ts.empty()) {
-        if (explicit_families) throw UsageError("family " + std::string(f->name()) + " has no variants of the requested type (types: " + type_names(*f) + ")");
+        if (explicit_families) throw UsageError("family " + std::string(f->name()) + " has no variants of the requested type (types: " + type_names(f->dtypes()) + ")");
         continue;
       }
     }
+    const SizeSpec& spec = f->sizes();
     std::vector<Dims> dims;
     if (!size_texts.empty()) {
-      for (const auto& s : size_texts) dims.push_back(f->parse_size(s));
+      for (const auto& s : size_texts)
+        for (auto& d : spec.parse(f->name(), s)) dims.push_back(std::move(d));
     } else if (sweep_flag) {
-      const auto [lo, hi] = f->default_sweep();
-      dims = f->sweep(lo, hi);
+      dims = spec.sweep(spec.sweep_lo, spec.sweep_hi);
     } else if (sweep_range) {
-      dims = f->sweep(sweep_range->first, sweep_range->second);
+      dims = spec.sweep(sweep_range->first, sweep_range->second);
     } else {
-      dims = f->default_sizes();
+      dims = spec.defaults;
     }
+    const auto points = axis_points(*f, axis_values);
     // Only families/types that have a variant the patterns select.
     for (DType t : ts) {
       bool any = false;
@@ -188,15 +279,19 @@ Plan parse_command_line(int argc, const char* const* argv) {
           if (matches_any(v.name, {p})) matched_patterns.insert(p), any = true;
       }
       if (!plan.run.variant_patterns.empty() && !any) continue;
-      for (const auto& d : dims) plan.problems.push_back({f, t, d});
+      for (const auto& d : dims)
+        for (const auto& a : points) plan.problems.push_back({f, ProblemKey{t, d, a}});
     }
   }
   for (const auto& p : plan.run.variant_patterns) {
     if (!matched_patterns.count(p)) {
-      std::string names;
+      std::set<std::string> seen;
+      std::vector<std::string> names;
       for (const Family* f : fams)
-        for (const auto& v : f->variants(f->dtypes().back())) names += (names.empty() ? "" : ", ") + v.name;
-      throw UsageError("no variant matches '" + p + "' (variants: " + names + "; see compare --list)");
+        for (DType t : f->dtypes())
+          for (const auto& v : f->variants(t))
+            if (v.source == Source::handwritten && seen.insert(v.name).second) names.push_back(v.name);
+      throw UsageError("no variant matches '" + p + "' (variants: " + joined(names) + "; see compare --list)");
     }
   }
   if (plan.problems.empty()) throw UsageError("nothing to run: no selected family has the requested types and variants");

@@ -11,8 +11,7 @@ namespace kl {
 
 struct PlannedProblem {
   const Family* family;
-  DType dtype;
-  Dims dims;
+  ProblemKey key;
 };
 
 struct Plan {
@@ -27,12 +26,13 @@ struct Plan {
   bool quiet = false;
   int device = 0;
   int smem_bank_mode = 0;  // 0: leave as it is; 4 or 8: ask for that bank width first
+  L2Flush l2_flush = L2Flush::read;
 };
 
 // Parses argv into a Plan (throws UsageError). Works without a GPU.
 Plan parse_command_line(int argc, const char* const* argv);
 
-// What `compare --list` prints: families, types, sizes, variants with origin and lesson.
+// What `compare --list` prints: families, types, sizes, axes, variants with origin and lesson.
 std::string list_text();
 
 // The command line as one shell-quoted string (for the report).

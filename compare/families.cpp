@@ -1,20 +1,17 @@
-// The list of families the runner knows. Adding a family: implement kl::Family in
-// compare/family_<name>.cpp and add one line here.
-#include "compare/family.hpp"
-
-#include <cerrno>
-#include <cmath>
-#include <cstdlib>
-#include <string>
+// The registry: every family the runner knows, in the order of --list and the default run.
+// Adding a family: its traits in compare/family_<name>.hpp and one line here.
+#include "compare/family_core.hpp"
+#include "compare/family_product.hpp"
+#include "compare/family_reduce.hpp"
 
 namespace kl {
 
-const Family& reduce_family();
-const Family& gemm_family();
-const Family& aat_family();
-
 const std::vector<const Family*>& all_families() {
-  static const std::vector<const Family*> list = {&reduce_family(), &gemm_family(), &aat_family()};
+  static const std::vector<const Family*> list = {
+      &family<ReduceFamily>(),
+      &family<GemmFamily>(),
+      &family<AatFamily>(),
+  };
   return list;
 }
 
@@ -24,32 +21,27 @@ const Family* find_family(std::string_view name) {
   return nullptr;
 }
 
-long long parse_positive_count(std::string_view text, std::string_view what) {
-  const std::string s(text);
-  auto fail = [&](const std::string& why) -> long long {
-    throw UsageError(std::string(what) + " '" + s + "' " + why);
-  };
-  if (s.empty()) fail("is empty");
-  long double value = 0;
-  auto parse_number = [&](const std::string& t) -> long double {
-    if (t.empty() || t.find_first_not_of("0123456789.eE+-") != std::string::npos) fail("is not a number");
-    errno = 0;
-    char* end = nullptr;
-    const long double v = std::strtold(t.c_str(), &end);
-    if (errno != 0 || end != t.c_str() + t.size()) fail("is not a number");
-    return v;
-  };
-  if (auto p = s.find('^'); p != std::string::npos) {
-    value = std::pow(parse_number(s.substr(0, p)), parse_number(s.substr(p + 1)));
-  } else if (auto q = s.find("<<"); q != std::string::npos) {
-    value = parse_number(s.substr(0, q)) * std::pow(2.0L, parse_number(s.substr(q + 2)));
-  } else {
-    value = parse_number(s);
+const std::string& ProblemKey::axis(std::string_view name) const {
+  for (const auto& [n, v] : axes)
+    if (n == name) return v;
+  throw std::logic_error("problem has no axis '" + std::string(name) + "'");
+}
+
+std::string Family::shape_label(const ProblemKey& k) const {
+  std::string s = sizes().label(k.dims);
+  for (const auto& [n, v] : k.axes) s += " " + n + "=" + v;
+  return s;
+}
+
+ProblemKey make_key(const Family& f, DType t, Dims dims, AxisValues axes) {
+  ProblemKey k{t, std::move(dims), {}};
+  for (const StringAxis& a : f.axes()) {
+    std::string value = a.defaults.empty() ? a.values.at(0) : a.defaults.at(0);
+    for (const auto& [n, v] : axes)
+      if (n == a.name) value = v;
+    k.axes.emplace_back(a.name, value);
   }
-  if (!(value >= 1)) fail("must be a positive whole number");
-  if (value != std::floor(value)) fail("must be a whole number");
-  if (value > 9.0e18L) fail("is too large");
-  return static_cast<long long>(value);
+  return k;
 }
 
 }  // namespace kl

@@ -1,14 +1,17 @@
 // A family is one job (sum of an array, matrix product, ...) with its inputs, its fp64
-// reference, its validation and its metric. The runner core (execute.hpp) does the rest the
-// same way for every family: poison, run once, validate, time, metrics, rows.
+// reference, its error bound and its metric. compare/family_core.hpp turns a family's traits into
+// this interface (element-type dispatch, variant lists, listings, sizes, axes); the runner core
+// (execute.hpp) runs every problem the same way: poison, run once, validate, time, metrics, rows.
 #pragma once
 
 #include "common/variant.hpp"
 #include "compare/device.hpp"
 #include "compare/dtype.hpp"
 #include "compare/report.hpp"
+#include "compare/sizes.hpp"
 #include "compare/stats.hpp"
 
+#include <atomic>
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
@@ -18,7 +21,7 @@
 
 namespace kl {
 
-class GpuTimer;
+class Timer;
 
 // Bad input from the user: the CLI prints what() as one line and exits with status 2.
 struct UsageError : std::runtime_error {
@@ -30,12 +33,32 @@ struct FatalError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-using Dims = std::vector<long long>;
-
 struct VariantListing {
   std::string name, origin, lesson;
   Source source = Source::handwritten;
 };
+
+// A string axis (nvbench's): a family parameter that is not a size, e.g. rows' operation.
+struct StringAxis {
+  std::string name;                   // "op"
+  std::vector<std::string> values;    // every value, in listing order (free-form axes: examples)
+  std::vector<std::string> defaults;  // the default comparison's values
+  std::string help;                   // one line for --list
+  // Free-form axes (a number, say): why `value` is refused, or "" when it is accepted. nullptr:
+  // only `values` are accepted.
+  std::string (*refuse)(const std::string& value) = nullptr;
+};
+
+// One problem: a family at one element type, one size and one value of each of its axes.
+struct ProblemKey {
+  DType dtype = DType::f32;
+  Dims dims;
+  AxisValues axes;  // one (name, value) per axis of the family, in the family's order
+  // The value of axis `name` (the family's own axes are always present).
+  const std::string& axis(std::string_view name) const;
+};
+
+enum class L2Flush { read, write };
 
 struct RunOptions {
   std::vector<std::string> variant_patterns;  // globs; empty = every variant
@@ -44,22 +67,29 @@ struct RunOptions {
   int warmup = 2;
   std::optional<std::uint64_t> seed;          // fixed seed (reproducible); default: fresh per problem
   bool time_variants = true;                  // false: validate only (the GPU test suite)
+  bool exact_check = true;                    // the second validation on integer-valued inputs
 };
 
 // True when `name` matches one of the globs (or there are none).
 bool matches_any(const std::string& name, const std::vector<std::string>& patterns);
 
+// Set by SIGINT (runner.cpp): sampling stops, the rest of the plan is skipped, the reports are
+// written with what was measured.
+extern std::atomic<bool> g_interrupted;
+
 struct RunContext {
   const RunOptions& opt;
   const DeviceInfo& dev;
   double copy_gbps;  // measured ceiling for GB/s families
-  GpuTimer& timer;
+  Timer& timer;
   // Progress: called with a short label before each variant's phase.
   void (*progress)(void* self, const std::string& what) = nullptr;
   void* progress_self = nullptr;
   void say(const std::string& what) const {
     if (progress) progress(progress_self, what);
   }
+  // Set when a fault left the CUDA context unusable: the run stops after this problem.
+  std::string fatal = {};
 };
 
 class Family {
@@ -67,27 +97,22 @@ class Family {
   virtual ~Family() = default;
   virtual std::string_view name() const = 0;
   virtual std::string_view summary() const = 0;
-  virtual std::string_view unit() const = 0;  // "GB/s" | "TFLOP/s"
+  virtual std::string_view unit() const = 0;  // for --list: "GB/s", "TFLOP/s"
   virtual std::vector<DType> dtypes() const = 0;
   virtual std::vector<DType> default_dtypes() const = 0;
   virtual std::vector<VariantListing> variants(DType t) const = 0;
-  virtual std::vector<Dims> default_sizes() const = 0;
-  // Power-of-two sweep 2^lo .. 2^hi; the family's default range when lo = hi = 0.
-  virtual std::vector<Dims> sweep(int lo, int hi) const = 0;
-  virtual std::pair<int, int> default_sweep() const = 0;
-  virtual std::string size_syntax() const = 0;  // for --help and errors
-  // Parses one --sizes entry; throws UsageError with a one-line reason.
-  virtual Dims parse_size(std::string_view text) const = 0;
-  virtual std::string shape_label(const Dims& d) const = 0;
-  // Device memory one problem needs (inputs, outputs, references, largest workspace).
-  virtual std::size_t device_bytes(DType t, const Dims& d) const = 0;
-  virtual std::vector<Row> run(DType t, const Dims& d, RunContext& ctx) const = 0;
+  virtual const SizeSpec& sizes() const = 0;
+  virtual std::vector<StringAxis> axes() const = 0;
+  // "2048x2048x2048", "1000x1000 op=row_max"
+  std::string shape_label(const ProblemKey& k) const;
+  // Device memory one problem needs (inputs, outputs, reference scratch, largest workspace).
+  virtual std::size_t device_bytes(const ProblemKey& k) const = 0;
+  // Runs every selected variant on the problem. Never throws for a CUDA error: a failure to
+  // build the problem (reference, inputs) becomes error rows; a dead context sets ctx.fatal.
+  virtual std::vector<Row> run(const ProblemKey& k, RunContext& ctx) const = 0;
 };
 
 const std::vector<const Family*>& all_families();
 const Family* find_family(std::string_view name);
-
-// Parses a positive integer size: "1000", "1e6", "2^28", "1<<20"; throws UsageError.
-long long parse_positive_count(std::string_view text, std::string_view what);
 
 }  // namespace kl

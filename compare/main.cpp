@@ -31,6 +31,7 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "compare: error: --device %d does not exist (%d CUDA device%s)\n", plan.device, count, count == 1 ? "" : "s");
       return kExitUsage;
     }
+    install_interrupt_handler();
     const Report rep = run_plan(plan, join_command_line(argc, args), std::cout);
     return exit_code_for(rep);
   } catch (const UsageError& e) {
@@ -40,8 +41,11 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "compare: fatal CUDA error: %s\n", e.what());
     return kExitCuda;
   } catch (const CudaError& e) {
+    // Outside any variant (setting up the device, the timer, the copy ceiling): 4 only if the
+    // context is unusable, else an ordinary failure.
     std::fprintf(stderr, "compare: CUDA error: %s\n", e.what());
-    return kExitCuda;
+    const bool dead = cudaDeviceSynchronize() != cudaSuccess;
+    return dead ? kExitCuda : kExitFailures;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "compare: error: %s\n", e.what());
     return kExitFailures;

@@ -8,6 +8,15 @@
 
 namespace kl {
 
+namespace {
+constexpr double kU64 = std::numeric_limits<double>::epsilon() / 2;
+}
+
+double CompensatedDot::self_error(double value, double abs, double n) {
+  const double g = gamma_bound(n, kU64);
+  return 2 * kU64 * std::fabs(value) + 2 * g * g * abs * 1.01;
+}
+
 template <class T>
 SumReference reference_sum(const T* x, std::size_t n) {
   SumReference r;
@@ -16,21 +25,19 @@ SumReference reference_sum(const T* x, std::size_t n) {
     r.sum = static_cast<double>(r.exact_int);
     for (std::size_t i = 0; i < n; ++i) r.abs_sum += std::fabs(static_cast<double>(x[i]));
   } else {
-    // Neumaier's compensated summation: the fp64 reference must be far more accurate than
-    // a double kernel's tree (error ~ log2(n)·u·sum|x|), so plain fp64 summation would not do.
-    double s = 0, c = 0, a = 0;
+    // Compensated: the fp64 reference must be far more accurate than a double kernel's tree
+    // (error ~ log2(n)·u·sum|x|), so plain fp64 summation would not do.
+    CompensatedSum s;
+    double a = 0;
     for (std::size_t i = 0; i < n; ++i) {
       const double v = static_cast<double>(x[i]);
-      const double t = s + v;
-      c += std::fabs(s) >= std::fabs(v) ? (s - t) + v : (v - t) + s;
-      s = t;
+      s.add(v);
       a += std::fabs(v);
     }
-    r.sum = s + c;
+    r.sum = s.value();
     r.abs_sum = a;
-    constexpr double u = std::numeric_limits<double>::epsilon() / 2;
     // Higham (4.8): |err| <= 2u|s| + 2 n u^2 sum|x| (plus the abs-sum's own rounding, negligible)
-    r.self_error = 2 * u * std::fabs(r.sum) + 2.0 * static_cast<double>(n) * u * u * a * 1.01;
+    r.self_error = 2 * kU64 * std::fabs(r.sum) + 2.0 * static_cast<double>(n) * kU64 * kU64 * a * 1.01;
   }
   return r;
 }
@@ -49,21 +56,19 @@ void reference_product_host(const T* A, std::size_t sa_i, std::size_t sa_k, cons
                             std::size_t sb_k, std::size_t sb_j, int M, int N, int K, double* C,
                             double* absC) {
   const std::size_t n = static_cast<std::size_t>(N);
-  for (std::size_t i = 0; i < static_cast<std::size_t>(M) * n; ++i) C[i] = absC[i] = 0;
-  // i-k-j order: the inner loop runs along a row of C, so it vectorises and stays in cache.
+  // i-k-j order: the inner loop runs along a row of C, so it stays in cache; one compensated
+  // accumulator per element of the row.
+  std::vector<CompensatedDot> row(n);
   for (int i = 0; i < M; ++i) {
-    double* c = C + static_cast<std::size_t>(i) * n;
-    double* ac = absC + static_cast<std::size_t>(i) * n;
+    for (auto& d : row) d = CompensatedDot{};
     for (int k = 0; k < K; ++k) {
       const double a = static_cast<double>(A[i * sa_i + k * sa_k]);
-      const double aa = std::fabs(a);
       const T* b = B + k * sb_k;
-      for (std::size_t j = 0; j < n; ++j) {
-        const double bv = static_cast<double>(b[j * sb_j]);
-        c[j] += a * bv;
-        ac[j] += aa * std::fabs(bv);
-      }
+      for (std::size_t j = 0; j < n; ++j) row[j].add(a, static_cast<double>(b[j * sb_j]));
     }
+    double* c = C + static_cast<std::size_t>(i) * n;
+    double* ac = absC + static_cast<std::size_t>(i) * n;
+    for (std::size_t j = 0; j < n; ++j) c[j] = row[j].value(), ac[j] = row[j].abs;
   }
 }
 

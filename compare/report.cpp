@@ -4,12 +4,13 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <ostream>
 #include <sstream>
 #include <stdexcept>
+#include <unistd.h>
 
 namespace kl {
 
@@ -22,6 +23,8 @@ std::string_view status_name(RowStatus s) {
   }
   return "?";
 }
+
+std::string_view source_name(Source s) { return s == Source::library ? "library" : "handwritten"; }
 
 std::string format_time_ms(double ms) {
   char buf[32];
@@ -50,15 +53,20 @@ std::string fmt(const char* f, double v) {
 
 std::string throughput_text(const Row& r) {
   if (!r.has_timing) return "-";
-  return fmt(r.unit == "TFLOP/s" ? "%.2f" : "%.1f", r.throughput);
+  return fmt(("%." + std::to_string(r.metric.decimals) + "f").c_str(), r.throughput);
 }
 
+// "pass 0.31": the worst element's error over its bound on random inputs; "exact" for an
+// equality check; then the exact-input check, and whether a library output was there to
+// cross-check against.
 std::string check_text(const Row& r) {
-  if (!r.check.ran) return "-";
+  if (!r.check.ran && !r.exact_check.ran) return "-";
   std::string s = r.check.pass ? "pass" : "FAIL";
   if (r.check.bound_at_worst > 0) s += " " + fmt("%.2g", r.check.worst_ratio);
-  else s += r.check.pass ? " exact" : "";
+  else if (r.check.ran) s += r.check.pass ? " exact" : "";
+  if (r.exact_check.ran) s += r.exact_check.pass ? ", int ok" : ", int FAIL";
   if (r.library_check.ran && !r.library_check.pass) s += " (lib FAIL)";
+  else if (r.source == Source::handwritten && !r.had_library_output) s += " (no lib)";
   return s;
 }
 
@@ -116,14 +124,14 @@ void print_table(std::ostream& os, const Report& rep) {
   for (const auto& group : by_problem(rep)) {
     const Row& first = *group.front();
     os << '\n' << problem_title(first);
-    if (!first.unit.empty()) os << "   rate in " << first.unit;
-    if (!first.ceiling_name.empty()) os << ", ceiling: " << first.ceiling_name;
+    if (!first.metric.unit.empty()) os << "   rate in " << first.metric.unit;
+    if (!first.metric.ceiling_label.empty()) os << ", ceiling: " << first.metric.ceiling_label;
     if (!first.library_name.empty()) os << ", library: " << first.library_name;
     os << '\n';
     std::vector<std::vector<std::string>> cells;
     std::vector<std::string> notes;
     for (const Row* r : group) {
-      std::string name = r->variant + (r->source == "library" ? " [lib]" : "");
+      std::string name = r->variant + (r->source == Source::library ? " [lib]" : "");
       if (r->status == RowStatus::skipped || r->status == RowStatus::error) {
         cells.push_back({name, r->origin, "-", "-", "-", "-", "-", "-", "-", std::string(status_name(r->status))});
       } else {
@@ -135,26 +143,48 @@ void print_table(std::ostream& os, const Report& rep) {
                          throughput_text(*r), format_percent(r->vs_library), format_percent(r->vs_ceiling),
                          check_text(*r)});
       }
-      if (!r->note.empty()) notes.push_back(r->variant + ": " + r->note);
+      if (!r->note.empty() && r->status != RowStatus::ok) notes.push_back(r->variant + ": " + r->note);
     }
     print_grid(os, cols, cells);
     for (const auto& n : notes) os << "    note: " << n << '\n';
   }
-  os << "\n  check: worst |error| / bound over the output (pass <= 1); noise: relative std. dev. of samples"
+  os << "\n  check: worst |error| / bound on random inputs (pass <= 1); int ok/FAIL: equality on integer-valued"
+        " inputs; (no lib): no library output to cross-check against. noise: relative std. dev. of samples"
         " (* = stopped by the time/sample cap before reaching the noise target)\n";
 }
+
+namespace {
+
+nlohmann::json check_json(const Check& c) {
+  using nlohmann::json;
+  json x = {{"ran", c.ran}, {"pass", c.pass}};
+  if (c.ran) {
+    x["max_abs_err"] = std::isfinite(c.max_abs_err) ? json(c.max_abs_err) : json("inf");
+    x["worst_err_over_bound"] = std::isfinite(c.worst_ratio) ? json(c.worst_ratio) : json("inf");
+    x["bound_at_worst"] = c.bound_at_worst;
+    x["worst_index"] = c.worst_index;
+    x["elements_out_of_bound"] = c.bad_count;
+    if (!c.detail.empty()) x["detail"] = c.detail;
+  }
+  return x;
+}
+
+}  // namespace
 
 std::string to_json(const Report& rep) {
   using nlohmann::json;
   const RunMeta& m = rep.meta;
   json j;
-  j["schema"] = "kernel-ladder/compare/1";
+  j["schema"] = "kernel-ladder/compare/2";
   j["tool"] = m.tool_version;
   j["command_line"] = m.command_line;
   j["git_commit"] = m.git_commit;
   j["timestamp_utc"] = m.timestamp_utc;
+  j["complete"] = !m.incomplete;
+  if (m.incomplete) j["incomplete_reason"] = m.incomplete_reason;
   j["mode"] = m.mode;
   j["timing_method"] = m.timing_method;
+  j["l2_flush"] = m.l2_flush;
   if (m.has_device) {
     const DeviceInfo& d = m.device;
     j["device"] = {{"index", d.index},
@@ -179,40 +209,35 @@ std::string to_json(const Report& rep) {
                      {"fp32_tflops_peak", d.fp32_tflops_peak},
                      {"fp64_tflops_peak", d.fp64_tflops_peak}};
   }
-  auto check_json = [](const Check& c) {
-    json x = {{"ran", c.ran}, {"pass", c.pass}};
-    if (c.ran) {
-      x["max_abs_err"] = std::isfinite(c.max_abs_err) ? json(c.max_abs_err) : json("inf");
-      x["worst_err_over_bound"] = std::isfinite(c.worst_ratio) ? json(c.worst_ratio) : json("inf");
-      x["bound_at_worst"] = c.bound_at_worst;
-      x["worst_index"] = c.worst_index;
-      x["elements_out_of_bound"] = c.bad_count;
-      if (!c.detail.empty()) x["detail"] = c.detail;
-    }
-    return x;
-  };
   json rows = json::array();
   for (const Row& r : rep.rows) {
     json x = {{"family", r.family}, {"dtype", r.dtype},       {"shape", r.shape},
               {"dims", r.dims},     {"variant", r.variant},   {"origin", r.origin},
-              {"lesson", r.lesson}, {"source", r.source},     {"status", status_name(r.status)},
+              {"lesson", r.lesson}, {"source", source_name(r.source)}, {"status", status_name(r.status)},
               {"seed", r.seed}};
+    if (!r.axes.empty()) {
+      json a = json::object();
+      for (const auto& [n, v] : r.axes) a[n] = v;
+      x["axes"] = a;
+    }
     if (!r.note.empty()) x["note"] = r.note;
     x["validation"] = check_json(r.check);
+    x["validation_exact_inputs"] = check_json(r.exact_check);
     x["validation_vs_library"] = check_json(r.library_check);
+    x["had_library_output"] = r.had_library_output;
     if (r.has_timing) {
-      x["timing_ms"] = {{"samples", r.time_ms.samples}, {"median", r.time_ms.median},
+      x["timing_ms"] = {{"count", r.time_ms.samples}, {"median", r.time_ms.median},
                         {"min", r.time_ms.min},         {"max", r.time_ms.max},
                         {"mean", r.time_ms.mean},       {"noise", r.time_ms.noise},
-                        {"converged", r.converged}};
+                        {"converged", r.converged},     {"samples", r.samples_ms}};
       x["metric"] = {{"work", r.work},
-                     {"work_unit", r.unit == "GB/s" ? "bytes" : "flop"},
+                     {"work_unit", r.metric.work_unit},
                      {"throughput", r.throughput},
-                     {"unit", r.unit},
+                     {"unit", r.metric.unit},
                      {"vs_library", r.vs_library},
                      {"library", r.library_name},
                      {"vs_ceiling", r.vs_ceiling},
-                     {"ceiling", r.ceiling_name}};
+                     {"ceiling", r.metric.ceiling_label}};
     }
     rows.push_back(std::move(x));
   }
@@ -232,23 +257,25 @@ std::string csv_escape(const std::string& s) {
 std::string to_csv(const Report& rep) {
   std::ostringstream os;
   os << "family,dtype,shape,variant,source,origin,status,median_ms,min_ms,max_ms,noise,samples,"
-        "throughput,unit,vs_library,vs_ceiling,max_abs_err,err_over_bound,pass,note\n";
+        "throughput,unit,vs_library,vs_ceiling,max_abs_err,err_over_bound,pass,exact_inputs_pass,note\n";
   for (const Row& r : rep.rows) {
     os << csv_escape(r.family) << ',' << r.dtype << ',' << csv_escape(r.shape) << ','
-       << csv_escape(r.variant) << ',' << r.source << ',' << csv_escape(r.origin) << ','
+       << csv_escape(r.variant) << ',' << source_name(r.source) << ',' << csv_escape(r.origin) << ','
        << status_name(r.status) << ',';
     if (r.has_timing) {
       os << fmt("%.6g", r.time_ms.median) << ',' << fmt("%.6g", r.time_ms.min) << ','
          << fmt("%.6g", r.time_ms.max) << ',' << fmt("%.4g", r.time_ms.noise) << ','
-         << r.time_ms.samples << ',' << fmt("%.6g", r.throughput) << ',' << r.unit << ','
+         << r.time_ms.samples << ',' << fmt("%.6g", r.throughput) << ',' << r.metric.unit << ','
          << fmt("%.4g", r.vs_library) << ',' << fmt("%.4g", r.vs_ceiling) << ',';
     } else {
       os << ",,,,,,,,,";
     }
     if (r.check.ran) os << fmt("%.6g", r.check.max_abs_err) << ',' << fmt("%.4g", r.check.worst_ratio) << ',' << (r.check.pass ? "true" : "false");
     else os << ",,";
+    os << ',' << (r.exact_check.ran ? (r.exact_check.pass ? "true" : "false") : "");
     os << ',' << csv_escape(r.note) << '\n';
   }
+  if (rep.meta.incomplete) os << "# incomplete: " << csv_escape(rep.meta.incomplete_reason) << '\n';
   return os.str();
 }
 
@@ -256,6 +283,7 @@ std::string to_markdown(const Report& rep) {
   std::ostringstream os;
   const RunMeta& m = rep.meta;
   os << "# compare results\n\n";
+  if (m.incomplete) os << "**Incomplete:** " << m.incomplete_reason << "\n\n";
   if (m.has_device) {
     const DeviceInfo& d = m.device;
     os << "- device: " << d.name << " (CC " << d.cc_major << '.' << d.cc_minor << ", " << d.sm_count
@@ -274,11 +302,11 @@ std::string to_markdown(const Report& rep) {
   for (const auto& group : by_problem(rep)) {
     const Row& first = *group.front();
     os << "\n## " << problem_title(first) << "\n\n";
-    os << "| variant | origin | median | min | max | noise | " << (first.unit.empty() ? "rate" : first.unit)
+    os << "| variant | origin | median | min | max | noise | " << (first.metric.unit.empty() ? "rate" : first.metric.unit)
        << " | vs " << (first.library_name.empty() ? "library" : first.library_name) << " | vs ceiling | check |\n";
     os << "|---|---|--:|--:|--:|--:|--:|--:|--:|---|\n";
     for (const Row* r : group) {
-      os << "| `" << r->variant << '`' << (r->source == "library" ? " (library)" : "") << " | " << r->origin << " | ";
+      os << "| `" << r->variant << '`' << (r->source == Source::library ? " (library)" : "") << " | " << r->origin << " | ";
       if (r->has_timing) {
         os << format_time_ms(r->time_ms.median) << " | " << format_time_ms(r->time_ms.min) << " | "
            << format_time_ms(r->time_ms.max) << " | " << format_percent(r->time_ms.noise) << " | "
@@ -289,29 +317,61 @@ std::string to_markdown(const Report& rep) {
       }
       os << (r->status == RowStatus::ok ? check_text(*r) : std::string(status_name(r->status)) + ": " + r->note) << " |\n";
     }
-    if (!first.ceiling_name.empty()) os << "\nceiling: " << first.ceiling_name << '\n';
+    if (!first.metric.ceiling_label.empty()) os << "\nceiling: " << first.metric.ceiling_label << '\n';
   }
   return os.str();
 }
+
+namespace {
+
+// A temporary file beside `p` with a unique name (mkstemp), removed again unless renamed.
+struct TempFile {
+  std::string path;
+  bool keep = false;
+  explicit TempFile(const std::filesystem::path& p) {
+    std::string tmpl = p.string() + ".XXXXXX";
+    const int fd = mkstemp(tmpl.data());
+    if (fd < 0) throw std::runtime_error("cannot create a temporary file beside " + p.string());
+    close(fd);
+    path = tmpl;
+  }
+  ~TempFile() {
+    if (!keep) std::remove(path.c_str());
+  }
+};
+
+void write_all(const std::string& path, const std::string& content) {
+  FILE* f = std::fopen(path.c_str(), "wb");
+  if (!f) throw std::runtime_error("cannot write " + path);
+  const bool ok = std::fwrite(content.data(), 1, content.size(), f) == content.size() && std::fflush(f) == 0 &&
+                  fsync(fileno(f)) == 0;
+  if (std::fclose(f) != 0 || !ok) throw std::runtime_error("cannot write " + path);
+}
+
+}  // namespace
 
 void write_file_atomic(const std::string& path, const std::string& content) {
   namespace fs = std::filesystem;
   const fs::path p(path);
   if (p.has_parent_path()) fs::create_directories(p.parent_path());
-  const fs::path tmp = p.string() + ".tmp";
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    if (!f) throw std::runtime_error("cannot write " + tmp.string());
-    f << content;
-    f.flush();
-    if (!f) throw std::runtime_error("cannot write " + tmp.string());
-  }
+  TempFile tmp(p);
+  write_all(tmp.path, content);
   std::error_code ec;
-  fs::rename(tmp, p, ec);
-  if (ec) {
-    fs::remove(tmp);
-    throw std::runtime_error("cannot write " + p.string() + ": " + ec.message());
+  fs::rename(tmp.path, p, ec);
+  if (ec) throw std::runtime_error("cannot write " + p.string() + ": " + ec.message());
+  tmp.keep = true;
+}
+
+std::vector<std::string> write_reports(const std::string& base, const Report& r) {
+  // Rendered first, so a failure to render leaves the old files as they were.
+  const std::vector<std::pair<std::string, std::string>> files = {
+      {base + ".json", to_json(r)}, {base + ".csv", to_csv(r)}, {base + ".md", to_markdown(r)}};
+  std::vector<std::string> written;
+  for (const auto& [path, content] : files) {
+    write_file_atomic(path, content);
+    written.push_back(path);
   }
+  return written;
 }
 
 }  // namespace kl

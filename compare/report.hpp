@@ -2,7 +2,10 @@
 // Files are written whole or not at all (a temporary file renamed into place).
 #pragma once
 
+#include "common/variant.hpp"
 #include "compare/device.hpp"
+#include "compare/metric.hpp"
+#include "compare/sizes.hpp"
 #include "compare/stats.hpp"
 #include "compare/tolerance.hpp"
 
@@ -16,24 +19,33 @@ namespace kl {
 enum class RowStatus { ok, fail, skipped, error };
 std::string_view status_name(RowStatus s);
 
+std::string_view source_name(Source s);  // "handwritten" | "library"
+
+// A string axis value of a problem (nvbench's string axes), e.g. {"op", "row_max"}.
+using AxisValues = std::vector<std::pair<std::string, std::string>>;
+
 struct Row {
-  std::string family, dtype, shape;      // shape: "n=268435456", "2048x2048x2048"
-  std::vector<long long> dims;
-  std::string variant, origin, lesson, source;  // source: "handwritten" | "library"
+  std::string family, dtype, shape;      // shape: "n=268435456", "2048x2048x2048", "1000x1000 op=row_max"
+  Dims dims;
+  AxisValues axes;
+  std::string variant, origin, lesson;
+  Source source = Source::handwritten;
   RowStatus status = RowStatus::ok;
   std::string note;                       // skip reason, error message or failure detail
-  Check check;                            // against the fp64 reference
+  Check check;                            // random inputs against the fp64 reference, within the bound
+  Check exact_check;                      // integer-valued inputs, compared for equality
   Check library_check;                    // against the library baseline's output
+  bool had_library_output = false;        // a library baseline passed, so library_check could run
   bool has_timing = false;
   SampleStats time_ms;
+  std::vector<double> samples_ms;         // every sample, in the order taken
   bool converged = false;
-  double work = 0;                        // bytes (GB/s families) or flops (TFLOP/s families)
-  std::string unit;                       // "GB/s" | "TFLOP/s"
-  double throughput = 0;                  // in `unit`
+  Metric metric;                          // the family's unit, work and ceiling
+  double work = 0;                        // what this variant does (metric.work unless it differs)
+  double throughput = 0;                  // in metric.unit
   double vs_library = 0;                  // t_fastest_library / t_variant (1.0 = as fast)
   std::string library_name;               // which library baseline that is
-  double vs_ceiling = 0;                  // throughput / ceiling
-  std::string ceiling_name;               // "d2d copy 2950 GB/s", "FP32 peak 66.9 TFLOP/s"
+  double vs_ceiling = 0;                  // throughput / metric.ceiling
   std::uint64_t seed = 0;
 };
 
@@ -48,6 +60,11 @@ struct RunMeta {
   DeviceInfo device;
   double copy_gbps = 0;        // measured this run
   std::string smem_bank_mode;  // what cudaDeviceGetSharedMemConfig reported
+  std::string l2_flush;        // how L2 was emptied before each sample
+  // A run that stopped early (Ctrl-C, a fault that left the CUDA context unusable) still
+  // writes what it measured, marked incomplete with the reason.
+  bool incomplete = false;
+  std::string incomplete_reason;
 };
 
 struct Report {
@@ -60,8 +77,13 @@ std::string to_json(const Report& r);
 std::string to_csv(const Report& r);
 std::string to_markdown(const Report& r);
 
-// Writes `content` to `path` atomically (temp file + rename); throws std::runtime_error.
+// Writes `content` to `path` atomically (a uniquely named temporary file beside it, then a
+// rename); on failure nothing is left behind and std::runtime_error is thrown.
 void write_file_atomic(const std::string& path, const std::string& content);
+
+// Writes BASE.json, BASE.csv and BASE.md: all three are rendered first, each written
+// atomically; returns the paths written.
+std::vector<std::string> write_reports(const std::string& base, const Report& r);
 
 // Human-readable helpers shared by the writers (also tested).
 std::string format_time_ms(double ms);      // "812 ns", "12.3 us", "1.234 ms", "2.01 s"

@@ -5,6 +5,7 @@
 #include "compare/timing.hpp"
 
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <ctime>
 #include <iostream>
@@ -15,6 +16,9 @@
 #endif
 
 namespace kl {
+
+std::atomic<bool> g_interrupted{false};
+
 namespace {
 
 std::string utc_now() {
@@ -69,9 +73,17 @@ std::string bank_mode_name() {
   }
 }
 
+void on_sigint(int) {
+  g_interrupted.store(true);
+  std::signal(SIGINT, SIG_DFL);  // a second Ctrl-C ends the process at once
+}
+
 }  // namespace
 
+void install_interrupt_handler() { std::signal(SIGINT, on_sigint); }
+
 int exit_code_for(const Report& r) {
+  if (r.meta.incomplete) return g_interrupted.load() ? kExitInterrupted : kExitCuda;
   for (const Row& row : r.rows)
     if (row.status == RowStatus::fail || row.status == RowStatus::error) return kExitFailures;
   return kExitOk;
@@ -102,23 +114,24 @@ Report run_plan(const Plan& plan, const std::string& command_line, std::ostream&
   KL_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
   const std::size_t flush_bytes = 2 * m.device.l2_bytes;
   for (const auto& p : plan.problems) {
-    const std::size_t need = p.family->device_bytes(p.dtype, p.dims) + flush_bytes + (std::size_t{64} << 20);
+    const std::size_t need = p.family->device_bytes(p.key) + flush_bytes + (std::size_t{64} << 20);
     if (need > free_b)
-      throw UsageError(std::string(p.family->name()) + " " + std::string(dtype_name(p.dtype)) + " " +
-                       p.family->shape_label(p.dims) + " needs " + gib(static_cast<double>(need)) +
+      throw UsageError(std::string(p.family->name()) + " " + std::string(dtype_name(p.key.dtype)) + " " +
+                       p.family->shape_label(p.key) + " needs " + gib(static_cast<double>(need)) +
                        " of device memory; " + gib(static_cast<double>(free_b)) + " free of " +
                        gib(static_cast<double>(total_b)));
   }
 
-  GpuTimer timer(m.device.l2_bytes);
+  GpuTimer timer(m.device.l2_bytes, plan.l2_flush);
+  m.l2_flush = plan.l2_flush == L2Flush::read ? "read of a 2xL2 buffer (leaves L2 clean)" : "memset of a 2xL2 buffer (leaves dirty lines)";
   char method[400];
   std::snprintf(method, sizeof method,
-                "CUDA events on one stream around the whole operation; %d warm-up runs; L2 flushed before each "
-                "sample (%zu MiB memset); samples until relative std. dev. <= %.1f%% after >= %zu samples and "
+                "CUDA events on one stream around the whole operation; %d warm-up runs; L2 emptied before each "
+                "sample (%s, %zu MiB); samples until relative std. dev. <= %.1f%% after >= %zu samples and "
                 ">= %.2f s, capped at %zu samples or %.1f s; median reported",
-                plan.run.warmup, timer.flush_bytes() >> 20, plan.run.stop.max_noise * 100,
-                plan.run.stop.min_samples, plan.run.stop.min_seconds, plan.run.stop.max_samples,
-                plan.run.stop.max_seconds);
+                plan.run.warmup, plan.l2_flush == L2Flush::read ? "read" : "memset", timer.flush_bytes() >> 20,
+                plan.run.stop.max_noise * 100, plan.run.stop.min_samples, plan.run.stop.min_seconds,
+                plan.run.stop.max_samples, plan.run.stop.max_seconds);
   m.timing_method = method;
 
   Progress progress;
@@ -131,21 +144,36 @@ Report run_plan(const Plan& plan, const std::string& command_line, std::ostream&
 
   RunContext ctx{plan.run, m.device, m.copy_gbps, timer, &Progress::callback, &progress};
   for (std::size_t i = 0; i < plan.problems.size(); ++i) {
+    if (g_interrupted.load()) {
+      m.incomplete = true;
+      m.incomplete_reason = "interrupted (SIGINT) after " + std::to_string(i) + " of " +
+                            std::to_string(plan.problems.size()) + " problems";
+      break;
+    }
     const auto& p = plan.problems[i];
     progress.problem(i + 1, plan.problems.size(),
-                     std::string(p.family->name()) + " " + std::string(dtype_name(p.dtype)) + " " + p.family->shape_label(p.dims));
-    auto rows = p.family->run(p.dtype, p.dims, ctx);
+                     std::string(p.family->name()) + " " + std::string(dtype_name(p.key.dtype)) + " " + p.family->shape_label(p.key));
+    auto rows = p.family->run(p.key, ctx);
     rep.rows.insert(rep.rows.end(), rows.begin(), rows.end());
+    if (!ctx.fatal.empty()) {
+      m.incomplete = true;
+      m.incomplete_reason = "stopped after " + std::to_string(i + 1) + " of " + std::to_string(plan.problems.size()) +
+                            " problems: " + ctx.fatal;
+      break;
+    }
+  }
+  if (g_interrupted.load() && !m.incomplete) {
+    m.incomplete = true;
+    m.incomplete_reason = "interrupted (SIGINT) during the last problem";
   }
   progress.done();
 
   print_table(out, rep);
+  if (m.incomplete) out << "\n  INCOMPLETE: " << m.incomplete_reason << "\n";
   if (plan.write_files) {
     const std::string base = plan.out_dir + "/" + plan.basename;
-    write_file_atomic(base + ".json", to_json(rep));
-    write_file_atomic(base + ".csv", to_csv(rep));
-    write_file_atomic(base + ".md", to_markdown(rep));
-    out << "  wrote " << base << ".json, .csv, .md\n";
+    write_reports(base, rep);
+    out << "  wrote " << base << ".json, .csv, .md" << (m.incomplete ? " (marked incomplete)" : "") << "\n";
   }
   return rep;
 }

@@ -1,6 +1,7 @@
 #include "compare/tolerance.hpp"
 
 #include <cstdio>
+#include <limits>
 
 namespace kl {
 
@@ -21,6 +22,20 @@ Check CheckAccumulator::finish() const {
     c.detail = buf;
   }
   return c;
+}
+
+Check meaningless_bound(double depth, double factor) {
+  Check bad;
+  bad.ran = true;
+  bad.pass = false;
+  bad.worst_ratio = std::numeric_limits<double>::infinity();
+  char buf[200];
+  std::snprintf(buf, sizeof buf,
+                "error bound not meaningful: gamma(depth %.4g) = %.3g (depth x unit roundoff >= 1/2: anything within "
+                "sum|x| of the truth would pass)",
+                depth, factor);
+  bad.detail = buf;
+  return bad;
 }
 
 }  // namespace kl

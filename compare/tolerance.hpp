@@ -36,11 +36,19 @@ struct Check {
   std::string detail;         // human-readable reason when it fails
 };
 
-// One element: does `got` lie within `bound` of `ref`? NaN/Inf never passes.
+// One element: does `got` lie within `bound` of `ref`? NaN/Inf never passes, and neither does
+// anything against a bound that is not a finite number (a bound of +inf says nothing).
 inline bool within(double got, double ref, double bound) {
-  if (!std::isfinite(got)) return false;
+  if (!std::isfinite(got) || !std::isfinite(bound)) return false;
   return std::fabs(got - ref) <= bound;
 }
+
+// A bound multiplier gamma >= 1 (depth·u >= 1/2), or one that is not finite, lets anything within
+// sum|x| of the truth pass (0 passes for a zero-mean sum): that is no check. false for NaN too.
+inline bool meaningful_factor(double factor) { return factor < 1; }
+
+// The failing Check of a variant whose bound is not meaningful, saying why.
+Check meaningless_bound(double depth, double factor);
 
 // Accumulates element checks into a Check.
 class CheckAccumulator {

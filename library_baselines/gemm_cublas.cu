@@ -11,66 +11,20 @@
 // with a mirror kernel on the same stream; both baselines thus meet the same output contract
 // (every element of C written) and the timing includes the O(M²) mirror next to syrk's O(M²K).
 //
-// Precision: the handle's math mode is set explicitly to CUBLAS_DEFAULT_MATH, which means
-// plain FP32 for S routines and FP64 for D routines: no TF32 tensor-core down-conversion
-// (CUBLAS_TF32_TENSOR_OP_MATH) and no BF16x9 / fixed-point emulation (those need their own
-// math-mode flags). On the H100, DGEMM may run on the FP64 tensor cores (DMMA), which are full
-// IEEE FP64 arithmetic, so the comparison against the hand-written kernels stays like for like.
-// Pointer mode host, alpha = 1, beta = 0 (C's previous contents are never read).
+// The handle, its math mode (CUBLAS_DEFAULT_MATH: pure FP32 / FP64) and its checks are in
+// common/cublas_handle.hpp, shared by every cuBLAS baseline. Alpha = 1, beta = 0 (C's previous
+// contents are never read).
 #include <cublas_v2.h>
 
 #include <cstddef>
 #include <vector>
 
+#include "common/cublas_handle.hpp"
 #include "common/cuda_check.hpp"
 #include "common/variant.hpp"
-#include "library_baselines/cublas_check.hpp"
 
 namespace kl {
 namespace {
-
-// ---------------------------------------------------------------------------------------------
-// One cuBLAS handle per process, for every variant and element type. Creating a handle costs
-// milliseconds and allocates device memory, so it is made once, in prepare() (outside any timed
-// region), as a function-local static: thread-safe initialisation, destroyed at exit. Each
-// launch binds it to the launch's stream with cublasSetStream.
-class CublasHandle {
- public:
-  CublasHandle() {
-    KL_CUBLAS_CHECK(cublasCreate(&handle_));
-    try {
-      KL_CUBLAS_CHECK(cublasSetMathMode(handle_, CUBLAS_DEFAULT_MATH));  // pure FP32 / FP64
-      KL_CUBLAS_CHECK(cublasSetPointerMode(handle_, CUBLAS_POINTER_MODE_HOST));
-    } catch (...) {
-      (void)cublasDestroy(handle_);
-      throw;
-    }
-  }
-  // At exit there is nobody left to report a failure to (and the CUDA runtime may already be
-  // shutting down), so the status is deliberately ignored.
-  ~CublasHandle() { (void)cublasDestroy(handle_); }
-  CublasHandle(const CublasHandle&) = delete;
-  CublasHandle& operator=(const CublasHandle&) = delete;
-
-  cublasHandle_t get() const { return handle_; }
-
- private:
-  cublasHandle_t handle_ = nullptr;
-};
-
-cublasHandle_t handle() {
-  static CublasHandle h;  // created on first use: prepare() makes that happen before timing
-  return h.get();
-}
-
-void prepare() { (void)handle(); }
-
-// The handle, bound to this launch's stream.
-cublasHandle_t handle_on(cudaStream_t stream) {
-  cublasHandle_t h = handle();
-  KL_CUBLAS_CHECK(cublasSetStream(h, stream));
-  return h;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Element-type dispatch: S and D routines behind one name.
@@ -135,14 +89,14 @@ __global__ void __launch_bounds__(kMirrorTile * kMirrorRows)
 template <class T>
 void launch_gemm(const GemmArgs<T>& g, cudaStream_t s) {
   // Row-major C (M × N) = A (M × K, lda K) · B (K × N, ldb N).
-  gemm_row_major(handle_on(s), CUBLAS_OP_N, CUBLAS_OP_N, g.M, g.N, g.K, g.A, g.K, g.B, g.N, g.C,
+  gemm_row_major(cublas_on(s), CUBLAS_OP_N, CUBLAS_OP_N, g.M, g.N, g.K, g.A, g.K, g.B, g.N, g.C,
                  g.N);
 }
 
 template <class T>
 void launch_aat_gemm_nt(const AatArgs<T>& a, cudaStream_t s) {
   // Row-major C (M × M) = A (M × K, lda K) · Aᵀ, the second operand being A's buffer transposed.
-  gemm_row_major(handle_on(s), CUBLAS_OP_N, CUBLAS_OP_T, a.M, a.M, a.K, a.A, a.K, a.A, a.K, a.C,
+  gemm_row_major(cublas_on(s), CUBLAS_OP_N, CUBLAS_OP_T, a.M, a.M, a.K, a.A, a.K, a.A, a.K, a.C,
                  a.M);
 }
 
@@ -152,7 +106,7 @@ void launch_aat_syrk(const AatArgs<T>& a, cudaStream_t s) {
   // own column-major view. syrk with trans = T computes op(X)·op(X)ᵀ = Xᵀ·X for X = Aᵀ: A·Aᵀ.
   // It fills the column-major lower triangle; the mirror kernel fills the rest.
   const T one = T(1), zero = T(0);
-  KL_CUBLAS_CHECK(syrk(handle_on(s), CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T, a.M, a.K, &one, a.A,
+  KL_CUBLAS_CHECK(syrk(cublas_on(s), CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T, a.M, a.K, &one, a.A,
                        a.K, &zero, a.C, a.M));
   const int tiles = (a.M + kMirrorTile - 1) / kMirrorTile;
   mirror_lower_to_upper<T><<<dim3(tiles, tiles), dim3(kMirrorTile, kMirrorRows), 0, s>>>(a.C, a.M);
@@ -164,21 +118,25 @@ void launch_aat_syrk(const AatArgs<T>& a, cudaStream_t s) {
 template <class T>
 std::vector<GemmVariant<T>> gemm_library() {
   return {
-      {{"cublas_gemm", "cuBLAS", "cublasSgemm/cublasDgemm, row-major via C^T = B^T A^T",
-        Source::library},
-       launch_gemm<T>, nullptr, prepare},
+      {.info = {"cublas_gemm", "cuBLAS", "cublasSgemm/cublasDgemm, row-major via C^T = B^T A^T", Source::library},
+       .launch = launch_gemm<T>,
+       .prepare = prepare_cublas},
   };
 }
 
 template <class T>
 std::vector<AatVariant<T>> aat_library() {
   return {
-      {{"cublas_gemm_nt", "cuBLAS", "gemm with A^T as second operand: full C, 2 M^2 K flops",
-        Source::library},
-       launch_aat_gemm_nt<T>, nullptr, prepare},
-      {{"cublas_syrk", "cuBLAS", "syrk: one triangle (half the flops) + mirror kernel",
-        Source::library},
-       launch_aat_syrk<T>, nullptr, prepare},
+      {.info = {"cublas_gemm_nt", "cuBLAS", "gemm with A^T as second operand: full C, 2 M^2 K flops",
+                Source::library},
+       .launch = launch_aat_gemm_nt<T>,
+       .prepare = prepare_cublas},
+      {.info = {"cublas_syrk", "cuBLAS", "syrk: one triangle, M(M+1)K flops (rated on those) + mirror kernel",
+                Source::library},
+       .launch = launch_aat_syrk<T>,
+       .prepare = prepare_cublas,
+       // syrk computes the M(M+1)/2 elements of one triangle, K multiply-adds each.
+       .work = [](AatShape s) { return static_cast<double>(s.M) * (static_cast<double>(s.M) + 1) * s.K; }},
   };
 }
 

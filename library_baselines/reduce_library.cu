@@ -2,13 +2,15 @@
 // ladder (handwritten/reduce/), wrapped to the same contract (common/variant.hpp).
 //
 //   "thrust_reduce"          thrust::reduce(par(alloc).on(stream), in, in + n). Thrust hands the
-//                            sum back to the host, so the call synchronises the stream and copies
-//                            one value device -> host; the wrapper then copies it to *out
-//                            (host -> device, from pinned memory made in prepare()). Its time
-//                            therefore includes a stream synchronisation and two tiny copies:
-//                            the cost of Thrust's interface, not of its reduction. Its temporary
-//                            storage comes from the runner's workspace through a bump allocator,
-//                            so no cudaMalloc/cudaFree happens inside the timed call.
+//                            sum back to the host: inside the call it runs CUB's kernels, copies
+//                            the 4-byte (8-byte) result device -> host and synchronises the
+//                            stream; the wrapper then copies it to *out (host -> device, from
+//                            pinned memory made in prepare()). Its timed region therefore holds
+//                            the kernels, two tiny copies, and the gap while the host wakes from
+//                            the synchronisation and enqueues the second copy: the cost of
+//                            Thrust's interface, not of its reduction. Its temporary storage comes
+//                            from the runner's workspace through a bump allocator, so no
+//                            cudaMalloc/cudaFree happens inside the timed call.
 //   "cub_device_reduce_sum"  cub::DeviceReduce::Sum into *out, temporary storage = workspace,
 //                            sized by the usual query with a null pointer (host only).
 //   "cub_block_reduce"       what CUB offers to kernel writers: a grid-stride loop (one value
@@ -17,8 +19,10 @@
 //
 // Rounding depth. CUB documents no summation order (only run-to-run determinism on one GPU), so
 // the bounds below are read from the CCCL 3.0 source (cub/device/dispatch/dispatch_reduce.cuh,
-// tuning_reduce.cuh, agent/agent_reduce.cuh, block/specializations/block_reduce_warp_reductions.cuh)
-// and must be re-derived when CCCL's reduce tuning changes. See cub_reduce_depth.
+// tuning_reduce.cuh, agent/agent_reduce.cuh, block/specializations/block_reduce_warp_reductions.cuh,
+// grid/grid_even_share.cuh, util_temporary_storage.cuh) and must be re-derived when CCCL's reduce
+// tuning changes. The grid CUB really launches is recovered from its own temporary-storage size;
+// see cub_reduce_depth.
 #include <cub/block/block_reduce.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <thrust/execution_policy.h>
@@ -30,52 +34,55 @@
 #include <new>
 #include <vector>
 
+#include "common/cached_query.hpp"
 #include "common/cuda_check.hpp"
+#include "common/device_helpers.cuh"
+#include "common/reduce_launch.cuh"
 #include "common/variant.hpp"
-#include "handwritten/reduce/reduce_common.cuh"  // ceil_div, grid_blocks, sm_count
 
 namespace kl {
 namespace {
-
-using reduce_detail::ceil_div;
 
 // ---------------------------------------------------------------------------------------------
 // Depth of cub::DeviceReduce (Sum, or Reduce with plus and a zero init as Thrust calls it) on
 // sm_90, CCCL 3.0. The active policy is Policy600: 256 threads, 16 items per thread for 4-byte
 // types scaled by MemBoundScaling to 16·4/sizeof(T) (8 for double), BLOCK_REDUCE_WARP_REDUCTIONS.
-//   - n <= one tile (256·items): one block. Each thread folds at most `items` values (whatever
-//     the order inside a thread, a chain over items values plus a running aggregate is at most
-//     `items` roundings high), then BlockReduce.
-//   - otherwise: grid = min(tiles, occupancy·SMs·subscription_factor (5)) >= min(tiles, 5·SMs)
-//     blocks, each taking ceil(tiles / grid) whole tiles (GridEvenShare), so a thread's chain is
-//     at most ceil(tiles / min(tiles, 5·SMs))·items; BlockReduce; then a single-tile kernel over
-//     the grid <= tiles partials: ceil(tiles / tile_items)·items more, and a BlockReduce.
+//   - n <= one tile (256·items): one block (DeviceReduceSingleTileKernel). Each thread folds at
+//     most `items` values (whatever the order inside a thread, a chain over items values plus a
+//     running aggregate is at most `items` roundings high), then BlockReduce.
+//   - otherwise DeviceReduceKernel runs grid = min(tiles, max_blocks) blocks (GridEvenShare), each
+//     taking at most ceil(tiles / grid) whole tiles, so a thread's chain is at most
+//     ceil(tiles / grid)·items; BlockReduce; then the single-tile kernel over the grid partials:
+//     ceil(grid / tile)·items more, and a BlockReduce.
+//     max_blocks = sm_occupancy · SMs · subscription factor (5) is not exposed, but CUB sizes its
+//     temporary storage from it: AliasTemporaries asks round_up_256(max_blocks·sizeof(T)) + 255
+//     bytes, so max_blocks >= (temp_bytes - 510) / sizeof(T). The smallest max_blocks that fits
+//     the real query gives the longest chain: an upper bound, from the grid CUB launches.
 //   BlockReduce (WARP_REDUCTIONS): a shuffle tree in each warp (log2(32) = 5 levels), then thread
 //   0 adds the 7 other warp sums one after another: 5 + 7.
 //   The zero init is added to the final value: exact, no rounding.
 template <class T>
-double cub_reduce_depth(std::size_t n) {
+double cub_reduce_depth(std::size_t n, std::size_t temp_bytes) {
   constexpr std::size_t threads = 256;
   constexpr std::size_t items = sizeof(T) <= 4 ? 16 : 16 * 4 / sizeof(T);
   constexpr std::size_t tile = threads * items;
   constexpr double block_reduce = 5 + (threads / 32 - 1);
   if (n <= tile) return static_cast<double>(items) + block_reduce;
   const std::size_t tiles = ceil_div(n, tile);
-  const std::size_t min_grid = std::min<std::size_t>(tiles, 5 * std::size_t{reduce_detail::sm_count()});
-  const double first = static_cast<double>(ceil_div(tiles, min_grid) * items) + block_reduce;
-  const double second = static_cast<double>(ceil_div(tiles, tile) * items) + block_reduce;
+  const std::size_t max_blocks = temp_bytes > 510 + sizeof(T) ? (temp_bytes - 510) / sizeof(T) : 1;
+  const std::size_t grid = std::min(tiles, max_blocks);
+  const double first = static_cast<double>(ceil_div(tiles, grid) * items) + block_reduce;
+  const double second = static_cast<double>(ceil_div(grid, tile) * items) + block_reduce;
   return first + second;
 }
 
-// The launchers need the workspace size they declared, but the size queries below (CUB's
-// dispatch with a null pointer: device attributes, occupancy) cost host microseconds, and the
-// runner's timed region starts at an event recorded before the launch. So each launcher asks
-// once per n and remembers the answer (per thread, per query).
-template <std::size_t (*Query)(std::size_t)>
-std::size_t remembered(std::size_t n) {
-  thread_local std::size_t last_n = 0, last_bytes = 0;
-  if (n != last_n) last_bytes = Query(n), last_n = n;
-  return last_bytes;
+// CUB's temporary storage for Reduce(plus, 0) with offset type Offset.
+template <class T, class Offset>
+std::size_t cub_reduce_bytes(std::size_t n) {
+  std::size_t bytes = 0;
+  KL_CUDA_CHECK(cub::DeviceReduce::Reduce(nullptr, bytes, static_cast<const T*>(nullptr), static_cast<T*>(nullptr),
+                                          static_cast<Offset>(n), ::cuda::std::plus<T>(), T(0)));
+  return bytes;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -103,17 +110,16 @@ class WorkspaceAllocator {
   std::size_t used_ = 0;
 };
 
-// What thrust::reduce allocates: sizeof(T) + CUB's Reduce storage for the offset type it
-// dispatches to (32-bit when n fits, else 64-bit; both asked, the larger kept).
+// Thrust dispatches to a 32-bit offset when n fits, else a 64-bit one.
+template <class T>
+std::size_t thrust_cub_bytes(std::size_t n) {
+  return n <= 0x7fffffffu ? cub_reduce_bytes<T, std::int32_t>(n) : cub_reduce_bytes<T, std::int64_t>(n);
+}
+
+// What thrust::reduce allocates: sizeof(T) + CUB's Reduce storage for its offset type.
 template <class T>
 std::size_t thrust_workspace_bytes(std::size_t n) {
-  std::size_t b32 = 0, b64 = 0;
-  if (n <= 0x7fffffffu)
-    KL_CUDA_CHECK(cub::DeviceReduce::Reduce(nullptr, b32, static_cast<const T*>(nullptr), static_cast<T*>(nullptr),
-                                            static_cast<std::int32_t>(n), ::cuda::std::plus<T>(), T(0)));
-  KL_CUDA_CHECK(cub::DeviceReduce::Reduce(nullptr, b64, static_cast<const T*>(nullptr), static_cast<T*>(nullptr),
-                                          static_cast<std::int64_t>(n), ::cuda::std::plus<T>(), T(0)));
-  return sizeof(T) + (b32 > b64 ? b32 : b64);
+  return sizeof(T) + thrust_cub_bytes<T>(n);
 }
 
 // The host copy of Thrust's result, pinned so the copy to *out is a true asynchronous DMA from
@@ -184,9 +190,9 @@ __global__ void __launch_bounds__(kBlockThreads) block_reduce_kernel(const T* __
 }
 
 unsigned block_reduce_grid(std::size_t n) {
-  const std::size_t full = std::size_t{reduce_detail::sm_count()} * kBlocksPerSm;
+  const std::size_t full = std::size_t{sm_count()} * kBlocksPerSm;
   const std::size_t wanted = ceil_div(n, kBlockThreads);
-  return reduce_detail::grid_blocks(wanted < full ? wanted : full);
+  return grid_blocks(wanted < full ? wanted : full);
 }
 
 // One pass over len values with `grid` blocks: a serial chain of ceil(len / (grid·256)) values
@@ -198,16 +204,9 @@ double block_reduce_pass_depth(std::size_t len, std::size_t grid) {
 template <class T>
 void block_reduce_launch(const ReduceArgs<T>& a, cudaStream_t s) {
   const unsigned grid = block_reduce_grid(a.n);
-  if (grid == 1) {
-    block_reduce_kernel<T><<<1, kBlockThreads, 0, s>>>(a.in, a.out, a.n);
-    KL_CHECK_LAUNCH();
-    return;
-  }
-  T* partials = static_cast<T*>(a.workspace);
-  block_reduce_kernel<T><<<grid, kBlockThreads, 0, s>>>(a.in, partials, a.n);
-  KL_CHECK_LAUNCH();
-  block_reduce_kernel<T><<<1, kBlockThreads, 0, s>>>(partials, a.out, grid);
-  KL_CHECK_LAUNCH();
+  reduce_launch::run_two_pass<T>(
+      grid, a.out, a.workspace, [&](T* dst) { block_reduce_kernel<T><<<grid, kBlockThreads, 0, s>>>(a.in, dst, a.n); },
+      [&](const T* partials, T* dst) { block_reduce_kernel<T><<<1, kBlockThreads, 0, s>>>(partials, dst, grid); });
 }
 
 }  // namespace
@@ -216,37 +215,31 @@ template <class T>
 std::vector<ReduceVariant<T>> reduce_library() {
   return {
       {
-          {"thrust_reduce", "Thrust",
-           "thrust::reduce: returns the sum to the host, so the time includes a stream sync and the "
-           "copies back to *out",
-           Source::library},
-          thrust_launch<T>,
-          thrust_workspace_bytes<T>,
+          .info = {"thrust_reduce", "Thrust",
+                   "thrust::reduce: returns the sum to the host, so the time includes a D->H copy, a stream "
+                   "sync and the H->D copy to *out",
+                   Source::library},
+          .launch = thrust_launch<T>,
+          .workspace_bytes = thrust_workspace_bytes<T>,
           // thrust::reduce is cub::DeviceReduce::Reduce(plus, init 0): CUB's order
-          cub_reduce_depth<T>,
-          [] { (void)pinned_result<T>(); },
+          .rounding_depth = [](std::size_t n) { return cub_reduce_depth<T>(n, thrust_cub_bytes<T>(n)); },
+          .prepare = [] { (void)pinned_result<T>(); },
       },
       {
-          {"cub_device_reduce_sum", "CUB", "cub::DeviceReduce::Sum: tuned tiles, vector loads, two kernels",
-           Source::library},
-          cub_launch<T>,
-          cub_workspace_bytes<T>,
-          cub_reduce_depth<T>,
+          .info = {"cub_device_reduce_sum", "CUB", "cub::DeviceReduce::Sum: tuned tiles, vector loads, two kernels",
+                   Source::library},
+          .launch = cub_launch<T>,
+          .workspace_bytes = cub_workspace_bytes<T>,
+          .rounding_depth = [](std::size_t n) { return cub_reduce_depth<T>(n, cub_workspace_bytes<T>(n)); },
       },
       {
-          {"cub_block_reduce", "CUB",
-           "grid-stride loop + cub::BlockReduce, second pass one block: CUB's block primitive alone",
-           Source::library},
-          block_reduce_launch<T>,
-          [](std::size_t n) -> std::size_t {
-            const unsigned grid = block_reduce_grid(n);
-            return grid > 1 ? grid * sizeof(T) : 0;
-          },
-          [](std::size_t n) {
-            const unsigned grid = block_reduce_grid(n);
-            double depth = block_reduce_pass_depth(n, grid);
-            if (grid > 1) depth += block_reduce_pass_depth(grid, 1);
-            return depth;
+          .info = {"cub_block_reduce", "CUB",
+                   "grid-stride loop + cub::BlockReduce, second pass one block: CUB's block primitive alone",
+                   Source::library},
+          .launch = block_reduce_launch<T>,
+          .workspace_bytes = [](std::size_t n) { return reduce_launch::two_pass_workspace_bytes<T>(block_reduce_grid(n)); },
+          .rounding_depth = [](std::size_t n) {
+            return reduce_launch::two_pass_depth(n, block_reduce_grid(n), block_reduce_pass_depth);
           },
       },
   };

@@ -41,9 +41,9 @@ __global__ void matMult(const T* __restrict__ a, T* __restrict__ c, int M, int K
 template <class T>
 AatVariant<T> variant() {
   return {
-      {"aat_smem_padded", "000: matMult(a, n, c) A*A^T, ats[16][16+1]",
-       "padding ats by one word per row makes its column reads conflict-free"},
-      [](const AatArgs<T>& g, cudaStream_t s) {
+      .info = {"aat_smem_padded", "000: matMult(a, n, c) A*A^T, ats[16][16+1]",
+               "padding ats by one word per row makes its column reads conflict-free"},
+      .launch = [](const AatArgs<T>& g, cudaStream_t s) {
         matMult<T><<<gemm_detail::aat_grid(g.M, kBlock), dim3(kBlock, kBlock), 0, s>>>(
             g.A, g.C, g.M, g.K);
         KL_CHECK_LAUNCH();

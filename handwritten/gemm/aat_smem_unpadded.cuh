@@ -47,9 +47,9 @@ __global__ void matMult(const T* __restrict__ a, T* __restrict__ c, int M, int K
 template <class T>
 AatVariant<T> variant() {
   return {
-      {"aat_smem_unpadded", "000: matMult(a, n, c) A*A^T, ats[16][16]",
-       "tile of A^T read by columns: threads of a warp collide in the same banks"},
-      [](const AatArgs<T>& g, cudaStream_t s) {
+      .info = {"aat_smem_unpadded", "000: matMult(a, n, c) A*A^T, ats[16][16]",
+               "tile of A^T read by columns: threads of a warp collide in the same banks"},
+      .launch = [](const AatArgs<T>& g, cudaStream_t s) {
         matMult<T><<<gemm_detail::aat_grid(g.M, kBlock), dim3(kBlock, kBlock), 0, s>>>(
             g.A, g.C, g.M, g.K);
         KL_CHECK_LAUNCH();

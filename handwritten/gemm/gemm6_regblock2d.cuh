@@ -88,15 +88,15 @@ void launch(const GemmArgs<T>& g, cudaStream_t s) {
 template <class T>
 GemmVariant<T> variant() {
   if constexpr (sizeof(T) == 4) {
-    return {{"gemm6_regblock2d", "beyond the documents (after SMEM-5)",
-             "2D register blocking: 128x128 block tile, 8x8 outputs per thread; 64 FMAs per 16 "
-             "shared loads"},
-            launch<T, 128, 128, 8, 8, 8>};
+    return {.info = {"gemm6_regblock2d", "beyond the documents (after SMEM-5)",
+                     "2D register blocking: 128x128 block tile, 8x8 outputs per thread; 64 FMAs per 16 "
+                     "shared loads"},
+            .launch = launch<T, 128, 128, 8, 8, 8>};
   } else {
-    return {{"gemm6_regblock2d", "beyond the documents (after SMEM-5)",
-             "2D register blocking: 64x64 block tile, 4x4 outputs per thread; 16 FMAs per 8 "
-             "shared loads"},
-            launch<T, 64, 64, 8, 4, 4>};
+    return {.info = {"gemm6_regblock2d", "beyond the documents (after SMEM-5)",
+                     "2D register blocking: 64x64 block tile, 4x4 outputs per thread; 16 FMAs per 8 "
+                     "shared loads"},
+            .launch = launch<T, 64, 64, 8, 4, 4>};
   }
 }
 

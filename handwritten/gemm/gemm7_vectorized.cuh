@@ -73,13 +73,13 @@ template <class T>
 GemmVariant<T> variant() {
   // The tiles of gemm6 for each type, so the step changes only the loads and stores.
   if constexpr (sizeof(T) == 4) {
-    return {{"gemm7_vectorized", "beyond the documents",
-             "16-byte global/shared loads and stores, A tile transposed in shared memory"},
-            launch<T, 128, 128, 8, 8, 8>};
+    return {.info = {"gemm7_vectorized", "beyond the documents",
+                     "16-byte global/shared loads and stores, A tile transposed in shared memory"},
+            .launch = launch<T, 128, 128, 8, 8, 8>};
   } else {
-    return {{"gemm7_vectorized", "beyond the documents",
-             "16-byte global/shared loads and stores, A tile transposed in shared memory"},
-            launch<T, 64, 64, 8, 4, 4>};
+    return {.info = {"gemm7_vectorized", "beyond the documents",
+                     "16-byte global/shared loads and stores, A tile transposed in shared memory"},
+            .launch = launch<T, 64, 64, 8, 4, 4>};
   }
 }
 

@@ -113,13 +113,13 @@ template <class T>
 GemmVariant<T> variant() {
   // gemm7's block tiles and per-thread blocks; only the thread-to-output map changes.
   if constexpr (sizeof(T) == 4) {
-    return {{"gemm8_warptiled", "beyond the documents",
-             "64x32 warp tiles, lanes read neighbouring 16-byte vectors: no shared bank conflicts"},
-            launch<T, 128, 128, 8, 64, 32, 8, 8>};
+    return {.info = {"gemm8_warptiled", "beyond the documents",
+                     "64x32 warp tiles, lanes read neighbouring 16-byte vectors: no shared bank conflicts"},
+            .launch = launch<T, 128, 128, 8, 64, 32, 8, 8>};
   } else {
-    return {{"gemm8_warptiled", "beyond the documents",
-             "32x16 warp tiles, lanes read neighbouring 16-byte vectors: no shared bank conflicts"},
-            launch<T, 64, 64, 8, 32, 16, 4, 4>};
+    return {.info = {"gemm8_warptiled", "beyond the documents",
+                     "32x16 warp tiles, lanes read neighbouring 16-byte vectors: no shared bank conflicts"},
+            .launch = launch<T, 64, 64, 8, 32, 16, 4, 4>};
   }
 }
 

@@ -76,16 +76,26 @@ __global__ void __launch_bounds__(gemm8::WarpTile<T, BM, BN, BK, WM, WN, TM, TN>
   w.template store<VEC>(c, M, N, row0, col0);
 }
 
+template <class T, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, bool VEC>
+constexpr auto kernel_for = kernel_pipelined<T, BM, BN, BK, WM, WN, TM, TN, STAGES, VEC>;
+
+// Past 48 KiB a kernel must opt in to dynamic shared memory: a host-side attribute, set once for
+// both kernels of the configuration before the first launch (prepare), never in the timed launch.
+template <class T, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES>
+void prepare() {
+  using P = Pipeline<T, BM, BN, BK, WM, WN, TM, TN, STAGES>;
+  for (const auto kernel : {kernel_for<T, BM, BN, BK, WM, WN, TM, TN, STAGES, true>,
+                            kernel_for<T, BM, BN, BK, WM, WN, TM, TN, STAGES, false>})
+    KL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       static_cast<int>(P::kSmemBytes)));
+}
+
 template <class T, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES>
 void launch(const GemmArgs<T>& g, cudaStream_t s) {
   using P = Pipeline<T, BM, BN, BK, WM, WN, TM, TN, STAGES>;
   const auto kernel = vec_io_ok(g, /*need_a=*/false)  // A goes element by element
-                          ? kernel_pipelined<T, BM, BN, BK, WM, WN, TM, TN, STAGES, true>
-                          : kernel_pipelined<T, BM, BN, BK, WM, WN, TM, TN, STAGES, false>;
-  // Past 48 KiB a kernel must opt in to dynamic shared memory (a host-side attribute, cheap and
-  // idempotent: no work is enqueued).
-  KL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                     static_cast<int>(P::kSmemBytes)));
+                          ? kernel_for<T, BM, BN, BK, WM, WN, TM, TN, STAGES, true>
+                          : kernel_for<T, BM, BN, BK, WM, WN, TM, TN, STAGES, false>;
   launch_tiled(g, BM, BN, [&](dim3 grid, const T* A, T* C, int M) {
     kernel<<<grid, P::W::kThreads, P::kSmemBytes, s>>>(A, g.B, C, M, g.N, g.K);
   });
@@ -94,9 +104,10 @@ void launch(const GemmArgs<T>& g, cudaStream_t s) {
 // One configuration as a variant; `name` spells the configuration (a string literal).
 template <class T, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES>
 GemmVariant<T> variant(std::string_view name) {
-  return {{name, "beyond the documents",
-           "gemm8 + cp.async ring of tiles: global loads overlap the FMAs, one barrier per tile"},
-          launch<T, BM, BN, BK, WM, WN, TM, TN, STAGES>};
+  return {.info = {name, "beyond the documents",
+                   "gemm8 + cp.async ring of tiles: global loads overlap the FMAs, one barrier per tile"},
+          .launch = launch<T, BM, BN, BK, WM, WN, TM, TN, STAGES>,
+          .prepare = prepare<T, BM, BN, BK, WM, WN, TM, TN, STAGES>};
 }
 
 }  // namespace kl::gemm9

@@ -17,15 +17,13 @@
 #pragma once
 
 #include "common/cuda_check.hpp"
+#include "common/device_helpers.cuh"
 #include "common/variant.hpp"
 
 #include <cstddef>
 #include <stdexcept>
 
 namespace kl::gemm_detail {
-
-// ceil(a / b) for a >= 0, b > 0, without the overflow of (a + b - 1) / b near INT_MAX.
-__host__ __device__ constexpr int ceil_div(int a, int b) { return a / b + (a % b != 0); }
 
 // p is a row-major rows × cols matrix (ld = cols). Returns p[row][col], or 0 outside it.
 template <class T>
@@ -70,6 +68,19 @@ void launch_tiled(const GemmArgs<T>& g, int tile_rows, int tile_cols, Launch&& l
     row0 += rows;  // row0 + left == M throughout: no int overflow near INT_MAX
     left -= rows;
   }
+}
+
+// A gemm variant whose kernel(A, B, C, M, N, K) computes one kTileRows × kTileCols tile of C per
+// block of kThreadsX × kThreadsY threads (the documents' kernels and their direct descendants):
+// the launcher is launch_tiled, nothing else.
+template <class T, int kTileRows, int kTileCols, int kThreadsX, int kThreadsY,
+          void (*Kernel)(const T*, const T*, T*, int, int, int)>
+GemmVariant<T> tiled_variant(VariantInfo info) {
+  return {.info = info, .launch = [](const GemmArgs<T>& g, cudaStream_t s) {
+            launch_tiled(g, kTileRows, kTileCols, [&](dim3 grid, const T* A, T* C, int M) {
+              Kernel<<<grid, dim3(kThreadsX, kThreadsY), 0, s>>>(A, g.B, C, M, g.N, g.K);
+            });
+          }};
 }
 
 // Grid for C = A·Aᵀ (M × M) with square tile × tile blocks. Both grid axes count tiles of M;

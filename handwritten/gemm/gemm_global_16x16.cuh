@@ -35,15 +35,9 @@ __global__ void matMult(const T* __restrict__ a, const T* __restrict__ b, T* __r
 
 template <class T>
 GemmVariant<T> variant() {
-  return {
+  return gemm_detail::tiled_variant<T, kBlock, kBlock, kBlock, kBlock, matMult<T>>(
       {"gemm_global_16x16", "000: matMult (global memory, 16x16 blocks)",
-       "naive product from global memory: 2K loads per 2K flops, memory-bound"},
-      [](const GemmArgs<T>& g, cudaStream_t s) {
-        gemm_detail::launch_tiled(g, kBlock, kBlock, [&](dim3 grid, const T* A, T* C, int M) {
-          matMult<T><<<grid, dim3(kBlock, kBlock), 0, s>>>(A, g.B, C, M, g.N, g.K);
-        });
-      },
-  };
+       "naive product from global memory: 2K loads per 2K flops, memory-bound"});
 }
 
 }  // namespace kl::gemm_global16

@@ -33,15 +33,9 @@ __global__ void __launch_bounds__(kBlock * kBlock)
 
 template <class T>
 GemmVariant<T> variant() {
-  return {
+  return gemm_detail::tiled_variant<T, kBlock, kBlock, kBlock, kBlock, kernel_global<T>>(
       {"gemm_global_32x32", "001: kernel_global (GLOBAL, 32x32 blocks)",
-       "ladder baseline: every operand re-read from global memory, memory-bound"},
-      [](const GemmArgs<T>& g, cudaStream_t s) {
-        gemm_detail::launch_tiled(g, kBlock, kBlock, [&](dim3 grid, const T* A, T* C, int M) {
-          kernel_global<T><<<grid, dim3(kBlock, kBlock), 0, s>>>(A, g.B, C, M, g.N, g.K);
-        });
-      },
-  };
+       "ladder baseline: every operand re-read from global memory, memory-bound"});
 }
 
 }  // namespace kl::gemm_global32

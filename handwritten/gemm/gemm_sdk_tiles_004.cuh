@@ -57,9 +57,9 @@ __global__ void Multiplica_Matrices_SM(T* __restrict__ C, const T* __restrict__ 
 template <class T>
 GemmVariant<T> variant() {
   return {
-      {"gemm_sdk_tiles_004", "004: Multiplica_Matrices_SM (SDK matrixMul tiles, 16x16)",
-       "SDK-style shared-memory tiling for non-square matrices (nfil x ncol)"},
-      [](const GemmArgs<T>& g, cudaStream_t s) {
+      .info = {"gemm_sdk_tiles_004", "004: Multiplica_Matrices_SM (SDK matrixMul tiles, 16x16)",
+               "SDK-style shared-memory tiling for non-square matrices (nfil x ncol)"},
+      .launch = [](const GemmArgs<T>& g, cudaStream_t s) {
         gemm_detail::launch_tiled(g, kBlock, kBlock, [&](dim3 grid, const T* A, T* C, int M) {
           Multiplica_Matrices_SM<T><<<grid, dim3(kBlock, kBlock), 0, s>>>(C, A, g.B, M, g.N, g.K);
         });

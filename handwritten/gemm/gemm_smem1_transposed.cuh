@@ -52,15 +52,9 @@ __global__ void __launch_bounds__(kBlock * kBlock)
 
 template <class T>
 GemmVariant<T> variant() {
-  return {
+  return gemm_detail::tiled_variant<T, kBlock, kBlock, kBlock, kBlock, kernel_smem_1<T>>(
       {"gemm_smem1_transposed", "001: kernel_smem_1 (SMEM-1, as[tx][ty])",
-       "tiles stored transposed: column accesses are 32-way bank conflicts, slower than global"},
-      [](const GemmArgs<T>& g, cudaStream_t s) {
-        gemm_detail::launch_tiled(g, kBlock, kBlock, [&](dim3 grid, const T* A, T* C, int M) {
-          kernel_smem_1<T><<<grid, dim3(kBlock, kBlock), 0, s>>>(A, g.B, C, M, g.N, g.K);
-        });
-      },
-  };
+       "tiles stored transposed: column accesses are 32-way bank conflicts, slower than global"});
 }
 
 }  // namespace kl::gemm_smem1

@@ -45,15 +45,9 @@ __global__ void __launch_bounds__(kBlock * kBlock)
 
 template <class T>
 GemmVariant<T> variant() {
-  return {
+  return gemm_detail::tiled_variant<T, kBlock, kBlock, kBlock, kBlock, kernel_smem_2<T>>(
       {"gemm_smem2_padded", "001: SMEM-2 (SMEM-1 with [BLOCK_SIZE][BLOCK_SIZE+1])",
-       "padding rows by one word puts a column in 32 different banks: conflicts gone"},
-      [](const GemmArgs<T>& g, cudaStream_t s) {
-        gemm_detail::launch_tiled(g, kBlock, kBlock, [&](dim3 grid, const T* A, T* C, int M) {
-          kernel_smem_2<T><<<grid, dim3(kBlock, kBlock), 0, s>>>(A, g.B, C, M, g.N, g.K);
-        });
-      },
-  };
+       "padding rows by one word puts a column in 32 different banks: conflicts gone"});
 }
 
 }  // namespace kl::gemm_smem2

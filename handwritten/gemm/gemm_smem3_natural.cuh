@@ -41,15 +41,9 @@ __global__ void __launch_bounds__(kBlock * kBlock)
 
 template <class T>
 GemmVariant<T> variant() {
-  return {
+  return gemm_detail::tiled_variant<T, kBlock, kBlock, kBlock, kBlock, kernel_smem_3<T>>(
       {"gemm_smem3_natural", "001: SMEM-3 (as[ty][tx] natural indexing)",
-       "row-wise tile layout: conflict-free without padding"},
-      [](const GemmArgs<T>& g, cudaStream_t s) {
-        gemm_detail::launch_tiled(g, kBlock, kBlock, [&](dim3 grid, const T* A, T* C, int M) {
-          kernel_smem_3<T><<<grid, dim3(kBlock, kBlock), 0, s>>>(A, g.B, C, M, g.N, g.K);
-        });
-      },
-  };
+       "row-wise tile layout: conflict-free without padding"});
 }
 
 }  // namespace kl::gemm_smem3

@@ -51,15 +51,9 @@ __global__ void __launch_bounds__(kBlock * kThreadsY)
 
 template <class T>
 GemmVariant<T> variant() {
-  return {
+  return gemm_detail::tiled_variant<T, kBlock, kBlock, kBlock, kThreadsY, kernel_smem_4<T>>(
       {"gemm_smem4_ilp2", "001: SMEM-4 (2 outputs per thread, threads(32, 16))",
-       "two independent accumulators per thread: ILP, and each shared B load used twice"},
-      [](const GemmArgs<T>& g, cudaStream_t s) {
-        gemm_detail::launch_tiled(g, kBlock, kBlock, [&](dim3 grid, const T* A, T* C, int M) {
-          kernel_smem_4<T><<<grid, dim3(kBlock, kThreadsY), 0, s>>>(A, g.B, C, M, g.N, g.K);
-        });
-      },
-  };
+       "two independent accumulators per thread: ILP, and each shared B load used twice"});
 }
 
 }  // namespace kl::gemm_smem4

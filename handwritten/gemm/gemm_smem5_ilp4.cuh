@@ -59,15 +59,9 @@ __global__ void __launch_bounds__(kBlock * kThreadsY)
 
 template <class T>
 GemmVariant<T> variant() {
-  return {
+  return gemm_detail::tiled_variant<T, kBlock, kBlock, kBlock, kThreadsY, kernel_smem_5<T>>(
       {"gemm_smem5_ilp4", "001: SMEM-5 (4 outputs per thread, threads(32, 8))",
-       "four independent accumulators per thread: more ILP, each shared B load used 4 times"},
-      [](const GemmArgs<T>& g, cudaStream_t s) {
-        gemm_detail::launch_tiled(g, kBlock, kBlock, [&](dim3 grid, const T* A, T* C, int M) {
-          kernel_smem_5<T><<<grid, dim3(kBlock, kThreadsY), 0, s>>>(A, g.B, C, M, g.N, g.K);
-        });
-      },
-  };
+       "four independent accumulators per thread: more ILP, each shared B load used 4 times"});
 }
 
 }  // namespace kl::gemm_smem5

@@ -47,15 +47,9 @@ __global__ void matMult(const T* __restrict__ a, const T* __restrict__ b, T* __r
 
 template <class T>
 GemmVariant<T> variant() {
-  return {
+  return gemm_detail::tiled_variant<T, kBlock, kBlock, kBlock, kBlock, matMult<T>>(
       {"gemm_smem_16x16", "000: matMult (shared-memory tiles, 16x16)",
-       "tiling through shared memory: global loads per output drop from 2K to 2K/16"},
-      [](const GemmArgs<T>& g, cudaStream_t s) {
-        gemm_detail::launch_tiled(g, kBlock, kBlock, [&](dim3 grid, const T* A, T* C, int M) {
-          matMult<T><<<grid, dim3(kBlock, kBlock), 0, s>>>(A, g.B, C, M, g.N, g.K);
-        });
-      },
-  };
+       "tiling through shared memory: global loads per output drop from 2K to 2K/16"});
 }
 
 }  // namespace kl::gemm_smem16

@@ -1,6 +1,7 @@
-// Tile movers shared by the SGEMM steps beyond the documents (gemm7 … gemm9): 16-byte vectors,
-// global → shared copies of an A tile (stored transposed) and a B tile, with or without
-// cp.async, and the edge rules of gemm_common.cuh (zeros outside the matrix, guarded stores).
+// Tile movers shared by the SGEMM steps beyond the documents (gemm7 … gemm9): global → shared
+// copies of an A tile (stored transposed) and a B tile, in 16-byte vectors (common/
+// device_helpers.cuh) or element by element, with or without cp.async, and the edge rules of
+// gemm_common.cuh (zeros outside the matrix, guarded stores).
 //
 // Why A is stored transposed: a thread of the register-blocked kernels needs, for one k, TM
 // consecutive rows of A and TN consecutive columns of B. With As[k][m] both are contiguous in
@@ -21,30 +22,6 @@
 
 namespace kl::gemm_detail {
 
-// The 16-byte vector of T (LDG.128 / LDS.128 / STG.128) and how many elements it holds.
-template <class T> struct Vec16;
-template <> struct Vec16<float> { using type = float4; };
-template <> struct Vec16<double> { using type = double2; };
-template <class T> using vec16_t = typename Vec16<T>::type;
-template <class T> inline constexpr int kVec = 16 / sizeof(T);
-
-template <class T>
-__device__ __forceinline__ void load_vec(T* dst, const T* src) {  // src 16-byte aligned
-  const vec16_t<T> v = *reinterpret_cast<const vec16_t<T>*>(src);
-  const T* e = reinterpret_cast<const T*>(&v);
-#pragma unroll
-  for (int i = 0; i < kVec<T>; ++i) dst[i] = e[i];
-}
-
-template <class T>
-__device__ __forceinline__ void store_vec(T* dst, const T* src) {  // dst 16-byte aligned
-  vec16_t<T> v;
-  T* e = reinterpret_cast<T*>(&v);
-#pragma unroll
-  for (int i = 0; i < kVec<T>; ++i) e[i] = src[i];
-  *reinterpret_cast<vec16_t<T>*>(dst) = v;
-}
-
 // Calls f(v) for the items v = threadIdx.x, + THREADS, ... below TOTAL: the share of a block's
 // THREADS threads in TOTAL items (tile elements or vectors), as a loop with a compile-time trip
 // count so it unrolls.
@@ -57,8 +34,6 @@ __device__ __forceinline__ void for_each_item(F&& f) {
     f(v);
   }
 }
-
-inline bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
 
 // Whether 16-byte global accesses are legal for this product: every row of A (when `need_a`), B
 // and C starts on a 16-byte boundary.

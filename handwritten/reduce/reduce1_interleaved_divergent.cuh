@@ -33,21 +33,9 @@ __global__ void reduce1(const T* __restrict__ in, T* __restrict__ out, std::size
 
 template <class T>
 ReduceVariant<T> variant() {
-  using namespace reduce_detail;
-  return {
+  return reduce_detail::multipass_variant<T, kThreads, kThreads, reduce1<T>>(
       {"reduce1_interleaved_divergent", "000, 001: reduce1",
-       "interleaved pairs picked by tid % (2s): divergent warps and a division per step"},
-      [](const ReduceArgs<T>& a, cudaStream_t s) {
-        run_multipass(a, kThreads,
-                      [](const T* src, T* dst, std::size_t len, unsigned blocks, cudaStream_t st) {
-                        reduce1<T><<<blocks, kThreads, 0, st>>>(src, dst, len);
-                      },
-                      s);
-      },
-      [](std::size_t n) { return multipass_workspace_bytes<T>(n, kThreads); },
-      // each pass: log2(256) tree levels
-      [](std::size_t n) { return multipass_passes(n, kThreads) * log2_exact(kThreads); },
-  };
+       "interleaved pairs picked by tid % (2s): divergent warps and a division per step"});
 }
 
 }  // namespace kl::reduce1

@@ -36,21 +36,9 @@ __global__ void reduce2(const T* __restrict__ in, T* __restrict__ out, std::size
 
 template <class T>
 ReduceVariant<T> variant() {
-  using namespace reduce_detail;
-  return {
+  return reduce_detail::multipass_variant<T, kThreads, kThreads, reduce2<T>>(
       {"reduce2_interleaved_strided_index", "000, 001: reduce2",
-       "index = 2s*tid: no divergence inside warps, but 2s-way shared-memory bank conflicts"},
-      [](const ReduceArgs<T>& a, cudaStream_t s) {
-        run_multipass(a, kThreads,
-                      [](const T* src, T* dst, std::size_t len, unsigned blocks, cudaStream_t st) {
-                        reduce2<T><<<blocks, kThreads, 0, st>>>(src, dst, len);
-                      },
-                      s);
-      },
-      [](std::size_t n) { return multipass_workspace_bytes<T>(n, kThreads); },
-      // each pass: log2(256) tree levels
-      [](std::size_t n) { return multipass_passes(n, kThreads) * log2_exact(kThreads); },
-  };
+       "index = 2s*tid: no divergence inside warps, but 2s-way shared-memory bank conflicts"});
 }
 
 }  // namespace kl::reduce2

@@ -33,21 +33,9 @@ __global__ void reduce3(const T* __restrict__ in, T* __restrict__ out, std::size
 
 template <class T>
 ReduceVariant<T> variant() {
-  using namespace reduce_detail;
-  return {
+  return reduce_detail::multipass_variant<T, kThreads, kThreads, reduce3<T>>(
       {"reduce3_sequential_addressing", "000, 001: reduce3",
-       "sequential addressing: contiguous active threads, no bank conflicts; half the threads idle"},
-      [](const ReduceArgs<T>& a, cudaStream_t s) {
-        run_multipass(a, kThreads,
-                      [](const T* src, T* dst, std::size_t len, unsigned blocks, cudaStream_t st) {
-                        reduce3<T><<<blocks, kThreads, 0, st>>>(src, dst, len);
-                      },
-                      s);
-      },
-      [](std::size_t n) { return multipass_workspace_bytes<T>(n, kThreads); },
-      // each pass: log2(256) tree levels
-      [](std::size_t n) { return multipass_passes(n, kThreads) * log2_exact(kThreads); },
-  };
+       "sequential addressing: contiguous active threads, no bank conflicts; half the threads idle"});
 }
 
 }  // namespace kl::reduce3

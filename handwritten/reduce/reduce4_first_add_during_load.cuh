@@ -36,21 +36,9 @@ __global__ void reduce4(const T* __restrict__ in, T* __restrict__ out, std::size
 
 template <class T>
 ReduceVariant<T> variant() {
-  using namespace reduce_detail;
-  return {
+  return reduce_detail::multipass_variant<T, kThreads, kPerBlock, reduce4<T>>(
       {"reduce4_first_add_during_load", "000: reduce4",
-       "each block folds 2x its threads, adding the first pair while loading: no idle first step"},
-      [](const ReduceArgs<T>& a, cudaStream_t s) {
-        run_multipass(a, kPerBlock,
-                      [](const T* src, T* dst, std::size_t len, unsigned blocks, cudaStream_t st) {
-                        reduce4<T><<<blocks, kThreads, 0, st>>>(src, dst, len);
-                      },
-                      s);
-      },
-      [](std::size_t n) { return multipass_workspace_bytes<T>(n, kPerBlock); },
-      // each pass: the add during the load + log2(256) tree levels = log2(512)
-      [](std::size_t n) { return multipass_passes(n, kPerBlock) * log2_exact(kPerBlock); },
-  };
+       "each block folds 2x its threads, adding the first pair while loading: no idle first step"});
 }
 
 }  // namespace kl::reduce4

@@ -42,21 +42,9 @@ __global__ void reduce5(const T* __restrict__ in, T* __restrict__ out, std::size
 
 template <class T>
 ReduceVariant<T> variant() {
-  using namespace reduce_detail;
-  return {
+  return reduce_detail::multipass_variant<T, kThreads, kPerBlock, reduce5<T>>(
       {"reduce5_unroll_last_warp", "000: reduce5; 001: reduce4; 002: #5, warpReduce",
-       "last 6 steps unrolled in warp 0 without __syncthreads (volatile + __syncwarp on Volta+)"},
-      [](const ReduceArgs<T>& a, cudaStream_t s) {
-        run_multipass(a, kPerBlock,
-                      [](const T* src, T* dst, std::size_t len, unsigned blocks, cudaStream_t st) {
-                        reduce5<T><<<blocks, kThreads, 0, st>>>(src, dst, len);
-                      },
-                      s);
-      },
-      [](std::size_t n) { return multipass_workspace_bytes<T>(n, kPerBlock); },
-      // each pass: the add during the load + log2(256) tree levels (the last 6 in the warp)
-      [](std::size_t n) { return multipass_passes(n, kPerBlock) * log2_exact(kPerBlock); },
-  };
+       "last 6 steps unrolled in warp 0 without __syncthreads (volatile + __syncwarp on Volta+)"});
 }
 
 }  // namespace kl::reduce5

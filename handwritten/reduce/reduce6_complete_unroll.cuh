@@ -53,21 +53,9 @@ __global__ void __launch_bounds__(blockSize) reduce6(const T* __restrict__ in, T
 
 template <class T>
 ReduceVariant<T> variant() {
-  using namespace reduce_detail;
-  return {
+  return reduce_detail::multipass_variant<T, kThreads, kPerBlock, reduce6<kThreads, T>>(
       {"reduce6_complete_unroll", "002: #6 completely unrolled",
-       "block size as a template parameter: the whole tree unrolled at compile time"},
-      [](const ReduceArgs<T>& a, cudaStream_t s) {
-        run_multipass(a, kPerBlock,
-                      [](const T* src, T* dst, std::size_t len, unsigned blocks, cudaStream_t st) {
-                        reduce6<kThreads, T><<<blocks, kThreads, 0, st>>>(src, dst, len);
-                      },
-                      s);
-      },
-      [](std::size_t n) { return multipass_workspace_bytes<T>(n, kPerBlock); },
-      // each pass: the add during the load + log2(256) tree levels
-      [](std::size_t n) { return multipass_passes(n, kPerBlock) * log2_exact(kPerBlock); },
-  };
+       "block size as a template parameter: the whole tree unrolled at compile time"});
 }
 
 }  // namespace kl::reduce6

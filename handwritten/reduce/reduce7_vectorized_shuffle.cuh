@@ -46,36 +46,26 @@ unsigned grid_for(std::size_t n) {
   return reduce_detail::vectorized_grid<T, kThreads, kUnroll, kBlocksPerSm>(n);
 }
 
+// Depth of one pass over len values with `grid` blocks.
+template <class T>
+double pass_depth(std::size_t len, std::size_t grid) {
+  return reduce_detail::vectorized_pass_depth<T, kThreads, kUnroll>(len, grid);
+}
+
 template <class T>
 ReduceVariant<T> variant() {
-  using namespace reduce_detail;
+  using namespace reduce_launch;
   return {
-      {"reduce7_vectorized_shuffle", "beyond the documents",
-       "grid-stride over SMs x 8 blocks, 16-byte loads into independent accumulators, shuffles"},
-      [](const ReduceArgs<T>& a, cudaStream_t s) {
+      .info = {"reduce7_vectorized_shuffle", "beyond the documents",
+               "grid-stride over SMs x 8 blocks, 16-byte loads into independent accumulators, shuffles"},
+      .launch = [](const ReduceArgs<T>& a, cudaStream_t s) {
         const unsigned grid = grid_for<T>(a.n);
-        if (grid == 1) {
-          reduce7<T><<<1, kThreads, 0, s>>>(a.in, a.out, a.n);
-          KL_CHECK_LAUNCH();
-          return;
-        }
-        T* partials = static_cast<T*>(a.workspace);
-        reduce7<T><<<grid, kThreads, 0, s>>>(a.in, partials, a.n);
-        KL_CHECK_LAUNCH();
-        reduce7<T><<<1, kThreads, 0, s>>>(partials, a.out, grid);
-        KL_CHECK_LAUNCH();
+        run_two_pass<T>(
+            grid, a.out, a.workspace, [&](T* dst) { reduce7<T><<<grid, kThreads, 0, s>>>(a.in, dst, a.n); },
+            [&](const T* partials, T* dst) { reduce7<T><<<1, kThreads, 0, s>>>(partials, dst, grid); });
       },
-      [](std::size_t n) -> std::size_t {
-        const unsigned grid = grid_for<T>(n);
-        return grid > 1 ? grid * sizeof(T) : 0;
-      },
-      // the pass over n with `grid` blocks, then (if grid > 1) the one-block pass over the partials
-      [](std::size_t n) {
-        const unsigned grid = grid_for<T>(n);
-        double depth = vectorized_pass_depth<T, kThreads, kUnroll>(n, grid);
-        if (grid > 1) depth += vectorized_pass_depth<T, kThreads, kUnroll>(grid, 1);
-        return depth;
-      },
+      .workspace_bytes = [](std::size_t n) { return two_pass_workspace_bytes<T>(grid_for<T>(n)); },
+      .rounding_depth = [](std::size_t n) { return two_pass_depth(n, grid_for<T>(n), pass_depth<T>); },
   };
 }
 

@@ -55,9 +55,9 @@ template <class T>
 ReduceVariant<T> variant() {
   using namespace reduce_detail;
   return {
-      {"reduce8_single_pass", "beyond the documents",
-       "reduce7 in one launch: the last block to finish (atomic ticket) sums the partials"},
-      [](const ReduceArgs<T>& a, cudaStream_t s) {
+      .info = {"reduce8_single_pass", "beyond the documents",
+               "reduce7 in one launch: the last block to finish (atomic ticket) sums the partials"},
+      .launch = [](const ReduceArgs<T>& a, cudaStream_t s) {
         auto* base = static_cast<unsigned char*>(a.workspace);
         auto* tickets = reinterpret_cast<unsigned*>(base);
         auto* partials = reinterpret_cast<T*>(base + kPartialsOffset);
@@ -65,10 +65,10 @@ ReduceVariant<T> variant() {
         reduce8<T><<<grid_for<T>(a.n), kThreads, 0, s>>>(a.in, a.out, a.n, partials, tickets);
         KL_CHECK_LAUNCH();
       },
-      [](std::size_t n) -> std::size_t { return kPartialsOffset + grid_for<T>(n) * sizeof(T); },
+      .workspace_bytes = [](std::size_t n) -> std::size_t { return kPartialsOffset + grid_for<T>(n) * sizeof(T); },
       // reduce7's first pass, then the last block: a serial chain of ceil(grid / 256) partials
       // per thread and the two shuffle trees.
-      [](std::size_t n) {
+      .rounding_depth = [](std::size_t n) {
         const unsigned grid = grid_for<T>(n);
         return vectorized_pass_depth<T, kThreads, kUnroll>(n, grid) +
                static_cast<double>(ceil_div(grid, kThreads)) + block_sum_shuffle_levels<kThreads>();

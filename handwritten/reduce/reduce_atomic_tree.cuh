@@ -35,17 +35,16 @@ template <class T>
 ReduceVariant<T> variant() {
   using namespace reduce_detail;
   return {
-      {"reduce_atomic_tree", "004: sumOfArrayKernel_V2",
-       "shared-memory tree per block, then one atomicAdd per block into *out"},
-      [](const ReduceArgs<T>& a, cudaStream_t s) {
+      .info = {"reduce_atomic_tree", "004: sumOfArrayKernel_V2",
+               "shared-memory tree per block, then one atomicAdd per block into *out"},
+      .launch = [](const ReduceArgs<T>& a, cudaStream_t s) {
         KL_CUDA_CHECK(cudaMemsetAsync(a.out, 0, sizeof(T), s));
         sumOfArrayKernel_V2<T><<<grid_blocks(ceil_div(a.n, kTPB)), kTPB, 0, s>>>(a.out, a.in, a.n);
         KL_CHECK_LAUNCH();
       },
-      nullptr,
       // log2(1024) tree levels in the block, then one chain of atomics over all blocks (the
       // first landing on the zeroed *out exactly).
-      [](std::size_t n) { return log2_exact(kTPB) + static_cast<double>(ceil_div(n, kTPB) - 1); },
+      .rounding_depth = [](std::size_t n) { return log2_exact(kTPB) + static_cast<double>(ceil_div(n, kTPB) - 1); },
   };
 }
 

@@ -1,17 +1,12 @@
-// Shared pieces of the reduction ladder:
-//   - the multi-pass driver that every "one partial per block" kernel of the documents uses,
-//     and the rounding-depth arithmetic for its error bound;
-//   - the device building blocks said once for several steps: the zero-padded load, the
-//     last-warp step of 002 (reduce5, reduce6), and the vectorised per-thread sum, shuffle
-//     trees and SM-count grid sizing of the steps beyond the documents (reduce7, reduce8).
-//
-// The documents stop after one pass and finish on the CPU (000) or leave the rest to the
-// reader (001). Here every pass runs on the GPU: pass k reduces len_k values to
-// ceil(len_k / per_block) partials, until one value is left, which the last pass writes to
-// *out. The passes ping-pong between two halves of the workspace.
+// Shared pieces of the reduction ladder: the device building blocks said once for several
+// steps: the zero-padded load, the last-warp step of 002 (reduce5, reduce6), and the vectorised
+// per-thread sum, shuffle trees and SM-count grid sizing of the steps beyond the documents
+// (reduce7, reduce8). The launch patterns (multi-pass, two-pass) and their rounding depths are in
+// common/reduce_launch.cuh, shared with the library baselines and the dot family.
 #pragma once
 
-#include "common/cuda_check.hpp"
+#include "common/device_helpers.cuh"
+#include "common/reduce_launch.cuh"
 #include "common/variant.hpp"
 
 #include <cmath>
@@ -21,32 +16,8 @@
 
 namespace kl::reduce_detail {
 
-constexpr std::size_t ceil_div(std::size_t a, std::size_t b) { return (a + b - 1) / b; }
-
-// Workspace for the multi-pass driver: two partial buffers of ceil(n / per_block) values each
-// (every later pass is smaller than the first).
-template <class T>
-std::size_t multipass_workspace_bytes(std::size_t n, std::size_t per_block) {
-  const std::size_t partials = ceil_div(n, per_block);
-  return partials > 1 ? 2 * partials * sizeof(T) : 0;
-}
-
-// Number of passes the driver makes for n values.
-inline int multipass_passes(std::size_t n, std::size_t per_block) {
-  int passes = 1;
-  for (std::size_t len = ceil_div(n, per_block); len > 1; len = ceil_div(len, per_block)) ++passes;
-  return passes;
-}
-
-// log2 of a power of two known at run time.
-inline double log2_exact(std::size_t x) { return std::log2(static_cast<double>(x)); }
-
-// A 1-D grid holds at most 2^31 - 1 blocks; beyond that a launch would fail with a less
-// helpful "invalid argument".
-inline unsigned grid_blocks(std::size_t blocks) {
-  if (blocks > 0x7fffffffu) throw std::invalid_argument("reduce: too many blocks for one grid");
-  return static_cast<unsigned>(blocks);
-}
+using reduce_launch::log2_exact;
+using reduce_launch::multipass_variant;
 
 // Threads past n contribute 0 (exact in every type), so no n has to be a multiple of a block.
 template <class T>
@@ -83,27 +54,13 @@ __device__ __forceinline__ T warp_reduce_volatile(volatile T* sdata, unsigned ti
 // ---------------------------------------------------------------------------------------------
 // Beyond the documents (reduce7, reduce8): 16-byte loads, independent accumulators, shuffles.
 
-// The 16-byte vector type of each element type and how its lanes are added to an accumulator.
+// acc[0, width) += the lanes of one 16-byte vector.
 template <class T>
-struct Vec16;
-template <>
-struct Vec16<float> {
-  using type = float4;
-  static constexpr unsigned width = 4;
-  __device__ static void add(float (&a)[width], const float4& v) { a[0] += v.x, a[1] += v.y, a[2] += v.z, a[3] += v.w; }
-};
-template <>
-struct Vec16<int> {
-  using type = int4;
-  static constexpr unsigned width = 4;
-  __device__ static void add(int (&a)[width], const int4& v) { a[0] += v.x, a[1] += v.y, a[2] += v.z, a[3] += v.w; }
-};
-template <>
-struct Vec16<double> {
-  using type = double2;
-  static constexpr unsigned width = 2;
-  __device__ static void add(double (&a)[width], const double2& v) { a[0] += v.x, a[1] += v.y; }
-};
+__device__ __forceinline__ void add_lanes(T (&acc)[kVec<T>], const vec16_t<T>& v) {
+  const T* e = reinterpret_cast<const T*>(&v);
+#pragma unroll
+  for (int i = 0; i < kVec<T>; ++i) acc[i] += e[i];
+}
 
 // One thread's share of in[0, n) when `threads` threads stride over it, `thread` being this
 // one's index among them.
@@ -120,29 +77,28 @@ struct Vec16<double> {
 template <unsigned kUnroll, class T>
 __device__ __forceinline__ T thread_sum_vectorized(const T* __restrict__ in, std::size_t n,
                                                    std::size_t thread, std::size_t threads) {
-  using V = Vec16<T>;
-  constexpr unsigned W = V::width;
+  constexpr unsigned W = kVec<T>;
   static_assert((kUnroll & (kUnroll - 1)) == 0, "the fold is a pairwise tree");
   const std::size_t misalign = reinterpret_cast<std::uintptr_t>(in) % 16;
   const std::size_t to_boundary = misalign ? (16 - misalign) / sizeof(T) : 0;
   const std::size_t head = to_boundary < n ? to_boundary : n;
   const std::size_t nvec = (n - head) / W;
   const std::size_t body_end = head + nvec * W;
-  const auto* vin = reinterpret_cast<const typename V::type*>(in + head);
+  const auto* vin = reinterpret_cast<const vec16_t<T>*>(in + head);
 
   T acc[kUnroll][W] = {};
   std::size_t j = thread;
   for (; j + (kUnroll - 1) * threads < nvec; j += kUnroll * threads) {
-    typename V::type v[kUnroll];
+    vec16_t<T> v[kUnroll];
 #pragma unroll
     for (unsigned u = 0; u < kUnroll; ++u) v[u] = __ldg(vin + j + u * threads);
 #pragma unroll
-    for (unsigned u = 0; u < kUnroll; ++u) V::add(acc[u], v[u]);
+    for (unsigned u = 0; u < kUnroll; ++u) add_lanes<T>(acc[u], v[u]);
   }
   // The last, partial round: at most kUnroll - 1 vectors left, one per accumulator.
 #pragma unroll
   for (unsigned u = 0; u < kUnroll - 1; ++u)
-    if (j + u * threads < nvec) V::add(acc[u], __ldg(vin + j + u * threads));
+    if (j + u * threads < nvec) add_lanes<T>(acc[u], __ldg(vin + j + u * threads));
 
   const std::size_t edges = head + (n - body_end);
   if (thread < edges) acc[0][0] += in[thread < head ? thread : body_end + (thread - head)];
@@ -185,22 +141,11 @@ constexpr double block_sum_shuffle_levels() {
   return levels;
 }
 
-// Multiprocessors of the current device, asked once per process (the runner uses one device).
-inline unsigned sm_count() {
-  static const unsigned count = [] {
-    int dev = 0, sms = 0;
-    KL_CUDA_CHECK(cudaGetDevice(&dev));
-    KL_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    return static_cast<unsigned>(sms);
-  }();
-  return count;
-}
-
 // Grid of a thread_sum_vectorized pass: enough blocks to keep every SM at kBlocksPerSm, fewer
 // when n gives each thread less than one round.
 template <class T, unsigned kThreads, unsigned kUnroll, unsigned kBlocksPerSm>
 unsigned vectorized_grid(std::size_t n) {
-  const std::size_t per_block_round = std::size_t{kThreads} * kUnroll * Vec16<T>::width;
+  const std::size_t per_block_round = std::size_t{kThreads} * kUnroll * kVec<T>;
   const std::size_t full = std::size_t{sm_count()} * kBlocksPerSm;
   const std::size_t wanted = ceil_div(n, per_block_round);
   return grid_blocks(wanted < full ? wanted : full);
@@ -211,29 +156,9 @@ unsigned vectorized_grid(std::size_t n) {
 // fold of the accumulators, the two shuffle trees.
 template <class T, unsigned kThreads, unsigned kUnroll>
 double vectorized_pass_depth(std::size_t len, std::size_t grid) {
-  constexpr std::size_t lanes = std::size_t{kUnroll} * Vec16<T>::width;
+  constexpr std::size_t lanes = std::size_t{kUnroll} * kVec<T>;
   const std::size_t rounds = ceil_div(len, grid * kThreads * lanes);
   return static_cast<double>(rounds) + 1 + log2_exact(lanes) + block_sum_shuffle_levels<kThreads>();
-}
-
-// Runs `pass(src, dst, len, blocks, stream)` until one value is left in args.out.
-// `per_block` is how many input values one block folds into one partial.
-template <class T, class Pass>
-void run_multipass(const ReduceArgs<T>& args, std::size_t per_block, Pass&& pass,
-                   cudaStream_t stream) {
-  const std::size_t first = ceil_div(args.n, per_block);
-  T* bufs[2] = {static_cast<T*>(args.workspace), static_cast<T*>(args.workspace) + first};
-  const T* src = args.in;
-  std::size_t len = args.n;
-  for (int which = 0;; which ^= 1) {
-    const unsigned blocks = grid_blocks(ceil_div(len, per_block));
-    T* dst = blocks == 1 ? args.out : bufs[which];
-    pass(src, dst, len, blocks, stream);
-    KL_CHECK_LAUNCH();
-    if (blocks == 1) return;
-    src = dst;
-    len = blocks;
-  }
 }
 
 }  // namespace kl::reduce_detail

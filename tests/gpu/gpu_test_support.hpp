@@ -1,10 +1,10 @@
 // Shared by the GPU suite: run a family's variants in validate-only mode through the real
-// runner core (same inputs, reference, poison and bounds as `compare`), and helpers for
-// negative controls.
+// runner core (same inputs, references, poison and bounds as `compare`), and mutants: every
+// variant run with its arguments rewritten (an element dropped, k one short) must fail.
 #pragma once
 
 #include "compare/execute.hpp"
-#include "compare/family.hpp"
+#include "compare/family_core.hpp"
 #include "compare/timing.hpp"
 
 #include <doctest/doctest.h>
@@ -18,7 +18,7 @@ namespace kl::test {
 // One device context for the whole suite.
 struct Gpu {
   DeviceInfo dev = query_device(0);
-  GpuTimer timer{dev.l2_bytes};
+  GpuTimer timer{dev.l2_bytes, L2Flush::read};
   RunOptions opt = [] {
     RunOptions o;
     o.time_variants = false;  // validate only; fresh random inputs for every problem
@@ -32,29 +32,57 @@ struct Gpu {
 };
 
 // KL_GPU_SUITE_QUICK=1 leaves out the largest shapes (8192³, 2^24+3); =2 keeps only shapes up
-// to a few hundred per side, still odd and partial-tile (used under compute-sanitizer, which
-// slows kernels by 10-1000×).
+// to a few hundred per side, still odd and partial-tile, and multi-block for every kernel that
+// has a multi-block path (used under compute-sanitizer, which slows kernels by 10-1000×).
 inline int quick() {
   const char* q = std::getenv("KL_GPU_SUITE_QUICK");
   return q && *q ? std::atoi(q) : 0;
 }
 
-// Every row of the problem must pass its reference check and its library cross-check.
+inline bool is_float(const Row& r) { return r.dtype == "float" || r.dtype == "double"; }
+
+// Every row of the problem must pass its reference check, its exact check (floating types) and
+// its library cross-check (handwritten rows).
 inline void expect_all_pass(const std::vector<Row>& rows) {
   REQUIRE_FALSE(rows.empty());
   for (const Row& r : rows) {
     INFO(r.family << " " << r.dtype << " " << r.shape << " " << r.variant << ": " << status_name(r.status) << " " << r.note);
     CHECK(r.status == RowStatus::ok);
     CHECK(r.check.ran);
-    if (r.source == "handwritten") CHECK(r.library_check.ran);
+    if (is_float(r) && r.family != "transpose") CHECK(r.exact_check.ran);
+    if (r.source == Source::handwritten) CHECK(r.library_check.ran);
   }
 }
 
-inline std::vector<Row> run_family(const char* family, DType t, const Dims& d) {
+inline std::vector<Row> run_family(const char* family, DType t, const Dims& d, const AxisValues& axes = {}) {
   const Family* f = find_family(family);
   REQUIRE(f != nullptr);
   RunContext ctx = Gpu::get().ctx();
-  return f->run(t, d, ctx);
+  auto rows = f->run(make_key(*f, t, d, axes), ctx);
+  REQUIRE(ctx.fatal.empty());
+  return rows;
+}
+
+// Runs every variant of family F on problem `key` with its launch arguments rewritten by `hook`
+// (the mutant); every row must fail, and for floating types on the exact-input check, which
+// no error bound can hide.
+template <class F, class T>
+void expect_mutants_fail(const ProblemKey& key, typename TypedFamily<F>::template ArgsHook<T> hook, const char* what) {
+  const auto& fam = static_cast<const TypedFamily<F>&>(family<F>());
+  RunContext ctx = Gpu::get().ctx();
+  const auto rows = fam.template run_typed<T>(key, ctx, hook);
+  REQUIRE(ctx.fatal.empty());
+  REQUIRE_FALSE(rows.empty());
+  for (const Row& r : rows) {
+    INFO(what << ": " << r.family << " " << r.dtype << " " << r.shape << " " << r.variant << ": " << status_name(r.status)
+              << " " << r.note);
+    if (r.status == RowStatus::skipped) continue;
+    CHECK(r.status == RowStatus::fail);
+    if (is_float(r)) {
+      CHECK(r.exact_check.ran);
+      CHECK_FALSE(r.exact_check.pass);
+    }
+  }
 }
 
 }  // namespace kl::test

@@ -1,7 +1,10 @@
 // gemm and aat: the GPU fp64 reference against the host one; every variant × type at shapes
-// that no tile divides; negative controls.
-#include "compare/problem_product.hpp"
+// that no tile divides; mutants of every variant (k one short with A's leading dimension kept,
+// one element of A dropped, the last row never written) that must fail.
+#include "compare/family_product.hpp"
 #include "gpu_test_support.hpp"
+
+#include <cstring>
 
 using namespace kl;
 using namespace kl::test;
@@ -42,9 +45,31 @@ TEST_CASE_TEMPLATE("the GPU fp64 product reference agrees with the host one", T,
     KL_CUDA_CHECK(cudaMemcpy(ga.data(), dAbs.get(), mn * sizeof(double), cudaMemcpyDeviceToHost));
     const double g = gamma_bound(s.K, unit_roundoff<double>());
     for (std::size_t i = 0; i < mn; ++i) {
-      REQUIRE(std::fabs(gc[i] - hc[i]) <= 2 * g * ha[i] + 1e-300);
+      // Both compensated: they agree to about one rounding of the result.
+      REQUIRE(std::fabs(gc[i] - hc[i]) <= 2 * CompensatedDot::self_error(hc[i], ha[i], s.K) + 1e-300);
       REQUIRE(std::fabs(ga[i] - ha[i]) <= 2 * g * ha[i] + 1e-300);
     }
+  }
+}
+
+TEST_CASE("the GPU product reference takes more row tiles than the grid's y limit") {
+  // M = 1,048,577 rows: 65,537 tiles of 16, past gridDim.y's 65,535.
+  const int M = 1048577, N = 1, K = 3;
+  std::vector<float> A(static_cast<std::size_t>(M) * K), B(K);
+  fill_random(A.data(), A.size(), fresh_seed());
+  fill_random(B.data(), B.size(), fresh_seed());
+  DeviceArray<float> dA(A.size()), dB(B.size());
+  DeviceArray<double> dC(M), dAbs(M);
+  KL_CUDA_CHECK(cudaMemcpy(dA.get(), A.data(), A.size() * sizeof(float), cudaMemcpyHostToDevice));
+  KL_CUDA_CHECK(cudaMemcpy(dB.get(), B.data(), B.size() * sizeof(float), cudaMemcpyHostToDevice));
+  KL_CUDA_CHECK(cudaMemset(dC.get(), 0xff, M * sizeof(double)));
+  reference_product_device(dA.get(), K, 1, dB.get(), N, 1, M, N, K, dC.get(), dAbs.get(), nullptr);
+  std::vector<double> c(M);
+  KL_CUDA_CHECK(cudaMemcpy(c.data(), dC.get(), M * sizeof(double), cudaMemcpyDeviceToHost));
+  for (int i : {0, 1048559, 1048560, 1048576}) {
+    double want = 0;
+    for (int k = 0; k < K; ++k) want += static_cast<double>(A[static_cast<std::size_t>(i) * K + k]) * B[k];
+    CHECK(c[i] == doctest::Approx(want).epsilon(1e-12));
   }
 }
 
@@ -55,6 +80,38 @@ TEST_CASE_TEMPLATE("every gemm variant passes at every shape", T, float, double)
     CAPTURE(s.K);
     expect_all_pass(run_family("gemm", dtype_of<T>(), {s.M, s.N, s.K}));
   }
+}
+
+// Mutants of every gemm variant, each caught by the exact-input check even where the random
+// check's bound (gamma(K)·|A||B|) is larger than the term that went missing.
+TEST_CASE_TEMPLATE("mutants: every gemm variant with k one short, an element dropped or a row unwritten fails", T, float, double) {
+  const int M = 67, N = 133, K = quick() < 2 ? 1031 : 129;
+  const ProblemKey key = make_key(family<GemmFamily>(), dtype_of<T>(), {M, N, K});
+  // k one short with lda unchanged: A's first K - 1 columns repacked (so the variant reads them
+  // densely), B's first K - 1 rows: C = sum over k < K - 1, exactly one term per element missing.
+  DeviceArray<T> a_short(static_cast<std::size_t>(M) * (K - 1)), a_dropped(static_cast<std::size_t>(M) * K);
+  expect_mutants_fail<GemmFamily, T>(key, [&](const GemmArgs<T>& g, cudaStream_t s) {
+    KL_CUDA_CHECK(cudaMemcpy2DAsync(a_short.get(), (K - 1) * sizeof(T), g.A, K * sizeof(T), (K - 1) * sizeof(T), M,
+                                    cudaMemcpyDeviceToDevice, s));
+    auto h = g;
+    h.A = a_short.get();
+    h.K = K - 1;
+    return h;
+  }, "k one short");
+  // One element of A (its last) dropped: the last row of C misses one product.
+  expect_mutants_fail<GemmFamily, T>(key, [&](const GemmArgs<T>& g, cudaStream_t s) {
+    KL_CUDA_CHECK(cudaMemcpyAsync(a_dropped.get(), g.A, a_dropped.size() * sizeof(T), cudaMemcpyDeviceToDevice, s));
+    KL_CUDA_CHECK(cudaMemsetAsync(a_dropped.get() + a_dropped.size() - 1, 0, sizeof(T), s));
+    auto h = g;
+    h.A = a_dropped.get();
+    return h;
+  }, "one element of A dropped");
+  // The last row never computed: it keeps its poison.
+  expect_mutants_fail<GemmFamily, T>(key, [&](const GemmArgs<T>& g, cudaStream_t) {
+    auto h = g;
+    h.M = M - 1;
+    return h;
+  }, "last row unwritten");
 }
 
 // The SGEMM steps (gemm7 …) take 16-byte loads only when every row is 16-byte aligned and run
@@ -102,31 +159,22 @@ TEST_CASE_TEMPLATE("every aat variant passes at every shape", T, float, double) 
   }
 }
 
-TEST_CASE("negative controls: a product with the wrong K, or a missing row, fails") {
-  const int M = 31, N = 32, K = 33;
-  ProductProblem<float> p(ProductKind::gemm, M, N, K, fresh_seed(), false, Gpu::get().dev);
-  const auto lib = gemm_library<float>().at(0);
-  const auto ladder = gemm_handwritten<float>();
-  std::vector<Candidate> cands;
-  Candidate good;
-  good.info = listing_of(lib.info);
-  good.prepare = lib.prepare;
-  good.launch = [&](void*, cudaStream_t s) { lib.launch({p.A(), p.B(), p.C(), M, N, K}, s); };
-  cands.push_back(good);
-  Candidate short_k = good;
-  short_k.info = {"wrong_k", "test", "", Source::handwritten};  // sums K-1 terms (and misreads A's rows)
-  short_k.launch = [&](void*, cudaStream_t s) { lib.launch({p.A(), p.B(), p.C(), M, N, K - 1}, s); };
-  cands.push_back(short_k);
-  // Computes only the first M-1 rows: the last row keeps its poison (NaN).
-  Candidate short_m = good;
-  short_m.info = {"misses_the_last_row", "test", "", Source::handwritten};
-  short_m.launch = [&](void*, cudaStream_t s) { ladder.at(0).launch({p.A(), p.B(), p.C(), M - 1, N, K}, s); };
-  cands.push_back(short_m);
-  RunContext ctx = Gpu::get().ctx();
-  const auto rows = execute(*find_family("gemm"), DType::f32, {M, N, K}, p, cands, ctx, 0);
-  REQUIRE(rows.size() == 3);
-  CHECK(rows[0].status == RowStatus::ok);
-  CHECK(rows[1].status == RowStatus::fail);
-  CHECK(rows[2].status == RowStatus::fail);
-  CHECK(rows[2].check.bad_count == static_cast<std::size_t>(N));
+TEST_CASE_TEMPLATE("mutants: every aat variant with k one short or a row unwritten fails", T, float, double) {
+  const int M = 67, K = quick() < 2 ? 1031 : 129;
+  const ProblemKey key = make_key(family<AatFamily>(), dtype_of<T>(), {M, K});
+  DeviceArray<T> a_short(static_cast<std::size_t>(M) * (K - 1));
+  expect_mutants_fail<AatFamily, T>(key, [&](const AatArgs<T>& g, cudaStream_t s) {
+    KL_CUDA_CHECK(cudaMemcpy2DAsync(a_short.get(), (K - 1) * sizeof(T), g.A, K * sizeof(T), (K - 1) * sizeof(T), M,
+                                    cudaMemcpyDeviceToDevice, s));
+    auto h = g;
+    h.A = a_short.get();
+    h.K = K - 1;
+    return h;
+  }, "k one short");
+  // C (M−1)² of the M² computed into the same buffer with the wrong pitch: wrong and unwritten.
+  expect_mutants_fail<AatFamily, T>(key, [&](const AatArgs<T>& g, cudaStream_t) {
+    auto h = g;
+    h.M = M - 1;
+    return h;
+  }, "last row and column unwritten");
 }

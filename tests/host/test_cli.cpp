@@ -55,9 +55,9 @@ TEST_CASE("no options: the default comparison covers every family at its default
   const Plan p = parse({});
   bool reduce_2p28_float = false, gemm_2048_double = false, aat_1000 = false;
   for (const auto& pr : p.problems) {
-    reduce_2p28_float |= pr.family->name() == "reduce" && pr.dtype == DType::f32 && pr.dims == Dims{1LL << 28};
-    gemm_2048_double |= pr.family->name() == "gemm" && pr.dtype == DType::f64 && pr.dims == Dims{2048, 2048, 2048};
-    aat_1000 |= pr.family->name() == "aat" && pr.dims == Dims{1000, 1000};
+    reduce_2p28_float |= pr.family->name() == "reduce" && pr.key.dtype == DType::f32 && pr.key.dims == Dims{1LL << 28};
+    gemm_2048_double |= pr.family->name() == "gemm" && pr.key.dtype == DType::f64 && pr.key.dims == Dims{2048, 2048, 2048};
+    aat_1000 |= pr.family->name() == "aat" && pr.key.dims == Dims{1000, 1000};
   }
   CHECK(reduce_2p28_float);
   CHECK(gemm_2048_double);
@@ -69,10 +69,10 @@ TEST_CASE("no options: the default comparison covers every family at its default
 TEST_CASE("family, types, sizes and variants") {
   const Plan p = parse({"--family", "reduce", "--type", "int,double", "--sizes", "1,2^10,1e3", "--variants", "reduce3*"});
   REQUIRE(p.problems.size() == 6);
-  CHECK(p.problems[0].dtype == DType::i32);
-  CHECK(p.problems[1].dims == Dims{1024});
-  CHECK(p.problems[2].dims == Dims{1000});
-  CHECK(p.problems[3].dtype == DType::f64);
+  CHECK(p.problems[0].key.dtype == DType::i32);
+  CHECK(p.problems[1].key.dims == Dims{1024});
+  CHECK(p.problems[2].key.dims == Dims{1000});
+  CHECK(p.problems[3].key.dtype == DType::f64);
   CHECK(p.run.variant_patterns == std::vector<std::string>{"reduce3*"});
 }
 
@@ -80,19 +80,21 @@ TEST_CASE("sweeps") {
   CHECK(parse({"--family", "reduce", "--sweep", "10:12"}).problems.size() == 3);
   const Plan g = parse({"--family", "gemm", "--type", "float", "--default-sweep"});
   REQUIRE(g.problems.size() == 6);  // 256 .. 8192
-  CHECK(g.problems.front().dims == Dims{256, 256, 256});
-  CHECK(g.problems.back().dims == Dims{8192, 8192, 8192});
+  CHECK(g.problems.front().key.dims == Dims{256, 256, 256});
+  CHECK(g.problems.back().key.dims == Dims{8192, 8192, 8192});
 }
 
 TEST_CASE("matrix shapes") {
   const Plan p = parse({"--family", "gemm", "--type", "float", "--sizes", "513x257x129,64"});
-  CHECK(p.problems[0].dims == Dims{513, 257, 129});
-  CHECK(p.problems[1].dims == Dims{64, 64, 64});
-  CHECK(parse({"--family", "aat", "--type", "double", "--sizes", "1025x333"}).problems[0].dims == Dims{1025, 333});
+  CHECK(p.problems[0].key.dims == Dims{513, 257, 129});
+  CHECK(p.problems[1].key.dims == Dims{64, 64, 64});
+  CHECK(parse({"--family", "aat", "--type", "double", "--sizes", "1025x333"}).problems[0].key.dims == Dims{1025, 333});
 }
 
 TEST_CASE("mode, seed and timing options") {
   const Plan p = parse({"--family", "reduce", "--mode", "e2e", "--seed", "7", "--max-noise", "0.05", "--min-samples", "3"});
+  CHECK(p.l2_flush == L2Flush::read);
+  CHECK(parse({"--family", "reduce", "--l2-flush", "write"}).l2_flush == L2Flush::write);
   CHECK(p.run.end_to_end);
   CHECK(p.run.seed == 7u);
   CHECK(p.run.stop.max_noise == doctest::Approx(0.05));
@@ -120,8 +122,13 @@ TEST_CASE("bad input is a UsageError with a reason") {
   fails_with({"--family", "reduce", "--sizes", "1.5"}, "whole number");
   fails_with({"--family", "reduce", "--sizes", "1e30"}, "too large");
   fails_with({"--family", "gemm", "--sizes", "2x3"}, "needs M x N x K");
-  fails_with({"--family", "gemm", "--sizes", "4x0x4"}, "positive");
-  fails_with({"--family", "gemm", "--sizes", "3000000000"}, "larger than 2^31-1");
+  fails_with({"--family", "gemm", "--sizes", "4x0x4"}, "N = '0' must be a positive");
+  fails_with({"--family", "gemm", "--sizes", "3000000000"}, "larger than 2^30");
+  fails_with({"--family", "gemm", "--sizes", "1x1x2147483647"}, "K = 2147483647 is larger than 2^30");
+  fails_with({"--family", "aat", "--sizes", "2x3x4"}, "needs M x K");
+  fails_with({"--axis", "op=row_sum"}, "no selected family has an axis 'op'");
+  fails_with({"--axis", "op"}, "NAME=VALUE");
+  fails_with({"--l2-flush", "maybe"}, "");
   fails_with({"--variants", "nosuch*"}, "no variant matches 'nosuch*'");
   fails_with({"--mode", "fast"}, "");
   fails_with({"--sweep", "12:10"}, "LO is larger than HI");
@@ -142,7 +149,8 @@ TEST_CASE("--list and --help need no GPU") {
 
 TEST_CASE("the executable: bad input exits 2 with one line on stderr, never a crash") {
   for (const char* args : {"--family nosuch", "--family reduce --sizes 0", "--family reduce --sizes x",
-                           "--type quad", "--variants 'nope*'", "--family gemm --sizes 1x2"}) {
+                           "--type quad", "--variants 'nope*'", "--family gemm --sizes 1x2",
+                           "--family gemm --sizes 1x1x2147483647", "--family gemm -s 4x0x4"}) {
     const Run r = run_compare(args);
     INFO("compare " << args << " -> " << r.output);
     CHECK(r.code == 2);

@@ -32,14 +32,15 @@ Report sample_report() {
   a.dims = {1024};
   a.variant = "reduce3_sequential_addressing";
   a.origin = "000, 001: reduce3";
-  a.source = "handwritten";
+  a.source = Source::handwritten;
   a.check.ran = true;
   a.check.pass = true;
   a.check.worst_ratio = 0.01;
   a.check.bound_at_worst = 1e-3;
   a.has_timing = true;
   a.time_ms = {20, 0.010, 0.009, 0.012, 0.0101, 0.01};
-  a.unit = "GB/s";
+  a.samples_ms = {0.010, 0.009, 0.012};
+  a.metric = Metric::bandwidth(4100, 3000);
   a.throughput = 410;
   a.vs_library = 0.8;
   a.library_name = "cub_device_reduce_sum";
@@ -63,6 +64,11 @@ TEST_CASE("JSON carries the metadata and every row") {
   CHECK(j["ceilings"]["d2d_copy_gbps_measured"] == 3000.0);
   REQUIRE(j["results"].size() == 2);
   CHECK(j["results"][0]["timing_ms"]["median"] == 0.010);
+  CHECK(j["results"][0]["timing_ms"]["count"] == 20);
+  CHECK(j["results"][0]["timing_ms"]["samples"].size() == 3);  // every sample, not only their count
+  CHECK(j["results"][0]["metric"]["unit"] == "GB/s");
+  CHECK(j["results"][0]["metric"]["work_unit"] == "bytes");
+  CHECK(j["complete"] == true);
   CHECK(j["results"][0]["validation"]["pass"] == true);
   CHECK(j["results"][1]["status"] == "FAIL");
   CHECK(j["results"][1]["variant"] == "broken, \"quoted\"");
@@ -89,6 +95,38 @@ TEST_CASE("markdown and the terminal table show the rows") {
   print_table(os, r);
   CHECK(os.str().find("reduce3_sequential_addressing") != std::string::npos);
   CHECK(os.str().find("80.0%") != std::string::npos);
+}
+
+TEST_CASE("an incomplete run says so in every file") {
+  Report r = sample_report();
+  r.meta.incomplete = true;
+  r.meta.incomplete_reason = "interrupted (SIGINT) after 1 of 3 problems";
+  const auto j = nlohmann::json::parse(to_json(r));
+  CHECK(j["complete"] == false);
+  CHECK(j["incomplete_reason"] == "interrupted (SIGINT) after 1 of 3 problems");
+  CHECK(to_markdown(r).find("Incomplete") != std::string::npos);
+  CHECK(to_csv(r).find("# incomplete") != std::string::npos);
+}
+
+TEST_CASE("the three report files are written together, whole, with no temporary left behind") {
+  const auto dir = std::filesystem::temp_directory_path() / "kl_reports_test";
+  std::filesystem::remove_all(dir);
+  const auto written = write_reports((dir / "run").string(), sample_report());
+  CHECK(written.size() == 3);
+  std::size_t files = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    ++files;
+    CHECK(e.path().extension() != ".tmp");
+    CHECK(e.path().filename().string().find(".XXXXXX") == std::string::npos);
+  }
+  CHECK(files == 3);
+  CHECK(nlohmann::json::parse(std::ifstream(dir / "run.json"))["results"].size() == 2);
+  // A directory where a file should go: the write fails and leaves nothing behind.
+  std::filesystem::create_directories(dir / "blocked.json");
+  CHECK_THROWS(write_file_atomic((dir / "blocked.json").string(), "x"));
+  for (const auto& e : std::filesystem::directory_iterator(dir))
+    CHECK(e.path().filename().string().rfind("blocked.json.", 0) != 0);
+  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("files are written whole, with no temporary left behind") {

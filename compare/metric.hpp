@@ -1,0 +1,27 @@
+// What a family's rate means: a unit, the work one run of the operation does in that unit's
+// base (bytes for GB/s, flops for TFLOP/s), and the ceiling it is measured against. A value
+// type, so the writers never compare unit strings.
+#pragma once
+
+#include <string>
+
+namespace kl {
+
+struct Metric {
+  std::string unit;         // "GB/s", "TFLOP/s", "Gelem/s"
+  std::string work_unit;    // "bytes", "flop", "elements"
+  double scale = 1e9;       // work / seconds / scale = rate in `unit`
+  int decimals = 1;         // digits after the point in tables
+  double work = 0;          // per run of the operation
+  double ceiling = 0;       // in `unit`; 0 = none
+  std::string ceiling_label;
+
+  double rate(double work_done, double seconds) const { return work_done / seconds / scale; }
+
+  // GB/s over `bytes` that must move, against a measured copy bandwidth.
+  static Metric bandwidth(double bytes, double copy_gbps);
+  // TFLOP/s over `flops`, against a peak whose derivation is `peak_label`.
+  static Metric flops(double flops, double peak_tflops, std::string peak_label);
+};
+
+}  // namespace kl

@@ -1,0 +1,172 @@
+// The runner core (compare/execute.cpp) on the host, over a fake device: the pipeline's own
+// rules, with no GPU. A result that is right only on the first run fails the re-validation after
+// timing (which starts from poisoned outputs); a bound that says nothing fails; the exact-input
+// check catches what the bound cannot; a handwritten row with no library output says so.
+#include "compare/execute.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+
+using namespace kl;
+
+namespace {
+
+// A device that is host memory and runs everything at once.
+class FakeTimer final : public Timer {
+ public:
+  cudaStream_t stream() const override { return nullptr; }
+  void synchronize() override {}
+  Timing measure(const std::function<void(cudaStream_t)>& op, const StopRule&, int warmup) override {
+    for (int i = 0; i < warmup; ++i) op(nullptr);
+    Timing t;
+    for (int i = 0; i < 5; ++i) op(nullptr), t.samples_ms.push_back(1.0 + 0.01 * i);
+    t.stats = summarize(t.samples_ms);
+    t.converged = true;
+    return t;
+  }
+  std::shared_ptr<void> allocate(std::size_t bytes) override {
+    return bytes ? std::shared_ptr<void>(std::malloc(bytes), std::free) : nullptr;
+  }
+  void poison(void* p, std::size_t bytes) override { std::memset(p, 0xff, bytes); }
+  bool context_is_dead() override { return false; }
+};
+
+// A one-element "sum" whose output is a host double: reference `truth`, scale `abs_sum`.
+class FakeProblem final : public Problem {
+ public:
+  double out = 0, truth = 0, abs_sum = 1000, exact_truth = 0;
+  InputKind kind = InputKind::random;
+  bool has_lib = false;
+  double lib = 0;
+  bool has_exact_inputs() const override { return true; }
+  void load_inputs(InputKind k, std::uint64_t) override {
+    kind = k;
+    has_lib = false;
+  }
+  void poison(cudaStream_t) override { out = std::numeric_limits<double>::quiet_NaN(); }
+  Check validate(const Candidate& c) override {
+    CheckAccumulator acc;
+    if (kind == InputKind::exact) {
+      acc.add(0, out, exact_truth, 0);
+      return acc.finish();
+    }
+    const double f = gamma_bound(c.rounding_depth, 0x1p-24);
+    if (!meaningful_factor(f)) return meaningless_bound(c.rounding_depth, f);
+    acc.add(0, out, truth, f * abs_sum);
+    return acc.finish();
+  }
+  void keep_as_library(const Candidate&) override { has_lib = true, lib = out; }
+  bool has_library_output() const override { return has_lib; }
+  Check cross_check(const Candidate& c) override {
+    CheckAccumulator acc;
+    acc.add(0, out, lib, 2 * gamma_bound(c.rounding_depth, 0x1p-24) * abs_sum);
+    return acc.finish();
+  }
+  void copy_inputs_to_device(cudaStream_t) override {}
+  void copy_outputs_to_host(cudaStream_t) override {}
+  Metric metric() const override { return Metric::bandwidth(4096, 3000); }
+  // The right answer for the loaded input set.
+  double answer() const { return kind == InputKind::exact ? exact_truth : truth; }
+};
+
+Candidate candidate(const char* name, Source src, std::function<void(void*, cudaStream_t)> launch, double depth = 10) {
+  Candidate c;
+  c.info = {name, "test", "", src};
+  c.rounding_depth = depth;
+  c.launch = std::move(launch);
+  return c;
+}
+
+std::vector<Row> run(FakeProblem& p, std::vector<Candidate> cands, bool time = true) {
+  static FakeTimer timer;
+  static DeviceInfo dev;
+  RunOptions opt;
+  opt.time_variants = time;
+  RunContext ctx{opt, dev, 3000, timer};
+  Row proto;
+  proto.family = "fake";
+  return execute(proto, p, cands, ctx, 1);
+}
+
+}  // namespace
+
+TEST_CASE("the pipeline: a correct variant passes, is timed, and is compared with the library") {
+  FakeProblem p;
+  p.truth = 12.5, p.exact_truth = 7;
+  const auto rows = run(p, {candidate("good", Source::handwritten, [&](void*, cudaStream_t) { p.out = p.answer(); }),
+                            candidate("lib", Source::library, [&](void*, cudaStream_t) { p.out = p.answer(); })});
+  REQUIRE(rows.size() == 2);
+  CHECK(rows[0].status == RowStatus::ok);
+  CHECK(rows[0].exact_check.pass);
+  CHECK(rows[0].library_check.ran);
+  CHECK(rows[0].has_timing);
+  CHECK(rows[0].samples_ms.size() == 5);
+  CHECK(rows[0].vs_library == doctest::Approx(1.0));
+}
+
+TEST_CASE("a result that is right only on the first run fails after timing") {
+  FakeProblem p;
+  p.truth = 12.5, p.exact_truth = 7;
+  int runs = 0;
+  // Writes only on its first launch of each input set, like a kernel that relies on state an
+  // earlier run left behind: the timed runs see the old value, the poisoned re-run does not.
+  InputKind last = InputKind::exact;
+  const auto rows = run(p, {candidate("stale", Source::handwritten, [&](void*, cudaStream_t) {
+                              if (runs++ == 0 || p.kind != last) p.out = p.answer();
+                              last = p.kind;
+                            })});
+  REQUIRE(rows.size() == 1);
+  CHECK(rows[0].status == RowStatus::fail);
+  CHECK(rows[0].note.find("wrong after repeated runs") != std::string::npos);
+}
+
+TEST_CASE("a bound that is infinite or not meaningful never passes") {
+  FakeProblem p;
+  p.truth = 12.5, p.exact_truth = 7;
+  // Depth 2^24 in float: gamma = inf; 2^23: gamma = 1. Either lets 0 pass for any sum within
+  // sum|x|: both must fail, even though the output is the exact answer.
+  for (double depth : {16777216.0, 8388608.0, std::numeric_limits<double>::infinity()}) {
+    CAPTURE(depth);
+    const auto rows = run(p, {candidate("deep", Source::handwritten, [&](void*, cudaStream_t) { p.out = p.answer(); }, depth)},
+                          false);
+    CHECK(rows[0].status == RowStatus::fail);
+    CHECK(rows[0].note.find("not meaningful") != std::string::npos);
+  }
+  CHECK_FALSE(within(0.0, 1.0, std::numeric_limits<double>::infinity()));
+}
+
+TEST_CASE("the exact-input check catches an error the bound hides") {
+  FakeProblem p;
+  p.truth = 12.5, p.exact_truth = 7, p.abs_sum = 1e9;  // a huge bound on random inputs
+  // Drops one unit of the exact answer: within the random bound, not equal on exact inputs.
+  const auto rows = run(p, {candidate("drops", Source::handwritten, [&](void*, cudaStream_t) { p.out = p.answer() - 1; })});
+  CHECK(rows[0].status == RowStatus::fail);
+  CHECK(rows[0].check.pass);
+  CHECK_FALSE(rows[0].exact_check.pass);
+  CHECK(rows[0].note.rfind("exact inputs:", 0) == 0);
+}
+
+TEST_CASE("a handwritten row with no library output to cross-check says so") {
+  FakeProblem p;
+  p.truth = 1, p.exact_truth = 2;
+  const auto rows = run(p, {candidate("alone", Source::handwritten, [&](void*, cudaStream_t) { p.out = p.answer(); }),
+                            candidate("broken_lib", Source::library, [&](void*, cudaStream_t) {})});
+  CHECK(rows[0].status == RowStatus::ok);
+  CHECK_FALSE(rows[0].had_library_output);
+  CHECK(rows[0].note.find("no library output") != std::string::npos);
+  CHECK(rows[1].status == RowStatus::fail);  // never writes: poison
+}
+
+TEST_CASE("an exception in one variant is its row's error; the others still run") {
+  FakeProblem p;
+  p.truth = 1, p.exact_truth = 2;
+  const auto rows = run(p, {candidate("throws", Source::handwritten, [](void*, cudaStream_t) { throw std::runtime_error("boom"); }),
+                            candidate("good", Source::handwritten, [&](void*, cudaStream_t) { p.out = p.answer(); })});
+  CHECK(rows[0].status == RowStatus::error);
+  CHECK(rows[0].note == "boom");
+  CHECK(rows[1].status == RowStatus::ok);
+}
