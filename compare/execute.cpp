@@ -2,6 +2,8 @@
 
 #include "common/cuda_check.hpp"
 
+#include <nvtx3/nvToolsExt.h>
+
 #include <algorithm>
 #include <cmath>
 #include <fnmatch.h>
@@ -16,6 +18,20 @@ bool matches_any(const std::string& name, const std::vector<std::string>& patter
 }
 
 namespace {
+
+// An NVTX range around each run of a variant, named "family/type/shape/variant/phase", so a
+// profiler (Nsight Compute --nvtx, Nsight Systems) can tell the kernels of one variant from
+// another's (scripts/profile.py selects by it).
+struct NvtxRange {
+  explicit NvtxRange(const std::string& name) { nvtxRangePushA(name.c_str()); }
+  ~NvtxRange() { nvtxRangePop(); }
+  NvtxRange(const NvtxRange&) = delete;
+  NvtxRange& operator=(const NvtxRange&) = delete;
+};
+
+std::string range_name(const Row& r, const char* phase) {
+  return r.family + "/" + r.dtype + "/" + r.shape + "/" + r.variant + "/" + phase;
+}
 
 struct Pipeline {
   Problem& problem;
@@ -65,8 +81,9 @@ struct Pipeline {
   }
 
   // Poisons outputs and workspace, runs candidate i once, waits for it.
-  void run_once(std::size_t i) {
+  void run_once(std::size_t i, const char* phase) {
     Candidate& c = cands[i];
+    NvtxRange range(range_name(rows[i], phase));
     if (!prepared[i]) {
       if (c.prepare) c.prepare();
       prepared[i] = true;
@@ -113,7 +130,7 @@ struct Pipeline {
       Row& r = rows[i];
       guarded(i, [&] {
         ctx.say(label(r, "exact check"));
-        run_once(i);
+        run_once(i, "exact");
         r.exact_check = problem.validate(cands[i]);
         if (cands[i].info.source == Source::library && library < 0 && r.exact_check.pass) {
           problem.keep_as_library(cands[i]);
@@ -132,7 +149,7 @@ struct Pipeline {
       Candidate& c = cands[i];
       guarded(i, [&] {
         ctx.say(label(r, "validate"));
-        run_once(i);
+        run_once(i, "validate");
         r.check = problem.validate(c);
         keep_or_cross_check(i, r.library_check, r.had_library_output);
         if (!ctx.opt.time_variants || g_interrupted.load()) return;
@@ -142,14 +159,18 @@ struct Pipeline {
           c.launch(ws(), st);
           if (ctx.opt.end_to_end) problem.copy_outputs_to_host(st);
         };
-        const Timing tm = ctx.timer.measure(op, ctx.opt.stop, ctx.opt.warmup);
+        Timing tm;
+        {
+          NvtxRange range(range_name(r, "time"));
+          tm = ctx.timer.measure(op, ctx.opt.stop, ctx.opt.warmup);
+        }
         r.has_timing = true;
         r.time_ms = tm.stats;
         r.samples_ms = tm.samples_ms;
         r.converged = tm.converged;
         // After timing, one more run from poisoned outputs: a result that depends on state an
         // earlier run left (an accumulator not cleared, a race) fails here.
-        run_once(i);
+        run_once(i, "revalidate");
         const Check again = problem.validate(c);
         if (r.check.pass && !again.pass) {
           r.check = again;
