@@ -188,6 +188,14 @@ Plan parse_command_line(int argc, const char* const* argv) {
   app.add_option("--smem-bank-mode", plan.smem_bank_mode, "ask for 4- or 8-byte shared-memory banks first (doc 001; has no effect since Maxwell: see docs/bank-modes.md)")
       ->check(CLI::IsMember({4, 8}));
   app.add_flag("-q,--quiet", plan.quiet, "no progress line on stderr");
+  app.add_flag("--isolate", plan.isolate, "run every problem in a child process: a variant that faults (illegal address, trap) loses only its own row, the problem is resumed without it");
+  app.add_option("--inject-fault", plan.run.inject_fault, "testing the runner: add a variant that faults to every problem (oob: an out-of-bounds write; trap)")
+      ->check(CLI::IsMember({"oob", "trap"}));
+  // Internal: how --isolate starts its children.
+  app.add_option("--worker", plan.worker)->group("");
+  app.add_option("--worker-out", plan.worker_out)->group("");
+  app.add_option("--worker-copy-gbps", plan.worker_copy_gbps)->group("");
+  app.add_option("--worker-variants", plan.worker_variants)->delimiter(',')->group("");
 
   try {
     app.parse(argc, argv);
@@ -198,6 +206,7 @@ Plan parse_command_line(int argc, const char* const* argv) {
   } catch (const CLI::ParseError& e) {
     throw UsageError(e.what());
   }
+  plan.argv.assign(argv, argv + argc);
   if (plan.list_only) return plan;
   if (plan.run.stop.min_samples > plan.run.stop.max_samples) throw UsageError("--min-samples is larger than --max-samples");
 
@@ -295,6 +304,12 @@ Plan parse_command_line(int argc, const char* const* argv) {
     }
   }
   if (plan.problems.empty()) throw UsageError("nothing to run: no selected family has the requested types and variants");
+  if (plan.worker >= 0) {
+    if (static_cast<std::size_t>(plan.worker) >= plan.problems.size() || plan.worker_out.empty())
+      throw UsageError("--worker: no such problem");
+    plan.isolate = false;
+    if (!plan.worker_variants.empty()) plan.run.variant_patterns = plan.worker_variants;
+  }
   return plan;
 }
 

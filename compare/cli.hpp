@@ -27,6 +27,16 @@ struct Plan {
   int device = 0;
   int smem_bank_mode = 0;  // 0: leave as it is; 4 or 8: ask for that bank width first
   L2Flush l2_flush = L2Flush::read;
+  // --isolate: every problem runs in a child process (compare/isolate.hpp), so a kernel that
+  // faults loses only its own row.
+  bool isolate = false;
+  // The child's side (internal options the parent passes): the problem index, the file its rows
+  // go to, the copy ceiling the parent measured, and the exact variants to run.
+  long worker = -1;
+  std::string worker_out;
+  double worker_copy_gbps = 0;
+  std::vector<std::string> worker_variants;
+  std::vector<std::string> argv;  // the command line as given, for the children
 };
 
 // Parses argv into a Plan (throws UsageError). Works without a GPU.

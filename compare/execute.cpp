@@ -258,7 +258,11 @@ std::vector<Row> execute(const Row& proto, Problem& problem, std::vector<Candida
   if (!ctx.fatal.empty()) p.abandon("not run: an earlier variant left the CUDA context unusable");
   if (g_interrupted.load()) p.abandon("not run: interrupted");
 
-  // vs library: the fastest library baseline that ran and passed.
+  apply_vs_library(rows);
+  return rows;
+}
+
+void apply_vs_library(std::vector<Row>& rows) {
   double best = 0;
   std::string best_name;
   for (const Row& r : rows)
@@ -266,9 +270,8 @@ std::vector<Row> execute(const Row& proto, Problem& problem, std::vector<Candida
       best = r.time_ms.median, best_name = r.variant;
   for (Row& r : rows) {
     r.library_name = best_name;
-    if (best > 0 && r.has_timing && r.time_ms.median > 0) r.vs_library = best / r.time_ms.median;
+    r.vs_library = best > 0 && r.has_timing && r.time_ms.median > 0 ? best / r.time_ms.median : 0;
   }
-  return rows;
 }
 
 }  // namespace kl

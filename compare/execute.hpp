@@ -28,6 +28,10 @@ namespace kl {
 std::vector<Row> execute(const Row& proto, Problem& problem, std::vector<Candidate>& candidates, RunContext& ctx,
                          std::uint64_t seed);
 
+// Sets vs_library (t of the fastest library baseline that ran and passed / t of the row) and
+// library_name on every row of one problem.
+void apply_vs_library(std::vector<Row>& rows);
+
 // The seed of the exact input set, derived from the problem's seed.
 inline std::uint64_t exact_seed(std::uint64_t seed) { return seed ^ 0x2545f4914f6cdd1dull; }
 

@@ -27,6 +27,7 @@
 
 #include "compare/execute.hpp"
 #include "compare/family.hpp"
+#include "compare/fault_injection.hpp"
 #include "compare/problem.hpp"
 #include "compare/random.hpp"
 
@@ -151,6 +152,15 @@ class TypedFamily final : public Family {
         c.launch = [vp, &p](void* ws, cudaStream_t s) { vp->launch(p.args(ws), s); };
       }
       out.push_back(std::move(c));
+    }
+    if (!opt.inject_fault.empty()) {
+      // After the first hand-written variant, so the ones after it are the ones a fault strands.
+      Candidate f;
+      f.info = {"test_fault_" + opt.inject_fault, "test (compare --inject-fault)", "a kernel that faults on purpose",
+                Source::handwritten};
+      f.launch = [kind = opt.inject_fault](void* ws, cudaStream_t s) { launch_fault(kind, ws, s); };
+      const bool has_hw = !out.empty() && out.front().info.source == Source::handwritten;
+      out.insert(out.begin() + (has_hw ? 1 : 0), std::move(f));
     }
     return out;
   }

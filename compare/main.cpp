@@ -2,6 +2,7 @@
 #include "common/cuda_check.hpp"
 #include "compare/cli.hpp"
 #include "compare/device.hpp"
+#include "compare/isolate.hpp"
 #include "compare/runner.hpp"
 
 #include <cstdio>
@@ -32,6 +33,7 @@ int main(int argc, char** argv) {
       return kExitUsage;
     }
     install_interrupt_handler();
+    if (plan.worker >= 0) return run_worker(plan);
     const Report rep = run_plan(plan, join_command_line(argc, args), std::cout);
     return exit_code_for(rep);
   } catch (const UsageError& e) {

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <ostream>
 #include <sstream>
@@ -169,7 +170,128 @@ nlohmann::json check_json(const Check& c) {
   return x;
 }
 
+nlohmann::json state_json(const DeviceState& s) {
+  using nlohmann::json;
+  if (!s.available) return {{"available", false}, {"why", s.why_unavailable}};
+  return {{"available", true},
+          {"sm_clock_mhz", s.sm_clock_mhz},
+          {"mem_clock_mhz", s.mem_clock_mhz},
+          {"max_sm_clock_mhz", s.max_sm_clock_mhz},
+          {"applications_sm_clock_mhz", s.app_sm_clock_mhz},
+          {"default_applications_sm_clock_mhz", s.default_app_sm_clock_mhz},
+          {"applications_clocks_changed", s.app_clocks_changed},
+          {"temperature_c", s.temperature_c},
+          {"power_w", s.power_w},
+          {"clock_event_reasons", s.reasons}};
+}
+
+Check check_from_json(const nlohmann::json& x) {
+  Check c;
+  c.ran = x.value("ran", false);
+  c.pass = x.value("pass", false);
+  if (!c.ran) return c;
+  auto num = [&](const char* k) {
+    const auto& v = x.at(k);
+    return v.is_string() ? std::numeric_limits<double>::infinity() : v.get<double>();
+  };
+  c.max_abs_err = num("max_abs_err");
+  c.worst_ratio = num("worst_err_over_bound");
+  c.bound_at_worst = x.value("bound_at_worst", 0.0);
+  c.worst_index = x.value("worst_index", std::size_t{0});
+  c.bad_count = x.value("elements_out_of_bound", std::size_t{0});
+  c.detail = x.value("detail", std::string());
+  return c;
+}
+
 }  // namespace
+
+std::string row_to_json(const Row& r) {
+  using nlohmann::json;
+  json x = {{"family", r.family}, {"dtype", r.dtype},       {"shape", r.shape},
+            {"dims", r.dims},     {"variant", r.variant},   {"origin", r.origin},
+            {"lesson", r.lesson}, {"source", source_name(r.source)}, {"status", status_name(r.status)},
+            {"seed", r.seed}};
+  if (!r.axes.empty()) {
+    json a = json::array();
+    for (const auto& [n, v] : r.axes) a.push_back({n, v});
+    x["axes"] = a;
+  }
+  if (!r.note.empty()) x["note"] = r.note;
+  x["validation"] = check_json(r.check);
+  x["validation_exact_inputs"] = check_json(r.exact_check);
+  x["validation_vs_library"] = check_json(r.library_check);
+  x["had_library_output"] = r.had_library_output;
+  if (r.has_timing) {
+    x["timing_ms"] = {{"count", r.time_ms.samples}, {"median", r.time_ms.median},
+                      {"min", r.time_ms.min},         {"max", r.time_ms.max},
+                      {"mean", r.time_ms.mean},       {"noise", r.time_ms.noise},
+                      {"converged", r.converged},     {"samples", r.samples_ms}};
+  }
+  x["metric"] = {{"work", r.work},
+                 {"work_unit", r.metric.work_unit},
+                 {"family_work", r.metric.work},
+                 {"unit", r.metric.unit},
+                 {"scale", r.metric.scale},
+                 {"decimals", r.metric.decimals},
+                 {"ceiling", r.metric.ceiling_label},
+                 {"ceiling_value", r.metric.ceiling},
+                 {"library", r.library_name}};
+  if (r.has_timing) {
+    x["metric"]["throughput"] = r.throughput;
+    x["metric"]["vs_library"] = r.vs_library;
+    x["metric"]["vs_ceiling"] = r.vs_ceiling;
+  }
+  return x.dump();
+}
+
+Row row_from_json(const std::string& text) {
+  const auto x = nlohmann::json::parse(text);
+  Row r;
+  r.family = x.at("family");
+  r.dtype = x.at("dtype");
+  r.shape = x.at("shape");
+  r.dims = x.at("dims").get<Dims>();
+  if (x.contains("axes"))
+    for (const auto& p : x["axes"]) r.axes.emplace_back(p.at(0).get<std::string>(), p.at(1).get<std::string>());
+  r.variant = x.at("variant");
+  r.origin = x.value("origin", std::string());
+  r.lesson = x.value("lesson", std::string());
+  r.source = x.at("source") == "library" ? Source::library : Source::handwritten;
+  const std::string st = x.at("status");
+  r.status = st == "ok" ? RowStatus::ok : st == "FAIL" ? RowStatus::fail : st == "skipped" ? RowStatus::skipped : RowStatus::error;
+  r.seed = x.value("seed", std::uint64_t{0});
+  r.note = x.value("note", std::string());
+  r.check = check_from_json(x.at("validation"));
+  r.exact_check = check_from_json(x.at("validation_exact_inputs"));
+  r.library_check = check_from_json(x.at("validation_vs_library"));
+  r.had_library_output = x.value("had_library_output", false);
+  if (x.contains("timing_ms")) {
+    const auto& t = x["timing_ms"];
+    r.has_timing = true;
+    r.time_ms.samples = t.at("count");
+    r.time_ms.median = t.at("median");
+    r.time_ms.min = t.at("min");
+    r.time_ms.max = t.at("max");
+    r.time_ms.mean = t.at("mean");
+    r.time_ms.noise = t.at("noise");
+    r.converged = t.at("converged");
+    r.samples_ms = t.at("samples").get<std::vector<double>>();
+  }
+  const auto& m = x.at("metric");
+  r.work = m.at("work");
+  r.metric.work_unit = m.at("work_unit");
+  r.metric.work = m.at("family_work");
+  r.metric.unit = m.at("unit");
+  r.metric.scale = m.at("scale");
+  r.metric.decimals = m.at("decimals");
+  r.metric.ceiling_label = m.at("ceiling");
+  r.metric.ceiling = m.at("ceiling_value");
+  r.library_name = m.at("library");
+  r.throughput = m.value("throughput", 0.0);
+  r.vs_library = m.value("vs_library", 0.0);
+  r.vs_ceiling = m.value("vs_ceiling", 0.0);
+  return r;
+}
 
 std::string to_json(const Report& rep) {
   using nlohmann::json;
@@ -205,42 +327,13 @@ std::string to_json(const Report& rep) {
                      {"cuda_runtime", d.runtime_version},
                      {"cublas", d.cublas_version},
                      {"cccl", d.cccl_version}};
+    j["device_state"] = {{"start", state_json(m.state_start)}, {"end", state_json(m.state_end)}};
     j["ceilings"] = {{"d2d_copy_gbps_measured", m.copy_gbps},
                      {"fp32_tflops_peak", d.fp32_tflops_peak},
                      {"fp64_tflops_peak", d.fp64_tflops_peak}};
   }
   json rows = json::array();
-  for (const Row& r : rep.rows) {
-    json x = {{"family", r.family}, {"dtype", r.dtype},       {"shape", r.shape},
-              {"dims", r.dims},     {"variant", r.variant},   {"origin", r.origin},
-              {"lesson", r.lesson}, {"source", source_name(r.source)}, {"status", status_name(r.status)},
-              {"seed", r.seed}};
-    if (!r.axes.empty()) {
-      json a = json::object();
-      for (const auto& [n, v] : r.axes) a[n] = v;
-      x["axes"] = a;
-    }
-    if (!r.note.empty()) x["note"] = r.note;
-    x["validation"] = check_json(r.check);
-    x["validation_exact_inputs"] = check_json(r.exact_check);
-    x["validation_vs_library"] = check_json(r.library_check);
-    x["had_library_output"] = r.had_library_output;
-    if (r.has_timing) {
-      x["timing_ms"] = {{"count", r.time_ms.samples}, {"median", r.time_ms.median},
-                        {"min", r.time_ms.min},         {"max", r.time_ms.max},
-                        {"mean", r.time_ms.mean},       {"noise", r.time_ms.noise},
-                        {"converged", r.converged},     {"samples", r.samples_ms}};
-      x["metric"] = {{"work", r.work},
-                     {"work_unit", r.metric.work_unit},
-                     {"throughput", r.throughput},
-                     {"unit", r.metric.unit},
-                     {"vs_library", r.vs_library},
-                     {"library", r.library_name},
-                     {"vs_ceiling", r.vs_ceiling},
-                     {"ceiling", r.metric.ceiling_label}};
-    }
-    rows.push_back(std::move(x));
-  }
+  for (const Row& r : rep.rows) rows.push_back(json::parse(row_to_json(r)));
   j["results"] = std::move(rows);
   return j.dump(2) + "\n";
 }
@@ -299,6 +392,16 @@ std::string to_markdown(const Report& rep) {
   os << "- commit `" << m.git_commit << "`, " << m.timestamp_utc << ", mode: " << m.mode << '\n';
   os << "- command: `" << m.command_line << "`\n";
   os << "- timing: " << m.timing_method << "\n";
+  auto state = [&](const char* when, const DeviceState& s) {
+    if (!s.available) return;
+    os << "- GPU at " << when << ": SM " << s.sm_clock_mhz << " MHz (max " << s.max_sm_clock_mhz << "), memory "
+       << s.mem_clock_mhz << " MHz, " << s.temperature_c << " C, " << fmt("%.0f", s.power_w) << " W"
+       << (s.app_clocks_changed ? ", application clocks changed from default" : "");
+    for (const auto& r : s.reasons) os << ", " << r;
+    os << '\n';
+  };
+  state("start", m.state_start);
+  state("end", m.state_end);
   for (const auto& group : by_problem(rep)) {
     const Row& first = *group.front();
     os << "\n## " << problem_title(first) << "\n\n";

@@ -4,6 +4,7 @@
 
 #include "common/variant.hpp"
 #include "compare/device.hpp"
+#include "compare/device_state.hpp"
 #include "compare/metric.hpp"
 #include "compare/sizes.hpp"
 #include "compare/stats.hpp"
@@ -61,6 +62,7 @@ struct RunMeta {
   double copy_gbps = 0;        // measured this run
   std::string smem_bank_mode;  // what cudaDeviceGetSharedMemConfig reported
   std::string l2_flush;        // how L2 was emptied before each sample
+  DeviceState state_start, state_end;  // clocks, temperature, power around the run
   // A run that stopped early (Ctrl-C, a fault that left the CUDA context unusable) still
   // writes what it measured, marked incomplete with the reason.
   bool incomplete = false;
@@ -73,6 +75,10 @@ struct Report {
 };
 
 void print_table(std::ostream& os, const Report& r);
+// One row as a JSON object (the elements of to_json's "results"), and back: how an isolated
+// worker process hands its rows to the runner.
+std::string row_to_json(const Row& r);
+Row row_from_json(const std::string& text);
 std::string to_json(const Report& r);
 std::string to_csv(const Report& r);
 std::string to_markdown(const Report& r);

@@ -2,6 +2,7 @@
 
 #include "common/cuda_check.hpp"
 #include "compare/family.hpp"
+#include "compare/isolate.hpp"
 #include "compare/timing.hpp"
 
 #include <chrono>
@@ -141,6 +142,7 @@ Report run_plan(const Plan& plan, const std::string& command_line, std::ostream&
   // 1 GiB each way, or less when memory is short: large enough that launch overhead vanishes.
   const std::size_t copy_bytes = std::min<std::size_t>(std::size_t{1} << 30, free_b / 8);
   m.copy_gbps = measure_copy_bandwidth_gbps(timer, copy_bytes, plan.run.stop);
+  m.state_start = read_device_state(plan.device);  // after the copy: the GPU has left its idle clocks
 
   RunContext ctx{plan.run, m.device, m.copy_gbps, timer, &Progress::callback, &progress};
   for (std::size_t i = 0; i < plan.problems.size(); ++i) {
@@ -153,7 +155,7 @@ Report run_plan(const Plan& plan, const std::string& command_line, std::ostream&
     const auto& p = plan.problems[i];
     progress.problem(i + 1, plan.problems.size(),
                      std::string(p.family->name()) + " " + std::string(dtype_name(p.key.dtype)) + " " + p.family->shape_label(p.key));
-    auto rows = p.family->run(p.key, ctx);
+    auto rows = plan.isolate ? run_isolated(plan, i, m.copy_gbps) : p.family->run(p.key, ctx);
     rep.rows.insert(rep.rows.end(), rows.begin(), rows.end());
     if (!ctx.fatal.empty()) {
       m.incomplete = true;
@@ -167,6 +169,7 @@ Report run_plan(const Plan& plan, const std::string& command_line, std::ostream&
     m.incomplete_reason = "interrupted (SIGINT) during the last problem";
   }
   progress.done();
+  m.state_end = read_device_state(plan.device);
 
   print_table(out, rep);
   if (m.incomplete) out << "\n  INCOMPLETE: " << m.incomplete_reason << "\n";

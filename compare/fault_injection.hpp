@@ -1,0 +1,13 @@
+// compare --inject-fault (testing the runner): a variant that faults on purpose.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <string>
+
+namespace kl {
+
+// Enqueues a kernel that faults: kind "oob" (an illegal address) or "trap".
+void launch_fault(const std::string& kind, void* workspace, cudaStream_t s);
+
+}  // namespace kl

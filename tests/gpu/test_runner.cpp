@@ -1,0 +1,128 @@
+// The runner as a user meets it, through the real executable on the GPU: a variant that faults
+// loses only its own row under --isolate (the report is complete, the exit status says a variant
+// failed); without --isolate the run stops with a valid, incomplete report (exit 4); Ctrl-C
+// leaves a valid, incomplete report (exit 130).
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+namespace {
+
+std::string compare_exe() {
+  const char* env = std::getenv("KL_COMPARE_EXE");
+  return env && *env ? env : KL_COMPARE_EXE;
+}
+
+std::filesystem::path scratch(const char* name) {
+  auto dir = std::filesystem::temp_directory_path() / ("kl_runner_" + std::string(name));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+int run(const std::string& args) {
+  const int status = std::system((compare_exe() + " " + args + " >/dev/null 2>&1").c_str());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+nlohmann::json load(const std::filesystem::path& p) {
+  std::ifstream f(p);
+  REQUIRE(f.good());
+  return nlohmann::json::parse(f);
+}
+
+// The JSON row of (shape, variant).
+const nlohmann::json* find(const nlohmann::json& j, const std::string& shape, const std::string& variant) {
+  for (const auto& r : j["results"])
+    if (r["shape"] == shape && r["variant"] == variant) return &r;
+  return nullptr;
+}
+
+// Under compute-sanitizer (KL_GPU_SUITE_QUICK=2) the injected faults would be reported as the
+// suite's own errors: these cases run in the plain suite only.
+bool under_sanitizer() {
+  const char* q = std::getenv("KL_GPU_SUITE_QUICK");
+  return q && std::atoi(q) >= 2;
+}
+
+const char* kProblems = "-f reduce -t float -s 4096,100003 -v 'reduce3*,reduce7*' --max-time 0.05 --min-samples 3";
+
+}  // namespace
+
+TEST_CASE("--isolate: a variant that faults loses only its own row") {
+  if (under_sanitizer()) return;
+  for (const char* kind : {"oob", "trap"}) {
+    CAPTURE(kind);
+    const auto dir = scratch(kind);
+    const int code = run(std::string(kProblems) + " --isolate --inject-fault " + kind + " --out " + dir.string() + " --name iso");
+    CHECK(code == 1);  // a variant failed; nothing else
+    const auto j = load(dir / "iso.json");
+    CHECK(j["complete"] == true);
+    for (const char* shape : {"n=4096", "n=100003"}) {
+      CAPTURE(shape);
+      const auto* fault = find(j, shape, std::string("test_fault_") + kind);
+      REQUIRE(fault != nullptr);
+      CHECK((*fault)["status"] == "ERROR");
+      for (const char* v : {"reduce3_sequential_addressing", "reduce7_vectorized_shuffle", "cub_device_reduce_sum"}) {
+        CAPTURE(v);
+        const auto* r = find(j, shape, v);
+        REQUIRE(r != nullptr);
+        CHECK((*r)["status"] == "ok");
+        CHECK((*r).contains("timing_ms"));
+      }
+    }
+    std::filesystem::remove_all(dir);
+  }
+}
+
+TEST_CASE("without --isolate a fault stops the run with a valid, incomplete report") {
+  if (under_sanitizer()) return;
+  const auto dir = scratch("fatal");
+  const int code = run(std::string(kProblems) + " --inject-fault oob --out " + dir.string() + " --name fatal");
+  CHECK(code == 4);
+  const auto j = load(dir / "fatal.json");
+  CHECK(j["complete"] == false);
+  CHECK(j["incomplete_reason"].get<std::string>().find("unusable") != std::string::npos);
+  const auto* before = find(j, "n=4096", "reduce3_sequential_addressing");  // ran before the fault
+  REQUIRE(before != nullptr);
+  CHECK((*before)["status"] == "ok");
+  const auto* fault = find(j, "n=4096", "test_fault_oob");
+  REQUIRE(fault != nullptr);
+  CHECK((*fault)["status"] == "ERROR");
+  CHECK(find(j, "n=100003", "reduce3_sequential_addressing") == nullptr);  // never reached
+  for (const auto& e : std::filesystem::directory_iterator(dir)) CHECK(e.path().extension() != ".tmp");
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("Ctrl-C leaves a valid, incomplete report and exit status 130") {
+  if (under_sanitizer()) return;
+  const auto dir = scratch("sigint");
+  const std::string cmd = compare_exe() + " -f gemm -t float -s 1000,1001,1002,1003,1004,1005,1006,1007 --out " +
+                          dir.string() + " --name int -q";
+  const pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    execl("/bin/sh", "sh", "-c", ("exec " + cmd + " >/dev/null 2>&1").c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  std::this_thread::sleep_for(std::chrono::seconds(4));
+  kill(pid, SIGINT);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 130);
+  const auto j = load(dir / "int.json");
+  CHECK(j["complete"] == false);
+  CHECK(j["incomplete_reason"].get<std::string>().find("interrupted") != std::string::npos);
+  CHECK(j["results"].size() > 0);
+  std::filesystem::remove_all(dir);
+}
