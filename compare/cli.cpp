@@ -188,6 +188,9 @@ Plan parse_command_line(int argc, const char* const* argv) {
   app.add_option("--smem-bank-mode", plan.smem_bank_mode, "ask for 4- or 8-byte shared-memory banks first (doc 001; has no effect since Maxwell: see docs/bank-modes.md)")
       ->check(CLI::IsMember({4, 8}));
   app.add_flag("-q,--quiet", plan.quiet, "no progress line on stderr");
+  app.add_flag("--validate-only", [&](std::int64_t) { plan.run.time_variants = false; }, "validate every variant, time none (no copy ceiling either)");
+  app.add_flag("--no-exact-check", [&](std::int64_t) { plan.run.exact_check = false; }, "skip the second validation on integer-valued inputs (profiling: one launch per variant)");
+  app.add_flag("--skip-library", plan.run.skip_library, "profiling: run library baselines only where --variants names them");
   app.add_flag("--isolate", plan.isolate, "run every problem in a child process: a variant that faults (illegal address, trap) loses only its own row, the problem is resumed without it");
   app.add_option("--inject-fault", plan.run.inject_fault, "testing the runner: add a variant that faults to every problem (oob: an out-of-bounds write; trap)")
       ->check(CLI::IsMember({"oob", "trap"}));

@@ -68,6 +68,7 @@ struct RunOptions {
   std::optional<std::uint64_t> seed;          // fixed seed (reproducible); default: fresh per problem
   bool time_variants = true;                  // false: validate only (the GPU test suite)
   bool exact_check = true;                    // the second validation on integer-valued inputs
+  bool skip_library = false;                  // profiling: library baselines only if the patterns name them
   // Testing the runner itself: adds a variant that faults ("oob": an out-of-bounds write, "trap")
   // to every problem (compare --inject-fault). Empty: none.
   std::string inject_fault;

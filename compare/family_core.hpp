@@ -125,13 +125,20 @@ class TypedFamily final : public Family {
     });
   }
 
-  // The selected variants (library baselines always: they are the yardstick) bound to problem p.
+  // Whether variant `info` runs under `opt`: library baselines always (they are the yardstick)
+  // unless profiling asked for the selected variants only.
+  static bool selected(const VariantInfo& info, const RunOptions& opt) {
+    const bool named = matches_any(std::string(info.name), opt.variant_patterns);
+    return info.source == Source::library ? (!opt.skip_library || (!opt.variant_patterns.empty() && named)) : named;
+  }
+
+  // The selected variants bound to problem p.
   template <class T>
   static std::vector<Candidate> candidates(P<T>& p, const RunOptions& opt, ArgsHook<T> hook = {}) {
     std::vector<Candidate> out;
     const auto size = P<T>::size_of(p.key());
     for (const V<T>& v : variants_of<T>()) {
-      if (v.info.source != Source::library && !matches_any(std::string(v.info.name), opt.variant_patterns)) continue;
+      if (!selected(v.info, opt)) continue;
       Candidate c;
       c.info = listing_of(v.info);
       c.prepare = v.prepare;
@@ -201,7 +208,7 @@ class TypedFamily final : public Family {
   std::vector<Row> failed_rows(const ProblemKey& k, RunContext& ctx, const std::string& why) const {
     std::vector<Row> rows;
     for (const V<T>& v : variants_of<T>()) {
-      if (v.info.source != Source::library && !matches_any(std::string(v.info.name), ctx.opt.variant_patterns)) continue;
+      if (!selected(v.info, ctx.opt)) continue;
       Row r = proto_row(k);
       r.variant = v.info.name;
       r.origin = v.info.origin;

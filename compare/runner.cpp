@@ -141,7 +141,7 @@ Report run_plan(const Plan& plan, const std::string& command_line, std::ostream&
   progress.problem(0, plan.problems.size(), "measuring the device-to-device copy ceiling");
   // 1 GiB each way, or less when memory is short: large enough that launch overhead vanishes.
   const std::size_t copy_bytes = std::min<std::size_t>(std::size_t{1} << 30, free_b / 8);
-  m.copy_gbps = measure_copy_bandwidth_gbps(timer, copy_bytes, plan.run.stop);
+  if (plan.run.time_variants) m.copy_gbps = measure_copy_bandwidth_gbps(timer, copy_bytes, plan.run.stop);
   m.state_start = read_device_state(plan.device);  // after the copy: the GPU has left its idle clocks
 
   RunContext ctx{plan.run, m.device, m.copy_gbps, timer, &Progress::callback, &progress};
