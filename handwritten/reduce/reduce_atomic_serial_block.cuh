@@ -35,19 +35,10 @@ __global__ void sumOfArrayKernel(T* __restrict__ d_sum_total, const T* __restric
 
 template <class T>
 ReduceVariant<T> variant() {
-  using namespace reduce_detail;
-  return {
-      .info = {"reduce_atomic_serial_block", "004: sumOfArrayKernel",
-               "thread 0 adds its block's 1024 values serially, one atomicAdd per block into *out"},
-      .launch = [](const ReduceArgs<T>& a, cudaStream_t s) {
-        KL_CUDA_CHECK(cudaMemsetAsync(a.out, 0, sizeof(T), s));
-        sumOfArrayKernel<T><<<grid_blocks(ceil_div(a.n, kTPB)), kTPB, 0, s>>>(a.out, a.in, a.n);
-        KL_CHECK_LAUNCH();
-      },
-      // A serial chain of 1023 adds in the block (0 + s[0] is exact), then the atomics: one
-      // chain over all blocks in arrival order, the first landing on the zeroed *out exactly.
-      .rounding_depth = [](std::size_t n) { return static_cast<double>(kTPB - 1) + static_cast<double>(ceil_div(n, kTPB) - 1); },
-  };
+  // A serial chain of 1023 adds in the block (0 + s[0] is exact), then the atomics.
+  return reduce_detail::atomic_variant<T, kTPB, kTPB - 1, sumOfArrayKernel<T>>(
+      {"reduce_atomic_serial_block", "004: sumOfArrayKernel",
+       "thread 0 adds its block's 1024 values serially, one atomicAdd per block into *out"});
 }
 
 }  // namespace kl::reduce_atomic_serial

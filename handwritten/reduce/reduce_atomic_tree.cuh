@@ -15,6 +15,7 @@
 namespace kl::reduce_atomic_tree {
 
 constexpr unsigned kTPB = 1024;
+static_assert(kTPB == 1u << 10, "the depth below counts log2(kTPB) = 10 tree levels");
 
 template <class T>
 __global__ void sumOfArrayKernel_V2(T* __restrict__ d_sum_total, const T* __restrict__ d_A, std::size_t n) {
@@ -33,19 +34,10 @@ __global__ void sumOfArrayKernel_V2(T* __restrict__ d_sum_total, const T* __rest
 
 template <class T>
 ReduceVariant<T> variant() {
-  using namespace reduce_detail;
-  return {
-      .info = {"reduce_atomic_tree", "004: sumOfArrayKernel_V2",
-               "shared-memory tree per block, then one atomicAdd per block into *out"},
-      .launch = [](const ReduceArgs<T>& a, cudaStream_t s) {
-        KL_CUDA_CHECK(cudaMemsetAsync(a.out, 0, sizeof(T), s));
-        sumOfArrayKernel_V2<T><<<grid_blocks(ceil_div(a.n, kTPB)), kTPB, 0, s>>>(a.out, a.in, a.n);
-        KL_CHECK_LAUNCH();
-      },
-      // log2(1024) tree levels in the block, then one chain of atomics over all blocks (the
-      // first landing on the zeroed *out exactly).
-      .rounding_depth = [](std::size_t n) { return log2_exact(kTPB) + static_cast<double>(ceil_div(n, kTPB) - 1); },
-  };
+  // log2(1024) = 10 tree levels in the block, then the atomics.
+  return reduce_detail::atomic_variant<T, kTPB, 10, sumOfArrayKernel_V2<T>>(
+      {"reduce_atomic_tree", "004: sumOfArrayKernel_V2",
+       "shared-memory tree per block, then one atomicAdd per block into *out"});
 }
 
 }  // namespace kl::reduce_atomic_tree

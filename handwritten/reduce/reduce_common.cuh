@@ -161,4 +161,23 @@ double vectorized_pass_depth(std::size_t len, std::size_t grid) {
   return static_cast<double>(rounds) + 1 + log2_exact(lanes) + block_sum_shuffle_levels<kThreads>();
 }
 
+// ---------------------------------------------------------------------------------------------
+// Document 004's pattern: `Kernel(out, in, n)` runs one block of kTPB threads per kTPB elements,
+// and each block adds its partial into *out with atomicAdd. *out is zeroed on the stream first
+// (the document's cudaMemset), as part of the operation. Rounding: the block's own levels
+// (kBlockLevels), then one chain of atomics over all blocks in arrival order (the first landing
+// on the zeroed *out exactly).
+template <class T, unsigned kTPB, unsigned kBlockLevels, void (*Kernel)(T*, const T*, std::size_t)>
+ReduceVariant<T> atomic_variant(VariantInfo info) {
+  return {
+      .info = info,
+      .launch = [](const ReduceArgs<T>& a, cudaStream_t s) {
+        KL_CUDA_CHECK(cudaMemsetAsync(a.out, 0, sizeof(T), s));
+        Kernel<<<grid_blocks(ceil_div(a.n, kTPB)), kTPB, 0, s>>>(a.out, a.in, a.n);
+        KL_CHECK_LAUNCH();
+      },
+      .rounding_depth = [](std::size_t n) { return double{kBlockLevels} + static_cast<double>(ceil_div(n, kTPB) - 1); },
+  };
+}
+
 }  // namespace kl::reduce_detail
