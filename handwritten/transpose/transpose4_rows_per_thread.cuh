@@ -31,13 +31,18 @@ __global__ void __launch_bounds__(kTile * kRows)
   const int tiles_y = ceil_div(M, kTile);
   for (int by = blockIdx.y; by < tiles_y; by += gridDim.y) {
     const int row0 = by * kTile;
+    // Constant trip counts, so the loops unroll and the loads issue back to back.
 #pragma unroll
-    for (int r = ty; r < kTile; r += kRows)
+    for (int k = 0; k < kTile / kRows; ++k) {
+      const int r = ty + k * kRows;
       if (row0 + r < M && col0 + tx < N) tile[r][tx] = in[static_cast<std::size_t>(row0 + r) * N + col0 + tx];
+    }
     __syncthreads();
 #pragma unroll
-    for (int c = ty; c < kTile; c += kRows)
+    for (int k = 0; k < kTile / kRows; ++k) {
+      const int c = ty + k * kRows;
       if (col0 + c < N && row0 + tx < M) out[static_cast<std::size_t>(col0 + c) * M + row0 + tx] = tile[tx][c];
+    }
     __syncthreads();
   }
 }

@@ -60,7 +60,8 @@ __global__ void __launch_bounds__(kThreadsX<T> * kRows)
   for (int by = blockIdx.y; by < tiles_y; by += gridDim.y) {
     const int row0 = by * kTile;
 #pragma unroll
-    for (int r = ty; r < kTile; r += kRows) {
+    for (int k = 0; k < kTile / kRows; ++k) {  // constant trip count: the loads issue back to back
+      const int r = ty + k * kRows;
       const int row = row0 + r, col = col0 + V * tx;
       const T* src = in + static_cast<std::size_t>(row) * N + col;
       T v[V] = {};  // zeros outside A: every tile slot is written, none is ever stored to B
@@ -76,7 +77,8 @@ __global__ void __launch_bounds__(kThreadsX<T> * kRows)
     }
     __syncthreads();
 #pragma unroll
-    for (int c = ty; c < kTile; c += kRows) {
+    for (int k = 0; k < kTile / kRows; ++k) {
+      const int c = ty + k * kRows;
       const int brow = col0 + c, bcol = row0 + V * tx;  // B(brow, bcol + e) = A(bcol + e, brow)
       T v[V];
       load_vec(v, &tile[c][(tx ^ (c / V)) * V]);  // logical chunk tx of tile row c
