@@ -3,11 +3,12 @@
 // Lesson: one thread per element, 16×16 blocks. Threads of a warp take consecutive columns j of
 // one row of A, so the read A[i·N + j] is coalesced (a warp's 16-thread halves read 64
 // consecutive bytes), but the write B[j·M + i] sends the same warp to 16 different rows of B, M
-// elements apart: every element written touches its own 32-byte sector, of which it uses 4 (float)
-// or 8 (double) bytes. The profiler shows it as global store sectors per request near 16 instead
-// of 2 (float) and DRAM write traffic several times the bytes of B, where L2 cannot merge the
-// partial sectors before evicting them: uncoalesced writes. docs/transpose-and-table.md puts the
-// measured cost beside the tiled steps.
+// elements apart: its 32 stores land in 16 sectors of 32 bytes (two adjacent elements of each of
+// 16 rows of B), using 8 of every 32 bytes for float, 16 for double. The profiler shows global
+// store sectors per request near 16 where a coalesced float store needs 4; DRAM write bytes stay
+// near those of B only as far as L2 merges the partial sectors (the block's other warps fill the
+// rest of each sector soon after) before evicting them: uncoalesced writes.
+// docs/transpose-and-table.md puts the measured cost beside the tiled steps.
 //
 // Changed from the document: the document transposes a square N×N matrix, N a multiple of 16;
 // here A is M×N (B = Aᵀ is N×M) with any M, N: the threads past the last row or column do
