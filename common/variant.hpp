@@ -55,6 +55,11 @@ struct Variant {
   // The work this variant really does, in the family's unit, where it differs from the
   // family's count (cublas_syrk computes one triangle of A·Aᵀ); nullptr: the family's count.
   double (*work)(Size) = nullptr;
+  // For families whose error bound depends on which elementary functions a kernel evaluates
+  // rather than on a summation depth (table: sinf or __sinf, sqrtf or the approximate square
+  // root): the name of the variant's error model, one the family defines and documents (an
+  // unknown name fails the variant's check, naming the known ones). Empty: the family's default.
+  std::string_view error_model = {};
 };
 
 // ---------------------------------------------------------------------------------------------

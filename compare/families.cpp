@@ -3,6 +3,8 @@
 #include "compare/family_core.hpp"
 #include "compare/family_product.hpp"
 #include "compare/family_reduce.hpp"
+#include "compare/family_table.hpp"
+#include "compare/family_transpose.hpp"
 
 namespace kl {
 
@@ -11,6 +13,8 @@ const std::vector<const Family*>& all_families() {
       &family<ReduceFamily>(),
       &family<GemmFamily>(),
       &family<AatFamily>(),
+      &family<TransposeFamily>(),
+      &family<TableFamily>(),
   };
   return list;
 }

@@ -142,6 +142,7 @@ class TypedFamily final : public Family {
       Candidate c;
       c.info = listing_of(v.info);
       c.prepare = v.prepare;
+      c.error_model = std::string(v.error_model);
       try {
         if (const char* why = v.unsupported ? v.unsupported(size) : nullptr) c.unsupported = why;
         if (c.unsupported.empty()) {

@@ -45,6 +45,7 @@ struct Candidate {
   void (*prepare)() = nullptr;
   double rounding_depth = 0;  // the bound's summation depth for this size
   double work = 0;            // what the variant does, in the metric's work unit (0: the family's)
+  std::string error_model;    // the variant's declared error model (Variant::error_model), if any
   std::function<void(void* workspace, cudaStream_t)> launch;
 };
 
@@ -187,6 +188,23 @@ class CheckedOutput {
     download(lib_);
     lib_factor_ = kind == InputKind::exact ? 0 : factor;
     has_lib_ = true;
+  }
+  // A family whose bound is not factor·scale[i] + slack[i] (table: a function's documented error
+  // plus the propagated rounding of its argument) gives its own: bound(i) for element i against
+  // the reference, and for the cross-check the sum of both variants' bounds.
+  template <class Bound>
+  Check validate_with(Bound&& bound) {
+    download(got_);
+    CheckAccumulator acc;
+    for (std::size_t i = 0; i < size(); ++i) acc.add(i, got_[i], ref[i], bound(i));
+    return acc.finish();
+  }
+  template <class Bound>
+  Check cross_check_with(Bound&& bound) {
+    download(got_);
+    CheckAccumulator acc;
+    for (std::size_t i = 0; i < size(); ++i) acc.add(i, got_[i], static_cast<double>(lib_[i]), bound(i));
+    return acc.finish();
   }
   bool has_library() const { return has_lib_; }
   // |got - lib| within both variants' bounds (their sum): each lies within its own of the truth.

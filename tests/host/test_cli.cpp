@@ -113,7 +113,7 @@ TEST_CASE("bad input is a UsageError with a reason") {
     }
     FAIL("no UsageError for " << needle);
   };
-  fails_with({"--family", "nosuch"}, "unknown family 'nosuch' (families: reduce, gemm, aat)");
+  fails_with({"--family", "nosuch"}, "unknown family 'nosuch' (families: reduce, gemm, aat");
   fails_with({"--type", "half"}, "unknown type 'half'");
   fails_with({"--family", "gemm", "--type", "int"}, "no variants of the requested type");
   fails_with({"--family", "reduce", "--sizes", "0"}, "positive");
@@ -136,6 +136,25 @@ TEST_CASE("bad input is a UsageError with a reason") {
   fails_with({"--sizes", "10", "--sweep", "1:3"}, "not both");
   fails_with({"--smem-bank-mode", "2"}, "");
   fails_with({"--bogus"}, "");
+  fails_with({"--family", "transpose", "--sizes", "2x3x4"}, "needs M x N");
+  fails_with({"--family", "transpose", "--sizes", "5x0"}, "N = '0' must be a positive");
+  fails_with({"--family", "table", "--sizes", "0"}, "positive");
+  fails_with({"--family", "table", "--type", "double"}, "no variants of the requested type");
+  fails_with({"--family", "table", "--axis", "step=-1"}, "table: step '-1' is not a positive finite number");
+  fails_with({"--family", "table", "--axis", "step=0"}, "is not a positive finite number");
+  fails_with({"--family", "table", "--axis", "step=abc"}, "is not a positive finite number");
+  fails_with({"--family", "table", "--axis", "step=inf"}, "is not a positive finite number");
+  fails_with({"--family", "table", "--axis", "step=1e-3x"}, "is not a positive finite number");
+  fails_with({"--family", "table", "--axis", "step=1e-45"}, "outside float's normal range");
+  fails_with({"--family", "table", "--axis", "step=1e39"}, "outside float's normal range");
+  fails_with({"--family", "transpose", "--axis", "step=1"}, "no selected family has an axis 'step'");
+}
+
+TEST_CASE("the table's step axis accepts positive numbers a float can hold") {
+  const Plan p = parse({"--family", "table", "--axis", "step=1e-3,0.37,2", "--sizes", "1000"});
+  REQUIRE(p.problems.size() == 3);
+  CHECK(p.problems[0].key.axis("step") == "1e-3");
+  CHECK(p.problems[2].key.axis("step") == "2");
 }
 
 TEST_CASE("--list and --help need no GPU") {
@@ -145,12 +164,18 @@ TEST_CASE("--list and --help need no GPU") {
   CHECK(text.find("reduce3_sequential_addressing") != std::string::npos);
   CHECK(text.find("cub_device_reduce_sum [library]") != std::string::npos);
   CHECK(text.find("cublas_gemm [library]") != std::string::npos);
+  CHECK(text.find("transpose1_naive") != std::string::npos);
+  CHECK(text.find("cublas_geam [library]") != std::string::npos);
+  CHECK(text.find("table_const_intrinsics") != std::string::npos);
+  CHECK(text.find("axis step") != std::string::npos);
 }
 
 TEST_CASE("the executable: bad input exits 2 with one line on stderr, never a crash") {
   for (const char* args : {"--family nosuch", "--family reduce --sizes 0", "--family reduce --sizes x",
                            "--type quad", "--variants 'nope*'", "--family gemm --sizes 1x2",
-                           "--family gemm --sizes 1x1x2147483647", "--family gemm -s 4x0x4"}) {
+                           "--family gemm --sizes 1x1x2147483647", "--family gemm -s 4x0x4",
+                           "--family table --axis step=-1", "--family table --axis step=1e-50",
+                           "--family transpose --sizes 7x0"}) {
     const Run r = run_compare(args);
     INFO("compare " << args << " -> " << r.output);
     CHECK(r.code == 2);

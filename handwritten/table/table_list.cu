@@ -1,0 +1,31 @@
+// The table family's hand-written ladder, in ladder order. One line per variant. float only:
+// the document's table and its intrinsics are single precision.
+#include "common/variant.hpp"
+#include "handwritten/table/table_argument_step.cuh"
+#include "handwritten/table/table_constant_step.cuh"
+
+namespace kl {
+
+template <class T>
+std::vector<TableVariant<T>> table_handwritten() {
+  using table_detail::Accurate;
+  using table_detail::Intrinsics;
+  return {
+      table_const::variant<Intrinsics>(
+          "table_const_intrinsics",
+          "the section's lesson: step in __constant__, copied before each launch; __sinf(sqrt.approx)"),
+      table_arg::variant<Intrinsics>(
+          "table_arg_intrinsics", "the code as printed: step as a kernel argument (no copy); __sinf(sqrt.approx)"),
+      table_const::variant<Accurate>(
+          "table_const_accurate", "step in __constant__, copied before each launch; accurate sinf(sqrtf)"),
+      table_arg::variant<Accurate>(
+          "table_arg_accurate", "step as a kernel argument, accurate sinf(sqrtf): both lessons"),
+      table_const::variant_once<Intrinsics>(
+          "table_const_once_intrinsics",
+          "step in __constant__ copied only when it changes: the constant read without the copy; __sinf"),
+  };
+}
+
+template std::vector<TableVariant<float>> table_handwritten<float>();
+
+}  // namespace kl
