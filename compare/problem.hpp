@@ -179,10 +179,7 @@ class CheckedOutput {
   }
 
   Check validate(InputKind kind, double factor) {
-    download(got_);
-    CheckAccumulator acc;
-    for (std::size_t i = 0; i < size(); ++i) acc.add(i, got_[i], ref[i], bound(kind, factor, i));
-    return acc.finish();
+    return validate_with([&](std::size_t i) { return bound(kind, factor, i); });
   }
   void keep_as_library(InputKind kind, double factor) {
     download(lib_);
@@ -195,27 +192,21 @@ class CheckedOutput {
   template <class Bound>
   Check validate_with(Bound&& bound) {
     download(got_);
-    CheckAccumulator acc;
-    for (std::size_t i = 0; i < size(); ++i) acc.add(i, got_[i], ref[i], bound(i));
-    return acc.finish();
+    return check_elements(size(), [&](CheckAccumulator& acc, std::size_t i) { acc.add(i, got_[i], ref[i], bound(i)); });
   }
   template <class Bound>
   Check cross_check_with(Bound&& bound) {
     download(got_);
-    CheckAccumulator acc;
-    for (std::size_t i = 0; i < size(); ++i) acc.add(i, got_[i], static_cast<double>(lib_[i]), bound(i));
-    return acc.finish();
+    return check_elements(size(), [&](CheckAccumulator& acc, std::size_t i) {
+      acc.add(i, got_[i], static_cast<double>(lib_[i]), bound(i));
+    });
   }
   bool has_library() const { return has_lib_; }
   // |got - lib| within both variants' bounds (their sum): each lies within its own of the truth.
   Check cross_check(InputKind kind, double factor) {
-    download(got_);
-    CheckAccumulator acc;
-    for (std::size_t i = 0; i < size(); ++i) {
-      const double b = kind == InputKind::exact ? 2 * exact_slack_at(i) : (factor + lib_factor_) * scale[i];
-      acc.add(i, got_[i], static_cast<double>(lib_[i]), b);
-    }
-    return acc.finish();
+    return cross_check_with([&](std::size_t i) {
+      return kind == InputKind::exact ? 2 * exact_slack_at(i) : (factor + lib_factor_) * scale[i];
+    });
   }
   void keep_pinned() {
     if (pinned_.size() != size()) pinned_ = PinnedArray<T>(size());

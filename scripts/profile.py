@@ -14,8 +14,9 @@ name), then aggregates the variant's kernels (duration-weighted rates, summed co
   DRAM        achieved DRAM bandwidth (GB/s) and % of peak
   L2 hit      lts__t_sector_hit_rate
   smem confl  shared-memory bank conflicts, loads / stores (l1tex__data_bank_conflicts_...)
-  smem B/wf   shared-memory bytes per wavefront (128 = conflict-free 4-byte accesses of a warp)
-  gld B/sec   global load efficiency: bytes used per 32-byte sector fetched (32 = fully used)
+  smem B/wf   shared-memory bytes per wavefront, loads / stores (and all accesses), 128 = a
+              conflict-free warp of 4-byte accesses
+  gld B/sec   global load efficiency: bytes requested per 32-byte sector fetched (32 = fully used)
   occupancy   achieved occupancy (sm__warps_active % of peak)
   top stall   the largest warp-stall reason per issued instruction
 
@@ -53,8 +54,8 @@ METRICS = [
     "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
     "smsp__sass_data_bytes_mem_shared_op_ld.sum",
     "smsp__sass_data_bytes_mem_shared_op_st.sum",
-    "l1tex__t_bytes_pipe_lsu_mem_global_op_ld.sum",
-    "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+    "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.ratio",
+    "smsp__sass_average_data_bytes_per_wavefront_mem_shared.ratio",
     "sm__warps_active.avg.pct_of_peak_sustained_active",
 ] + [STALL_METRIC.format(s) for s in STALLS]
 
@@ -126,8 +127,10 @@ def aggregate(kernels):
                                              "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"),
         "smem_st_bytes_per_wavefront": ratio("smsp__sass_data_bytes_mem_shared_op_st.sum",
                                              "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"),
-        "global_ld_bytes_per_sector": ratio("l1tex__t_bytes_pipe_lsu_mem_global_op_ld.sum",
-                                            "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"),
+        # Bytes the warps asked for per 32-byte sector moved (l1tex__t_bytes / t_sectors would
+        # count whole sectors and always read 32).
+        "global_ld_bytes_per_sector": weighted("smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.ratio"),
+        "smem_bytes_per_wavefront": weighted("smsp__sass_average_data_bytes_per_wavefront_mem_shared.ratio"),
         "achieved_occupancy_pct": weighted("sm__warps_active.avg.pct_of_peak_sustained_active"),
     }
     stalls = {s: weighted(STALL_METRIC.format(s)) for s in STALLS}

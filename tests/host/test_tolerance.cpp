@@ -77,3 +77,28 @@ TEST_CASE("an empty check does not pass") {
   CheckAccumulator acc;
   CHECK_FALSE(acc.finish().pass);
 }
+
+TEST_CASE("checking in parallel chunks gives the sequential pass's result") {
+  const std::size_t n = (std::size_t{1} << 20) + 17;
+  std::vector<double> got(n), ref(n), bound(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    ref[i] = static_cast<double>(i % 97);
+    bound[i] = 1e-3 * (1 + i % 13);
+    got[i] = ref[i] + bound[i] * ((i % 7) / 8.0);  // within
+  }
+  got[5000] = ref[5000] + 2 * bound[5000];  // the first out of bound
+  got[700001] = std::numeric_limits<double>::quiet_NaN();
+  got[900000] = ref[900000] + 50 * bound[900000];  // the worst
+  CheckAccumulator seq;
+  for (std::size_t i = 0; i < n; ++i) seq.add(i, got[i], ref[i], bound[i]);
+  const Check a = seq.finish();
+  const Check b = check_elements(n, [&](CheckAccumulator& acc, std::size_t i) { acc.add(i, got[i], ref[i], bound[i]); });
+  CHECK(a.pass == b.pass);
+  CHECK(b.bad_count == 3);
+  CHECK(a.bad_count == b.bad_count);
+  CHECK(a.worst_index == b.worst_index);
+  CHECK(a.worst_ratio == b.worst_ratio);
+  CHECK(a.max_abs_err == b.max_abs_err);
+  CHECK(a.detail == b.detail);
+  CHECK(b.detail.find("first at 5000") != std::string::npos);
+}
