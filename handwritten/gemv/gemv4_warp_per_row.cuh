@@ -24,8 +24,6 @@
 
 #include "handwritten/gemv/matvec_common.cuh"
 
-#include <algorithm>
-
 namespace kl::gemv4 {
 
 using matvec::kThreads;
@@ -52,39 +50,9 @@ __global__ void __launch_bounds__(kThreads, matvec::kMinBlocksPerSm)
   const int row = blockIdx.x * kRowsPerBlock + static_cast<int>(threadIdx.x / G);
   T acc = T(0);
   if (row < M) {
-    const int items = N / matvec::item_width<T, kVector>;
-    const int begin = static_cast<int>(blockIdx.y) * seg;  // < items: segments start inside the row
-    const int end = static_cast<int>(min(static_cast<long long>(items), static_cast<long long>(begin) + seg));
+    const int2 span = matvec::segment(N / matvec::item_width<T, kVector>, seg, static_cast<int>(blockIdx.y));
     const V* a = reinterpret_cast<const V*>(A + static_cast<std::size_t>(row) * N);
-    const V* xv = reinterpret_cast<const V*>(x);
-    // Whole rounds: U items' loads issued before their FMAs. `unroll 1` keeps it at U: left
-    // to itself the compiler unrolls this loop again and ptxas then either spills or sinks
-    // the loads towards their FMAs to save registers, leaving fewer than U in flight.
-    int j = begin + lane;
-#pragma unroll 1
-    for (; j + (U - 1) * G < end; j += U * G) {
-      V va[U], vx[U];
-#pragma unroll
-      for (int u = 0; u < U; ++u) {
-        va[u] = matvec::load_item<kStream>(a + j + u * G);
-        vx[u] = __ldg(xv + j + u * G);
-      }
-#pragma unroll
-      for (int u = 0; u < U; ++u) acc = matvec::fma_item(acc, va[u], vx[u]);
-    }
-    // The last, partial round (fewer than U items left for this lane): still one wait, not one
-    // per item. Missing items are zeros; fma(0, 0, acc) is acc exactly, so they add no rounding.
-    if (j < end) {
-      V va[U], vx[U];
-#pragma unroll
-      for (int u = 0; u < U; ++u) {
-        const bool in = j + u * G < end;
-        va[u] = in ? matvec::load_item<kStream>(a + j + u * G) : V{};
-        vx[u] = in ? __ldg(xv + j + u * G) : V{};
-      }
-#pragma unroll
-      for (int u = 0; u < U; ++u) acc = matvec::fma_item(acc, va[u], vx[u]);
-    }
+    acc = matvec::row_segment_dot<G, U, kStream, T>(a, reinterpret_cast<const V*>(x), span.x, span.y, lane);
   }
   // Every lane reaches the shuffles (lanes of rows past M add zeros).
   acc = matvec::group_sum<G>(acc);
@@ -99,11 +67,10 @@ void launch_g(const MatVecArgs<T>& a, const Plan& p, T* out, cudaStream_t s) {
   KL_CHECK_LAUNCH();
 }
 
-// Runs plan p: one kernel (S = 1) writing y, or the segments' partials into the workspace and
-// the second pass that sums them per row in a fixed order.
+// Enqueues the kernel of plan p (G <= 32 lanes per row), writing one value per row and segment
+// into `out`.
 template <class T, int U, bool kStream>
-void launch(const MatVecArgs<T>& a, const Plan& p, cudaStream_t s) {
-  T* out = p.S > 1 ? static_cast<T*>(a.workspace) : a.y;
+void launch_rows(const MatVecArgs<T>& a, const Plan& p, T* out, cudaStream_t s) {
   switch (p.G) {
     case 1: launch_g<T, 1, U, kStream>(a, p, out, s); break;
     case 2: launch_g<T, 2, U, kStream>(a, p, out, s); break;
@@ -112,7 +79,21 @@ void launch(const MatVecArgs<T>& a, const Plan& p, cudaStream_t s) {
     case 16: launch_g<T, 16, U, kStream>(a, p, out, s); break;
     default: launch_g<T, 32, U, kStream>(a, p, out, s); break;
   }
+}
+
+// Runs plan p with `rows(out)` enqueuing the per-row kernel: straight into y (S = 1), or the
+// segments' partials into the workspace, then the second pass that sums them per row in a
+// fixed order.
+template <class T, class Rows>
+void run(const MatVecArgs<T>& a, const Plan& p, cudaStream_t s, Rows&& rows) {
+  T* out = p.S > 1 ? static_cast<T*>(a.workspace) : a.y;
+  rows(out);
   if (p.S > 1) matvec::launch_sum_partials(static_cast<const T*>(out), p.S, a.M, a.y, s);
+}
+
+template <class T, int U, bool kStream>
+void launch(const MatVecArgs<T>& a, const Plan& p, cudaStream_t s) {
+  run(a, p, s, [&](T* out) { launch_rows<T, U, kStream>(a, p, out, s); });
 }
 
 // Rounding depth of plan p: each lane's chain, the group's shuffle tree, the second pass.
@@ -125,22 +106,6 @@ double depth(const Plan& p) {
 template <class T>
 std::size_t workspace(const Plan& p, int M) {
   return p.S > 1 ? static_cast<std::size_t>(p.S) * M * sizeof(T) : 0;
-}
-
-// The hooks see only the shape: they take the worst over the paths the shape allows (the
-// element path always; the 16-byte path when N is a multiple of the vector width), so the
-// declared depth and workspace hold whichever path the pointers select at launch.
-template <class T, class PlanFor>
-double max_depth(MatrixShape s, PlanFor plan_for) {
-  double d = depth<T>(plan_for(s, false));
-  if (s.N % kVec<T> == 0) d = std::max(d, depth<T>(plan_for(s, true)));
-  return d;
-}
-template <class T, class PlanFor>
-std::size_t max_workspace(MatrixShape s, PlanFor plan_for) {
-  std::size_t w = workspace<T>(plan_for(s, false), s.M);
-  if (s.N % kVec<T> == 0) w = std::max(w, workspace<T>(plan_for(s, true), s.M));
-  return w;
 }
 
 constexpr int kUnroll = 4;
@@ -157,7 +122,9 @@ MatVecVariant<T> variant() {
           .launch = [](const MatVecArgs<T>& a, cudaStream_t s) {
             launch<T, kUnroll, false>(a, plan<T>({a.M, a.N}, matvec::vector_rows_ok(a, true)), s);
           },
-          .rounding_depth = [](MatrixShape s) { return max_depth<T>(s, plan<T>); }};
+          .rounding_depth = [](MatrixShape s) {
+            return matvec::worst_path<T>(s, [s](bool v) { return depth<T>(plan<T>(s, v)); });
+          }};
 }
 
 }  // namespace kl::gemv4

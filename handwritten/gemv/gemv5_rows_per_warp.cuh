@@ -32,7 +32,9 @@ MatVecVariant<T> variant() {
           .launch = [](const MatVecArgs<T>& a, cudaStream_t s) {
             gemv4::launch<T, gemv4::kUnroll, false>(a, plan<T>({a.M, a.N}, matvec::vector_rows_ok(a, true)), s);
           },
-          .rounding_depth = [](MatrixShape s) { return gemv4::max_depth<T>(s, plan<T>); }};
+          .rounding_depth = [](MatrixShape s) {
+            return matvec::worst_path<T>(s, [s](bool v) { return gemv4::depth<T>(plan<T>(s, v)); });
+          }};
 }
 
 }  // namespace kl::gemv5

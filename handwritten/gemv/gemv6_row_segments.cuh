@@ -7,20 +7,13 @@
 // loads. Here, when the rows would give fewer than 16 warps per SM and a row takes at least 8
 // rounds, each row is cut into S segments of whole rounds (blockIdx.y = segment), S chosen to
 // reach that many warps while leaving every segment >= 2 rounds (1 × 100003 floats: 391
-// segments of 256 elements). Each (row, segment) writes its
-// partial into the workspace, partial[s][row]; a second kernel adds them per row in a fixed
-// order (matvec::sum_partials), so the result is deterministic: no float atomics, whose order,
-// and therefore whose rounding, would change from run to run. Where the rows alone keep the
-// memory busy (16384², 2500 × 2000, 4097 × 1023) S = 1 and this is gemv5: one kernel, no
-// workspace.
-//
-// The configurations measured side by side (the best choice depends on the GPU):
-//   _u4, _u8   U items in flight per lane: 64 or 128 bytes; more covers latency with fewer
-//              warps (short matrices), fewer leaves registers for more resident warps;
-//   _cs        A loaded with __ldcs (evict-first): A is read once, x by every row, so x should
-//              keep its place in L1 while A streams through.
-// The profiler should show, at 1 × 100003, the first kernel spread over all SMs; at 16384²,
-// DRAM throughput near the copy bandwidth for every configuration.
+// segments of 256 elements). Each (row, segment) writes its partial into the workspace,
+// partial[s][row]; a second kernel adds them per row in a fixed order (matvec::sum_partials), so
+// the result is deterministic: no float atomics, whose order, and therefore whose rounding,
+// would change from run to run (the GPU suite runs every variant twice and compares the bits).
+// Where the rows alone keep the memory busy (16384², 2500 × 2000, 4097 × 1023) S = 1 and this
+// is gemv5: one kernel, no workspace.
+// The profiler should show, at 1 × 100003, the first kernel spread over all SMs.
 #pragma once
 
 #include "handwritten/gemv/gemv5_rows_per_warp.cuh"
@@ -37,10 +30,10 @@ constexpr int kTargetWarpsPerSm = 16;
 constexpr int kMinRoundsToSplit = 8;
 constexpr int kMinRoundsPerSegment = 2;
 
-template <class T, int U>
-gemv4::Plan plan(MatrixShape s, bool vector) {
-  gemv4::Plan p = gemv5::plan<T>(s, vector);
-  const long long warps = ceil_div(static_cast<long long>(s.M) * p.G, 32LL);
+// Plan p with its rows cut into segments where the rows are too few (p.G lanes per row).
+template <int U>
+gemv4::Plan split_rows(gemv4::Plan p, int M) {
+  const long long warps = ceil_div(static_cast<long long>(M) * p.G, 32LL);
   const long long target = static_cast<long long>(sm_count()) * kTargetWarpsPerSm;
   const long long round = static_cast<long long>(p.G) * U;  // items per round of a group
   const long long rounds = ceil_div(static_cast<long long>(p.items), round);
@@ -52,15 +45,24 @@ gemv4::Plan plan(MatrixShape s, bool vector) {
   return p;
 }
 
-template <class T, int U, bool kStream>
-MatVecVariant<T> variant(std::string_view name) {
-  return {.info = {name, "beyond",
-                   "long rows split over blocks when rows are few; partials summed in a fixed-order 2nd pass"},
+template <class T>
+gemv4::Plan plan(MatrixShape s, bool vector) {
+  return split_rows<gemv4::kUnroll>(gemv5::plan<T>(s, vector), s.M);
+}
+
+template <class T>
+MatVecVariant<T> variant() {
+  return {.info = {"gemv6_row_segments", "beyond",
+                   "few long rows split over blocks; partials summed in a fixed-order 2nd pass (deterministic)"},
           .launch = [](const MatVecArgs<T>& a, cudaStream_t s) {
-            gemv4::launch<T, U, kStream>(a, plan<T, U>({a.M, a.N}, matvec::vector_rows_ok(a, true)), s);
+            gemv4::launch<T, gemv4::kUnroll, false>(a, plan<T>({a.M, a.N}, matvec::vector_rows_ok(a, true)), s);
           },
-          .workspace_bytes = [](MatrixShape s) { return gemv4::max_workspace<T>(s, plan<T, U>); },
-          .rounding_depth = [](MatrixShape s) { return gemv4::max_depth<T>(s, plan<T, U>); }};
+          .workspace_bytes = [](MatrixShape s) {
+            return matvec::worst_path<T>(s, [s](bool v) { return gemv4::workspace<T>(plan<T>(s, v), s.M); });
+          },
+          .rounding_depth = [](MatrixShape s) {
+            return matvec::worst_path<T>(s, [s](bool v) { return gemv4::depth<T>(plan<T>(s, v)); });
+          }};
 }
 
 }  // namespace kl::gemv6

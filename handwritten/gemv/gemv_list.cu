@@ -6,6 +6,7 @@
 #include "handwritten/gemv/gemv4_warp_per_row.cuh"
 #include "handwritten/gemv/gemv5_rows_per_warp.cuh"
 #include "handwritten/gemv/gemv6_row_segments.cuh"
+#include "handwritten/gemv/gemv7_warps_per_row.cuh"
 
 namespace kl {
 
@@ -18,10 +19,11 @@ std::vector<MatVecVariant<T>> gemv_handwritten() {
       // beyond the document (docs/gemv.md)
       gemv4::variant<T>(),  // a warp per row, 16-byte coalesced loads, shuffle tree
       gemv5::variant<T>(),  // lanes per row fitted to N: short rows share a warp
-      // long rows split over blocks when rows are few; configurations: U loads in flight, A streamed
-      gemv6::variant<T, 4, false>("gemv6_row_segments_u4"),
-      gemv6::variant<T, 8, false>("gemv6_row_segments_u8"),
-      gemv6::variant<T, 4, true>("gemv6_row_segments_u4_cs"),
+      gemv6::variant<T>(),  // few long rows split over blocks, fixed-order second pass
+      // long rows shared by several warps of a block; configurations: U loads in flight, A streamed
+      gemv7::variant<T, 4, false>("gemv7_warps_per_row_u4"),
+      gemv7::variant<T, 8, false>("gemv7_warps_per_row_u8"),
+      gemv7::variant<T, 4, true>("gemv7_warps_per_row_u4_cs"),
   };
 }
 

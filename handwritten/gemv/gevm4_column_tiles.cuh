@@ -7,8 +7,9 @@
 // aligned, so 128 float or 64 double columns) and R = 8 rows at a time: the 32 lanes of a warp
 // read 512 contiguous bytes of one row, and each thread has U = 4 rows' loads in flight. The
 // grid's second dimension cuts the rows into S slabs, S chosen so that column tiles × slabs
-// fill the GPU (about 8 blocks per SM) while every thread keeps at least two rounds of loads:
-// 16384² floats get 128 tiles × 9 slabs, 2500 × 2000 16 tiles × 27 slabs. In a block the 8 warps'
+// make about 4 waves of full SMs (8 blocks each), a block being a small part of the run, while
+// every thread keeps at least two rounds of loads: 16384² floats get 128 tiles × 32 slabs of
+// 512 rows, 2500 × 2000 16 tiles × 27 slabs of 96 rows. In a block the 8 warps'
 // sums per column are added in shared memory in warp order; each slab writes its sums into
 // the workspace, partial[s][j], and a second kernel adds them per column in a fixed order
 // (matvec::sum_partials): deterministic, no float atomics (whose order, and rounding, would
@@ -109,18 +110,22 @@ __global__ void __launch_bounds__(kThreads, matvec::kMinBlocksPerSm)
   }
 }
 
-// Blocks worth having: 8 of 256 threads per SM, a full SM.
+// Blocks worth having: about 4 waves of 8 blocks of 256 threads per SM (a full SM), so that
+// a block is a small part of the run and the last, partial wave is short; but each thread keeps
+// at least 2 rounds of U rows, so a slab is never less than 64 rows (the partials stay under
+// 1/64 of A's traffic).
 constexpr int kBlocksPerSm = 8;
+constexpr int kWaves = 4;
 constexpr int kMinRoundsPerSlab = 2;
 
-// Slabs for a tile width C: enough blocks to fill the GPU, each thread >= 2 rounds of U rows.
+// Slabs for a tile width C (see kBlocksPerSm).
 template <int U>
 Plan split_rows(bool vector, int items, int C, int M) {
   const int R = kThreads / C;
   const long long tiles = ceil_div(static_cast<long long>(items), static_cast<long long>(C));
   const long long round = static_cast<long long>(R) * U;  // rows per round of a block
   const long long rounds = ceil_div(static_cast<long long>(M), round);
-  const long long target = static_cast<long long>(sm_count()) * kBlocksPerSm;
+  const long long target = static_cast<long long>(sm_count()) * kBlocksPerSm * kWaves;
   long long S = std::min(ceil_div(target, tiles), rounds / kMinRoundsPerSlab);
   if (S < 1) S = 1;
   const long long slab = ceil_div(rounds, S) * round;
@@ -164,20 +169,6 @@ std::size_t workspace(const Plan& p, int N) {
   return p.S > 1 ? static_cast<std::size_t>(p.S) * N * sizeof(T) : 0;
 }
 
-// As gemv4: the hooks take the worst over the paths the shape allows.
-template <class T, class PlanFor>
-double max_depth(MatrixShape s, PlanFor plan_for) {
-  double d = depth<T>(plan_for(s, false));
-  if (s.N % kVec<T> == 0) d = std::max(d, depth<T>(plan_for(s, true)));
-  return d;
-}
-template <class T, class PlanFor>
-std::size_t max_workspace(MatrixShape s, PlanFor plan_for) {
-  std::size_t w = workspace<T>(plan_for(s, false), s.N);
-  if (s.N % kVec<T> == 0) w = std::max(w, workspace<T>(plan_for(s, true), s.N));
-  return w;
-}
-
 constexpr int kUnroll = 4;
 
 template <class T>
@@ -192,8 +183,12 @@ MatVecVariant<T> variant() {
           .launch = [](const MatVecArgs<T>& a, cudaStream_t s) {
             launch<T, kUnroll, false>(a, plan<T>({a.M, a.N}, matvec::vector_rows_ok(a, false)), s);
           },
-          .workspace_bytes = [](MatrixShape s) { return max_workspace<T>(s, plan<T>); },
-          .rounding_depth = [](MatrixShape s) { return max_depth<T>(s, plan<T>); }};
+          .workspace_bytes = [](MatrixShape s) {
+            return matvec::worst_path<T>(s, [s](bool v) { return workspace<T>(plan<T>(s, v), s.N); });
+          },
+          .rounding_depth = [](MatrixShape s) {
+            return matvec::worst_path<T>(s, [s](bool v) { return depth<T>(plan<T>(s, v)); });
+          }};
 }
 
 }  // namespace kl::gevm4

@@ -31,8 +31,12 @@ MatVecVariant<T> variant(std::string_view name) {
           .launch = [](const MatVecArgs<T>& a, cudaStream_t s) {
             gevm4::launch<T, U, kStream>(a, plan<T, U>({a.M, a.N}, matvec::vector_rows_ok(a, false)), s);
           },
-          .workspace_bytes = [](MatrixShape s) { return gevm4::max_workspace<T>(s, plan<T, U>); },
-          .rounding_depth = [](MatrixShape s) { return gevm4::max_depth<T>(s, plan<T, U>); }};
+          .workspace_bytes = [](MatrixShape s) {
+            return matvec::worst_path<T>(s, [s](bool v) { return gevm4::workspace<T>(plan<T, U>(s, v), s.N); });
+          },
+          .rounding_depth = [](MatrixShape s) {
+            return matvec::worst_path<T>(s, [s](bool v) { return gevm4::depth<T>(plan<T, U>(s, v)); });
+          }};
 }
 
 }  // namespace kl::gevm5

@@ -6,6 +6,7 @@
 //   item_t / load_item / fma_item / fma_lanes
 //                    the 16-byte path and its element fallback: an "item" is one 16-byte vector
 //                    (float4, double2) when every row is 16-byte aligned, one element otherwise
+//   row_segment_dot  one lane's share of a row walked by a group of lanes (gemv4, gemv7)
 //   group_sum        the shuffle tree over the lanes of a group (one row's lanes)
 //   pow2_at_least    group widths fitted to a dimension
 //   sum_partials     the second pass of the split steps: y[i] = Σ_s partial[s][i] in a fixed
@@ -73,6 +74,28 @@ int row_items(int N, bool vector) {
   return vector ? N / kVec<T> : N;
 }
 
+// The worst of f(vector) over the paths a shape allows: the element path always, the 16-byte
+// path when N is a multiple of the vector width. The variants' hooks (workspace, rounding depth)
+// see only the shape, so they declare the worst; the pointers pick the path at launch.
+template <class T, class F>
+auto worst_path(MatrixShape s, F f) {
+  auto v = f(false);
+  if (s.N % kVec<T> == 0) {
+    const auto w = f(true);
+    if (w > v) v = w;
+  }
+  return v;
+}
+
+// Items [begin, end) of segment `s` (of `seg` items each) of a row of `items` items; segments
+// start inside the row, so begin < items, and end is computed in 64 bits (begin + seg may pass
+// 2^31 when a row has nearly 2^30 items).
+__device__ __forceinline__ int2 segment(int items, int seg, int s) {
+  const int begin = s * seg;
+  const long long end = static_cast<long long>(begin) + seg;
+  return make_int2(begin, static_cast<int>(end < items ? end : items));
+}
+
 // A read once (the matrix): __ldcs marks it evict-first ("streaming"), so it does not push the
 // vector, which every row reads again, out of L1; otherwise the read-only path (__ldg).
 template <bool kStream, class V>
@@ -107,6 +130,44 @@ __device__ __forceinline__ void fma_lanes(T (&acc)[W], T s, const V& a) {
   const T* ea = reinterpret_cast<const T*>(&a);
 #pragma unroll
   for (int e = 0; e < W; ++e) acc[e] = fma(s, ea[e], acc[e]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// One lane's share of a row segment: a group of G lanes walks items [begin, end) of row `a`
+// (x's items at the same indices), lane `lane` taking begin + lane, + G, ... in one FMA chain
+// (at most ceil((end - begin) / G) items of W elements). Whole rounds issue U items' loads
+// before their FMAs; `unroll 1` keeps a round at U: left to itself the compiler unrolls the
+// loop again and ptxas then spills or sinks loads towards their FMAs. The last, partial round
+// is one batch too (one wait, not one per item), the missing items zeros: fma(0, 0, acc) is
+// acc exactly, so they add no rounding.
+template <int G, int U, bool kStream, class T, class V>
+__device__ __forceinline__ T row_segment_dot(const V* __restrict__ a, const V* __restrict__ xv, int begin, int end,
+                                             int lane) {
+  T acc = T(0);
+  int j = begin + lane;
+#pragma unroll 1
+  for (; j + (U - 1) * G < end; j += U * G) {
+    V va[U], vx[U];
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+      va[u] = load_item<kStream>(a + j + u * G);
+      vx[u] = __ldg(xv + j + u * G);
+    }
+#pragma unroll
+    for (int u = 0; u < U; ++u) acc = fma_item(acc, va[u], vx[u]);
+  }
+  if (j < end) {
+    V va[U], vx[U];
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+      const bool in = j + u * G < end;
+      va[u] = in ? load_item<kStream>(a + j + u * G) : V{};
+      vx[u] = in ? __ldg(xv + j + u * G) : V{};
+    }
+#pragma unroll
+    for (int u = 0; u < U; ++u) acc = fma_item(acc, va[u], vx[u]);
+  }
+  return acc;
 }
 
 // ---------------------------------------------------------------------------------------------

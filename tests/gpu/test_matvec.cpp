@@ -18,18 +18,20 @@ struct Shape {
 };
 
 // The shapes and the paths they reach (floats; doubles have half the items per 16 bytes):
-//   1×1, 1×100003, 100003×1   degenerate; gemv splits 1×100003 into 391 segments (32-lane
+//   1×1, 1×100003, 100003×1   degenerate; gemv6 splits 1×100003 into 391 segments (32-lane
 //                             second pass), gevm 100003×1 into 49 slabs of one-column tiles
 //   31×33, 33×31, 1009×997    no block, tile or vector width divides them (element path)
 //   3×4, 67×132, 1000×500     16-byte path, partial tiles and rounds
 //   300×7, 300×12, 300×20     2, 4, 8, 16 lanes per row / columns per tile
-//   5×40000, 64×65536         gemv: few long rows, split (8-lane second pass)
-//   200×3201, 2000×97         gevm: 3 and 21 slabs (1- and 4-lane second pass)
-//   1009×997, 4097×1023       gevm 16 and 33 slabs (2- and 8-lane second pass)
+//   5×40000, 64×65536         gemv: few long rows, split (gemv6: 8-lane second pass); gemv7 a
+//                             block per row and split
+//   1009×997, 33×1999, 200×3201   gemv7: 2, 4 and 8 warps per row
+//   200×3201, 2000×97         gevm: 3 and 21 slabs (a 1- and a 4-lane second pass)
+//   1009×997, 4097×1023       gevm: 16 and 43 slabs (a 2- and an 8-lane second pass)
 //   2500×2000                 document 003's largest
 std::vector<Shape> shapes() {
-  std::vector<Shape> s = {{1, 1},    {1, 100003}, {100003, 1}, {31, 33},  {33, 31},   {3, 4},     {67, 132},
-                          {300, 7},  {300, 12},   {300, 20},   {130, 2},  {5, 40000}, {200, 3201}, {2000, 97}};
+  std::vector<Shape> s = {{1, 1},   {1, 100003}, {100003, 1}, {31, 33}, {33, 31},   {3, 4},      {67, 132},  {300, 7},
+                          {300, 12}, {300, 20},  {130, 2},    {5, 40000}, {33, 1999}, {200, 3201}, {2000, 97}};
   if (quick() < 2) s.insert(s.end(), {{1009, 997}, {4097, 1023}, {1000, 500}, {64, 65536}});
   if (quick() < 1) s.push_back({2500, 2000});
   return s;
@@ -141,8 +143,8 @@ TEST_CASE_TEMPLATE("every variant gives the same bits twice", T, float, double) 
 }
 
 // Mutants of every variant (the library's too), each caught by the exact-input check. 131×1031:
-// gemv splits its rows into 4 segments and gevm its rows into 2 slabs, so the split paths are
-// among those that must fail.
+// gemv6 splits its rows into 3 segments, gemv7 gives a row 4 warps and gevm its rows 2 slabs,
+// so those paths are among the ones that must fail.
 TEST_CASE_TEMPLATE("mutants: every gemv variant with the sum one short, x[0] dropped or the last row unwritten fails", T,
                    float, double) {
   const int M = 131, N = 1031;
