@@ -22,9 +22,9 @@ struct Shape {
 //                             second pass), gevm 100003×1 into 49 slabs of one-column tiles
 //   31×33, 33×31, 1009×997    no block, tile or vector width divides them (element path)
 //   3×4, 67×132, 1000×500     16-byte path, partial tiles and rounds
-//   300×7, 300×12, 300×20     2, 4, 8, 16 lanes per row / columns per tile
-//   5×40000, 64×65536         gemv: few long rows, split (gemv6: 8-lane second pass); gemv7 a
-//                             block per row and split
+//   130×2, 300×12, 300×7, 300×20   1, 2, 4, 8, 16 lanes per row / column items per tile
+//   5×40000, 64×65536         gemv: few long rows, split (gemv6: a 4- or 8-lane second pass);
+//                             gemv7 a block per row and split
 //   1009×997, 33×1999, 200×3201   gemv7: 2, 4 and 8 warps per row
 //   200×3201, 2000×97         gevm: 3 and 21 slabs (a 1- and a 4-lane second pass)
 //   1009×997, 4097×1023       gevm: 16 and 43 slabs (a 2- and an 8-lane second pass)
