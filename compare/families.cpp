@@ -1,6 +1,7 @@
 // The registry: every family the runner knows, in the order of --list and the default run.
 // Adding a family: its traits in compare/family_<name>.hpp and one line here.
 #include "compare/family_core.hpp"
+#include "compare/family_matvec.hpp"
 #include "compare/family_product.hpp"
 #include "compare/family_reduce.hpp"
 #include "compare/family_table.hpp"
@@ -13,6 +14,8 @@ const std::vector<const Family*>& all_families() {
       &family<ReduceFamily>(),
       &family<GemmFamily>(),
       &family<AatFamily>(),
+      &family<GemvFamily>(),
+      &family<GevmFamily>(),
       &family<TransposeFamily>(),
       &family<TableFamily>(),
   };

@@ -91,6 +91,27 @@ TEST_CASE("matrix shapes") {
   CHECK(parse({"--family", "aat", "--type", "double", "--sizes", "1025x333"}).problems[0].key.dims == Dims{1025, 333});
 }
 
+TEST_CASE("matrix x vector: M x N, one number for square, and document 003's named sweep") {
+  const Plan p = parse({"--family", "gemv,gevm", "--type", "float", "--sizes", "4097x1023,300"});
+  REQUIRE(p.problems.size() == 4);
+  CHECK(p.problems[0].family->name() == "gemv");
+  CHECK(p.problems[0].key.dims == Dims{4097, 1023});
+  CHECK(p.problems[1].key.dims == Dims{300, 300});
+  CHECK(p.problems[2].family->name() == "gevm");
+  const Plan d = parse({"--family", "gemv,gevm", "--sizes", "003"});
+  REQUIRE(d.problems.size() == 2 * 2 * 7);  // two families, float and double, seven sizes
+  CHECK(d.problems.front().key.dims == Dims{1000, 500});  // rows x columns
+  CHECK(d.problems.back().key.dims == Dims{2500, 2000});
+  const Plan def = parse({"--family", "gemv"});
+  bool large = false, doc = false;
+  for (const auto& pr : def.problems) {
+    large |= pr.key.dims == Dims{16384, 16384};
+    doc |= pr.key.dims == Dims{2500, 2000} && pr.key.dtype == DType::f64;
+  }
+  CHECK(large);
+  CHECK(doc);
+}
+
 TEST_CASE("mode, seed and timing options") {
   const Plan p = parse({"--family", "reduce", "--mode", "e2e", "--seed", "7", "--max-noise", "0.05", "--min-samples", "3"});
   CHECK(p.l2_flush == L2Flush::read);
@@ -114,6 +135,7 @@ TEST_CASE("bad input is a UsageError with a reason") {
     FAIL("no UsageError for " << needle);
   };
   fails_with({"--family", "nosuch"}, "unknown family 'nosuch' (families: reduce, gemm, aat");
+  fails_with({"--family", "nosuch"}, "gemv, gevm");
   fails_with({"--type", "half"}, "unknown type 'half'");
   fails_with({"--family", "gemm", "--type", "int"}, "no variants of the requested type");
   fails_with({"--family", "reduce", "--sizes", "0"}, "positive");
@@ -126,6 +148,8 @@ TEST_CASE("bad input is a UsageError with a reason") {
   fails_with({"--family", "gemm", "--sizes", "3000000000"}, "larger than 2^30");
   fails_with({"--family", "gemm", "--sizes", "1x1x2147483647"}, "K = 2147483647 is larger than 2^30");
   fails_with({"--family", "aat", "--sizes", "2x3x4"}, "needs M x K");
+  fails_with({"--family", "gemv", "--sizes", "2x3x4"}, "needs M x N (or one number for all), or the set '003'");
+  fails_with({"--family", "gevm", "--sizes", "0x5"}, "M = '0' must be a positive");
   fails_with({"--axis", "op=row_sum"}, "no selected family has an axis 'op'");
   fails_with({"--axis", "op"}, "NAME=VALUE");
   fails_with({"--l2-flush", "maybe"}, "");
@@ -168,6 +192,8 @@ TEST_CASE("--list and --help need no GPU") {
   CHECK(text.find("cublas_geam [library]") != std::string::npos);
   CHECK(text.find("table_const_intrinsics") != std::string::npos);
   CHECK(text.find("axis step") != std::string::npos);
+  CHECK(text.find("gevm5_fitted_tiles_u4 ") != std::string::npos);
+  CHECK(text.find("003 = document 003") != std::string::npos);
 }
 
 TEST_CASE("the executable: bad input exits 2 with one line on stderr, never a crash") {

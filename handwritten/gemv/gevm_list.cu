@@ -1,0 +1,29 @@
+// The gevm family's hand-written ladder (y = x·A), in ladder order. One line per variant.
+#include "common/variant.hpp"
+#include "handwritten/gemv/gevm1_thread_per_column.cuh"
+#include "handwritten/gemv/gevm2_shared_vector.cuh"
+#include "handwritten/gemv/gevm3_shared_accumulator.cuh"
+#include "handwritten/gemv/gevm4_column_tiles.cuh"
+#include "handwritten/gemv/gevm5_fitted_tiles.cuh"
+
+namespace kl {
+
+template <class T>
+std::vector<MatVecVariant<T>> gevm_handwritten() {
+  return {
+      gevm1::variant<T>(),  // 003 by analogy: thread per column
+      gevm2::variant<T>(),  // 003 listing 1 by analogy: x staged through shared memory
+      gevm3::variant<T>(),  // 003 listing 2 by analogy: plus the shared accumulator
+      // beyond the document (docs/gemv.md)
+      gevm4::variant<T>(),  // column tiles x row slabs, 16-byte row reads, fixed-order 2nd pass
+      // tile width fitted to N; configurations: U loads in flight, A streamed
+      gevm5::variant<T, 4, false>("gevm5_fitted_tiles_u4"),
+      gevm5::variant<T, 8, false>("gevm5_fitted_tiles_u8"),
+      gevm5::variant<T, 4, true>("gevm5_fitted_tiles_u4_cs"),
+  };
+}
+
+template std::vector<MatVecVariant<float>> gevm_handwritten<float>();
+template std::vector<MatVecVariant<double>> gevm_handwritten<double>();
+
+}  // namespace kl
