@@ -33,7 +33,8 @@ except ImportError:
 
 PROG = "plot_compare.py"
 
-# Dimension names of the families (compare --list shows them); others read as "size".
+# Dimension names of the families (compare --list shows them), where a report's rows do not
+# carry them as "dim_names"; other families' dimensions read as dim0, dim1, ...
 DIM_NAMES = {"reduce": ["n"], "dot": ["n"], "gemm": ["M", "N", "K"], "aat": ["M", "K"]}
 
 # A configuration spelled in a variant's name: tile shapes like 128x128x8 and a stage count s3.
@@ -103,15 +104,17 @@ def group_rows(report):
             g["shapes"].append(shape)
             g["rows"][shape] = []
             g["dims"][shape] = tuple(r.get("dims") or [])
+            if isinstance(r.get("dim_names"), list):
+                g["dim_names"] = [str(x) for x in r["dim_names"]]
         g["rows"][shape].append(r)
     return groups
 
 
-def sweep_axis(family, dims_list):
+def sweep_axis(family, dims_list, dim_names=None):
     """(x values, x label) if the sizes form a sweep along one parameter, else None."""
     if len(dims_list) < 3 or any(len(d) != len(dims_list[0]) or not d for d in dims_list):
         return None
-    names = DIM_NAMES.get(family) or [f"dim{i}" for i in range(len(dims_list[0]))]
+    names = dim_names or DIM_NAMES.get(family) or [f"dim{i}" for i in range(len(dims_list[0]))]
     if len(names) != len(dims_list[0]):
         names = [f"dim{i}" for i in range(len(dims_list[0]))]
     if len(set(dims_list)) != len(dims_list):
@@ -179,7 +182,7 @@ def pow2_label(v, _pos=None):
 
 
 def plain_label(v, _pos=None):
-    return f"{v:g}" if v < 1e4 else pow2_label(v)
+    return f"{int(v)}" if v == int(v) else f"{v:g}"
 
 
 def percent_label(v, _pos=None):
@@ -244,8 +247,8 @@ def sweep_series(g, xs, all_configs):
 
 def style_log_x(ax, xs):
     ax.set_xscale("log", base=2)
-    span = max(xs) / min(xs)
-    fmt = pow2_label if span > 2**10 else plain_label
+    powers_of_two = all(x > 0 and abs(math.log2(x) - round(math.log2(x))) < 1e-9 for x in xs)
+    fmt = pow2_label if powers_of_two and max(xs) >= 2**14 else plain_label
     ticks = sorted(set(xs))
     if len(ticks) > 10:  # thinned, so the labels do not collide
         ticks = ticks[:: math.ceil(len(ticks) / 10)]
@@ -414,7 +417,7 @@ def main(argv):
         report = load(path)
         stem = file_stem(os.path.splitext(os.path.basename(path))[0])
         for key, g in group_rows(report).items():
-            sweep = None if args.bars else sweep_axis(key[0], [g["dims"][s] for s in g["shapes"]])
+            sweep = None if args.bars else sweep_axis(key[0], [g["dims"][s] for s in g["shapes"]], g.get("dim_names"))
             out = plot_sweep(report, key, g, sweep, args.out, stem, args.all_configs) if sweep else None
             if out is None:
                 out = plot_ladders(report, key, g, args.out, stem)
