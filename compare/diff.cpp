@@ -587,7 +587,7 @@ std::string method_line(const DiffResult& d) {
 
 const char* const kLegend =
     "new/old: ratio of the medians; speed: old/new - 1 (+ = faster); p: the U test's p-value, Holm-adjusted; "
-    "'?': beyond the threshold or not, but not testable (no samples, too few samples)";
+    "'?': not testable (no samples, or too few), judged by the threshold alone";
 
 // device_state of both runs, key by key: "key: old -> new" (or one value when equal).
 std::vector<std::string> state_lines(const DiffResult& d) {
@@ -610,8 +610,12 @@ std::vector<std::string> state_lines(const DiffResult& d) {
   return out;
 }
 
+std::string counted(std::size_t n, const std::string& what) {
+  return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
+}
+
 std::string summary_line(const DiffResult& d) {
-  std::string s = std::to_string(d.rows.size()) + " rows:";
+  std::string s = counted(d.rows.size(), "row") + ":";
   bool first = true;
   for (Verdict v : {Verdict::slower, Verdict::faster, Verdict::same, Verdict::maybe_slower, Verdict::maybe_faster,
                     Verdict::unknown, Verdict::now_failing, Verdict::fixed, Verdict::still_failing, Verdict::now_skipped,
@@ -627,7 +631,7 @@ std::string summary_line(const DiffResult& d) {
 std::string outcome_line(const DiffResult& d) {
   const std::size_t slower = d.count(Verdict::slower), regress = d.regressions();
   if (!regress) return "no regression (exit status 0)";
-  return std::to_string(regress) + " regression(s): " + std::to_string(slower) + " significantly slower, " +
+  return counted(regress, "regression") + ": " + std::to_string(slower) + " significantly slower, " +
          std::to_string(regress - slower) + " newly failing (exit status 1)";
 }
 

@@ -48,7 +48,7 @@ struct UTest {
 
 // The U test of a against b (scipy.stats.mannwhitneyu(a, b, alternative='two-sided') convention:
 // u1 is a's statistic). Exact when the smaller sample times the total is at most
-// kUTestExactLimit (30 vs 30, 10 vs 300), which covers the runner's usual 10-sample rows; the
+// kUTestExactLimit (44 vs 44, 10 vs 390), which covers the runner's usual 10-sample rows; the
 // normal approximation beyond, where it is accurate.
 UTest mann_whitney_u(std::span<const double> a, std::span<const double> b);
 inline constexpr std::size_t kUTestExactLimit = 4000;
