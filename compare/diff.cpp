@@ -324,6 +324,10 @@ std::string percent(double f, bool sign = false) {
   return buf;
 }
 
+std::string counted(std::size_t n, const std::string& what) {
+  return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
+}
+
 std::string alpha_text(double a) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%g", a);
@@ -354,8 +358,9 @@ void judge_timing(DiffRow& d, const RunRow& o, const RunRow& n, const DiffOption
   if (o.has_samples && n.has_samples) {
     d.test = mann_whitney_u(o.samples, n.samples);
     d.tested = d.test.ran && d.test.min_p < opt.alpha;
+    d.too_few = d.test.ran && !d.tested && d.test.min_p < 1.0;
     if (!d.test.ran) d.why = d.test.why_not;
-    else if (!d.tested)
+    else if (d.too_few)
       d.why = "too few samples: " + std::to_string(d.test.n1) + " vs " + std::to_string(d.test.n2) +
               " cannot reach p < " + alpha_text(opt.alpha);
   } else {
@@ -391,6 +396,15 @@ void decide_tested(std::vector<DiffRow>& rows, const DiffOptions& opt) {
   for (DiffRow* d : tested) {
     const bool significant = d->p_adjusted < opt.alpha;
     const bool beyond = std::fabs(d->ratio - 1.0) > d->threshold;
+    // Even the most extreme samples could not have passed the adjustment (a few samples among
+    // many rows): say so rather than call it the same.
+    if (!significant && d->test.min_p * static_cast<double>(m) >= opt.alpha) {
+      d->too_few = true;
+      d->why = "too few samples: " + std::to_string(d->test.n1) + " vs " + std::to_string(d->test.n2) +
+               " among " + std::to_string(m) + " rows";
+      d->verdict = !beyond ? Verdict::unknown : d->ratio > 1 ? Verdict::maybe_slower : Verdict::maybe_faster;
+      continue;
+    }
     if (significant && beyond) {
       d->verdict = d->ratio > 1 ? Verdict::slower : Verdict::faster;
       d->regression = d->verdict == Verdict::slower;
@@ -457,16 +471,19 @@ void add_warnings(DiffResult& d) {
       d.warnings.push_back(std::string(f == &o ? "OLD" : "NEW") + " has schema " + f->schema + ", newer than this tool: read as schema 2");
   std::size_t untested = 0, too_few = 0;
   for (const DiffRow& r : d.rows) {
-    if (!r.old_row || !r.new_row || r.old_row->status != "ok" || r.new_row->status != "ok") continue;
+    if (!r.old_row || !r.new_row || !r.old_row->has_timing || !r.new_row->has_timing || r.old_row->status != "ok" ||
+        r.new_row->status != "ok")
+      continue;
     if (!r.old_row->has_samples || !r.new_row->has_samples) ++untested;
-    else if (!r.test.ran || r.test.min_p >= d.options.alpha) ++too_few;
+    else if (!r.test.ran || r.too_few) ++too_few;
   }
   if (untested)
-    d.warnings.push_back(std::to_string(untested) + " row(s) without samples (a schema-1 report): significance is not "
+    d.warnings.push_back(counted(untested, "row") + " without samples (a schema-1 report): significance is not "
                          "tested there; changes beyond the threshold are marked '?' and do not fail the comparison");
   if (too_few)
-    d.warnings.push_back(std::to_string(too_few) + " row(s) with too few samples for the U test to reach p < " +
-                         alpha_text(d.options.alpha) + " (Google Benchmark recommends 9 or more; raise compare's --min-samples)");
+    d.warnings.push_back(counted(too_few, "row") + " with too few samples for the U test to reach p < " +
+                         alpha_text(d.options.alpha) + " (among this many rows); Google Benchmark recommends 9 or more, "
+                         "raise compare's --min-samples");
 }
 
 }  // namespace
@@ -608,10 +625,6 @@ std::vector<std::string> state_lines(const DiffResult& d) {
     out.push_back(k + ": " + (os == ns ? os : os + " -> " + ns));
   }
   return out;
-}
-
-std::string counted(std::size_t n, const std::string& what) {
-  return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
 }
 
 std::string summary_line(const DiffResult& d) {
@@ -790,7 +803,7 @@ int diff_command(int argc, const char* const* argv, std::ostream& out, std::ostr
       }
     }
     return diff_exit_code(d);
-  } catch (const DiffInputError& e) {
+  } catch (const std::exception& e) {  // DiffInputError, or anything unforeseen in reading the input
     err << "compare diff: error: " << one_line(e.what()) << '\n';
     return 2;
   }

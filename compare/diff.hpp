@@ -120,6 +120,7 @@ struct DiffRow {
   UTest test;
   bool tested = false;      // the U test ran and can reach p < alpha at these sample counts
   double p_adjusted = 1;    // test.p after Holm's adjustment over all tested rows
+  bool too_few = false;     // too few samples to be significant (alone, or among this many rows)
   Verdict verdict = Verdict::same;
   bool regression = false;  // counts for the exit status
   bool changed = false;     // shown with --only-changed

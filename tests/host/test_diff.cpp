@@ -390,6 +390,24 @@ TEST_CASE("too few samples to reach significance is said, not guessed") {
   CHECK(diff_exit_code(d) == 0);
 }
 
+TEST_CASE("few samples among many rows: untestable after the adjustment, said so") {
+  // 5 vs 5 samples can reach p = 2/252 = 0.008 alone, but not below 0.05 / 20 among 20 rows.
+  std::vector<json> o, n;
+  for (int i = 0; i < 20; ++i) {
+    const std::string v = "v" + std::to_string(i);
+    o.push_back(row(v, draws(600 + 2 * i, 5, 1.0, 0.01)));
+    n.push_back(row(v, draws(601 + 2 * i, 5, i == 3 ? 1.5 : 1.0, 0.01)));
+  }
+  const DiffResult alone = diff(report({o[3]}), report({n[3]}));
+  CHECK(alone.rows[0].verdict == Verdict::slower);
+  const DiffResult many = diff(report(o), report(n));
+  const DiffRow& r = find(many, "v3");
+  CHECK(r.verdict == Verdict::maybe_slower);
+  CHECK(r.too_few);
+  CHECK(has(r.why, "among 20 rows"));
+  CHECK(diff_exit_code(many) == 0);
+}
+
 TEST_CASE("identical samples in both runs (a quantised timer) are the same, not untestable") {
   const std::vector<double> q(10, 0.008192);
   const DiffResult d = diff(report({row("k", q)}), report({row("k", q)}));
