@@ -3,19 +3,25 @@
 #include "compare/cli.hpp"
 #include "compare/device.hpp"
 #include "compare/isolate.hpp"
+#include "compare/diff.hpp"
 #include "compare/runner.hpp"
 
 #include <cstdio>
 #include <exception>
 #include <iostream>
+#include <string_view>
 
 int main(int argc, char** argv) {
   using namespace kl;
   const char* const* args = argv;
+  // `compare diff OLD.json NEW.json`: reads two reports, needs no GPU, touches nothing CUDA.
+  if (argc >= 2 && std::string_view(argv[1]) == "diff") return diff_command(argc - 1, args + 1, std::cout, std::cerr);
   try {
     const Plan plan = parse_command_line(argc, args);
     if (plan.help_only) {
-      std::cout << plan.help_text;
+      std::cout << plan.help_text
+                << "\nSubcommands:\n  compare diff OLD.json NEW.json   compare two runs' reports: medians, ratio, "
+                   "significance (needs no GPU; compare diff --help)\n";
       return kExitOk;
     }
     if (plan.list_only) {

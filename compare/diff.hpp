@@ -1,0 +1,151 @@
+// `compare diff OLD.json NEW.json`: did a variant get faster or slower between two runs, and is
+// the difference real? Needs no GPU: it reads two of compare's JSON reports.
+//
+// Method (docs/judging-progress.md says it for users). A row changed when all of these hold:
+//  1. Significance: a two-sided Mann-Whitney U test on the two runs' samples gives p < alpha
+//     (default 0.05). This is what Google Benchmark's tools/compare.py does (gbench/report.py:
+//     mannwhitneyu(..., alternative='two-sided'), alpha 0.05, warning below 9 repetitions).
+//     It assumes nothing about the shape of the timing distribution (GPU timings are skewed,
+//     with a long right tail) and is insensitive to a few outliers.
+//  2. Many rows at once: the p-values of all rows tested are adjusted with Holm's method
+//     (Holm 1979), so that comparing two runs of the same code flags ANY row with probability
+//     at most alpha, not alpha per row (170 rows at 0.05 would flag about 8 by chance).
+//  3. Size: |new/old - 1| of the medians exceeds the threshold: --threshold (default 2%) or the
+//     relative noise of the quieter of the two runs, whichever is larger. The noise term is
+//     nvbench's rule (scripts/nvbench_compare.py: SAME when |diff| <= min(ref_noise, cmp_noise)).
+//     The 2% floor is the runner's own noise target (--max-noise 0.02). The U test only sees the
+//     spread within each run, while two runs of the same binary also differ as a whole (the
+//     GPU's clock and temperature at the time, where the buffers landed, other work on the
+//     machine); with hundreds of samples the test calls such a shift significant however small
+//     it is. The floor keeps those shifts out, so a CI gate does not fail on them.
+// Rows are matched by (family, type, shape, variant); rows present in one run only are listed.
+#pragma once
+
+#include <cstddef>
+#include <iosfwd>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kl {
+
+// ---- the Mann-Whitney U test --------------------------------------------------------------
+
+struct UTest {
+  bool ran = false;          // false: a sample has fewer than 2 values (why_not says so)
+  std::size_t n1 = 0, n2 = 0;
+  double u1 = 0, u2 = 0;     // u1: pairs (a_i, b_j) with a_i > b_j, plus half the ties; u1 + u2 = n1*n2
+  double p = 1;              // two-sided
+  bool exact = false;        // exact permutation distribution (with the ties as observed), else
+                             // the normal approximation with tie and continuity corrections
+  double z = 0;              // the corrected normal deviate (normal approximation only)
+  double min_p = 0;          // the smallest p these sample sizes and ties can give at all
+  std::string why_not;
+};
+
+// The U test of a against b (scipy.stats.mannwhitneyu(a, b, alternative='two-sided') convention:
+// u1 is a's statistic). Exact when the smaller sample times the total is at most
+// kUTestExactLimit (44 vs 44, 10 vs 390), which covers the runner's usual 10-sample rows; the
+// normal approximation beyond, where it is accurate.
+UTest mann_whitney_u(std::span<const double> a, std::span<const double> b);
+inline constexpr std::size_t kUTestExactLimit = 4000;
+
+// ---- reading compare's JSON ---------------------------------------------------------------
+
+// Bad input: an unreadable file, not JSON, not a compare report. One line.
+struct DiffInputError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct RunRow {
+  std::string family, dtype, shape, variant, source, status, note;
+  bool has_timing = false;
+  double median = 0, noise = 0;
+  std::size_t count = 0;
+  bool has_samples = false;  // schema 2 lists every sample; schema 1 only counted them
+  std::vector<double> samples;
+};
+
+struct RunFile {
+  std::string label;  // the path, as given
+  std::string schema;
+  int schema_version = 0;
+  std::string commit, timestamp, command_line, device_name;
+  bool complete = true;
+  std::string incomplete_reason;
+  // What must match for two runs to be comparable: (what, value); value "" = not recorded.
+  std::vector<std::pair<std::string, std::string>> environment;
+  // device_state (clocks, temperature, power, ...) flattened to (dotted key, value).
+  std::vector<std::pair<std::string, std::string>> device_state;
+  std::vector<RunRow> rows;
+};
+
+RunFile parse_run(std::string_view json_text, const std::string& label);  // throws DiffInputError
+RunFile load_run(const std::string& path);                                // throws DiffInputError
+
+// ---- the comparison -----------------------------------------------------------------------
+
+struct DiffOptions {
+  double alpha = 0.05;
+  double threshold = 0.02;  // floor of the relative change of the median that counts
+};
+
+enum class Verdict {
+  slower,        // significant and beyond the threshold: a regression
+  faster,        // significant and beyond the threshold
+  same,          // not significant, or within the threshold
+  maybe_slower,  // beyond the threshold, but no test possible (no samples, too few)
+  maybe_faster,
+  unknown,       // within the threshold, but no test possible
+  now_failing,   // ok / skipped -> FAIL / ERROR: a regression
+  fixed,         // FAIL / ERROR -> ok
+  still_failing,
+  now_skipped,   // ok -> skipped
+  now_runs,      // skipped -> ok
+  skipped,       // skipped in both
+  only_old,
+  only_new,      // a regression if it fails
+};
+std::string_view verdict_name(Verdict v);
+
+struct DiffRow {
+  std::string family, dtype, shape, variant;
+  bool library = false;
+  std::optional<RunRow> old_row, new_row;
+  double ratio = 0;      // new median / old median (0 when either has no timing)
+  double threshold = 0;  // the effective threshold of this row
+  UTest test;
+  bool tested = false;      // the U test ran and can reach p < alpha at these sample counts
+  double p_adjusted = 1;    // test.p after Holm's adjustment over all tested rows
+  bool too_few = false;     // too few samples to be significant (alone, or among this many rows)
+  Verdict verdict = Verdict::same;
+  bool regression = false;  // counts for the exit status
+  bool changed = false;     // shown with --only-changed
+  std::string why;          // a short reason, e.g. "within 2.0%", "no samples (schema 1)"
+};
+
+struct DiffResult {
+  RunFile old_run, new_run;  // metadata (rows moved into `rows`)
+  DiffOptions options;
+  std::vector<std::string> warnings;  // runs not comparable, incomplete runs, few samples
+  std::vector<DiffRow> rows;          // NEW's order, then the rows only in OLD
+  std::size_t count(Verdict v) const;
+  std::size_t regressions() const;
+};
+
+DiffResult diff_runs(RunFile old_run, RunFile new_run, const DiffOptions& options);
+
+// 1 when a variant got significantly slower beyond the threshold or started failing, else 0.
+int diff_exit_code(const DiffResult& d);
+
+void print_diff(std::ostream& os, const DiffResult& d, bool only_changed);
+std::string diff_markdown(const DiffResult& d, bool only_changed);
+
+// `compare diff ...` (argv[0] = "diff"): parses its options, prints, returns the exit status
+// (0, 1, or 2 with one line on `err` for bad input).
+int diff_command(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
+
+}  // namespace kl

@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""ctest plot_compare: scripts/plot_compare.py renders every committed report and a synthetic
+schema-2 report (a sweep with a failing configuration, a string axis, a single size), and
+refuses bad input with exit status 2. Exit 77 (ctest: Skipped) without matplotlib.
+
+usage: test_plot_compare.py SOURCE_DIR WORK_DIR
+"""
+import glob
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+try:
+    import matplotlib  # noqa: F401
+except ImportError:
+    print("matplotlib is missing: skipped")
+    sys.exit(77)
+
+src, work = sys.argv[1], sys.argv[2]
+script = os.path.join(src, "scripts", "plot_compare.py")
+shutil.rmtree(work, ignore_errors=True)
+os.makedirs(work)
+failures = []
+
+
+def run(args):
+    return subprocess.run([sys.executable, script] + args, capture_output=True, text=True)
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+
+
+def row(variant, n, gbps, status="ok", source="handwritten", axes=None):
+    r = {"family": "rows", "dtype": "float", "shape": f"{n}x64" + (f" op={axes}" if axes else ""), "dims": [n, 64],
+         "variant": variant, "source": source, "status": status}
+    if axes:
+        r["axes"] = {"op": axes}
+    if status == "ok":
+        r["timing_ms"] = {"count": 3, "median": 1.0, "samples": [1.0, 1.0, 1.0], "noise": 0.0}
+        r["metric"] = {"throughput": gbps, "unit": "GB/s", "work_unit": "bytes", "vs_library": gbps / 1000.0,
+                       "vs_ceiling": gbps / 3000.0, "ceiling": "d2d copy 3000 GB/s (measured)"}
+    return r
+
+
+rows = []
+for n in (1024, 4096, 16384, 65536):
+    for op in ("row_sum", "row_max"):
+        rows.append(row("step1", n, n / 100, axes=op))
+        rows.append(row("step2_tiled_32x8", n, n / 80, axes=op))
+        rows.append(row("step2_tiled_64x4", n, n / 90, "FAIL" if n == 4096 else "ok", axes=op))
+        rows.append(row("lib", n, 1000, source="library", axes=op))
+rows.append(row("step1", 777, 5.0))
+rows.append(row("lib", 777, 9.0, source="library"))
+synthetic = {"schema": "kernel-ladder/compare/2", "git_commit": "abc", "device": {"name": "Test GPU"}, "results": rows}
+with open(os.path.join(work, "synthetic.json"), "w") as f:
+    json.dump(synthetic, f)
+
+reports = sorted(glob.glob(os.path.join(src, "results", "*", "*.json"))) + [os.path.join(work, "synthetic.json")]
+out = os.path.join(work, "png")
+r = run(reports + ["-o", out])
+check(r.returncode == 0, f"plot_compare.py failed: {r.stderr.strip()}")
+written = r.stdout.split()
+check(len(written) >= len(reports), f"fewer pictures than reports: {written}")
+for p in written:
+    check(os.path.isfile(p) and os.path.getsize(p) > 10000, f"missing or empty: {p}")
+names = {os.path.basename(p) for p in written}
+for expected in ("synthetic-rows-float-op=row_sum-sweep.png", "synthetic-rows-float-op=row_max-sweep.png",
+                 "synthetic-rows-float-ladder.png"):
+    check(expected in names, f"not written: {expected} (got {sorted(names)})")
+
+bad = os.path.join(work, "bad.json")
+with open(bad, "w") as f:
+    f.write('{"benchmarks": []}')
+for args in ([bad, "-o", out], [os.path.join(work, "missing.json"), "-o", out]):
+    r = run(args)
+    check(r.returncode == 2, f"{args}: exit {r.returncode}, expected 2")
+    check(r.stderr.count("\n") == 1 and "plot_compare.py: error:" in r.stderr, f"{args}: stderr {r.stderr!r}")
+
+for f in failures:
+    print("FAIL:", f)
+print(f"{len(written)} pictures, {len(failures)} failures")
+sys.exit(1 if failures else 0)
