@@ -1,14 +1,18 @@
 // The registry: every family the runner knows, in the order of --list and the default run.
 // Adding a family: its traits in compare/family_<name>.hpp and one line here.
 #include "compare/family_core.hpp"
+#include "compare/family_dot.hpp"
 #include "compare/family_product.hpp"
 #include "compare/family_reduce.hpp"
+#include "compare/family_rows.hpp"
 
 namespace kl {
 
 const std::vector<const Family*>& all_families() {
   static const std::vector<const Family*> list = {
       &family<ReduceFamily>(),
+      &family<DotFamily>(),
+      &family<RowsFamily>(),
       &family<GemmFamily>(),
       &family<AatFamily>(),
   };
