@@ -145,6 +145,15 @@ std::string list_text() {
       os << "  axis " << a.name << " (--axis " << a.name << "=V,...): " << a.help << "\n    values: " << joined(a.values)
          << "; default: " << joined(a.defaults) << "\n";
     }
+    if (const auto extra = f->extra_defaults(); !extra.empty()) {
+      os << "  also in the default comparison:";
+      for (const auto& [d, a] : extra) {
+        os << ' ' << s.label(d);
+        for (const auto& [n, v] : a) os << ' ' << n << '=' << v;
+        os << ';';
+      }
+      os << "\n";
+    }
     for (DType t : f->dtypes()) {
       os << "  " << dtype_name(t) << " variants:\n";
       for (const auto& v : f->variants(t))
@@ -283,6 +292,9 @@ Plan parse_command_line(int argc, const char* const* argv) {
       dims = spec.defaults;
     }
     const auto points = axis_points(*f, axis_values);
+    // The family's extra default problems join only the plain default comparison (no sizes, no
+    // sweep, no axis values given).
+    const bool plain_defaults = size_texts.empty() && !sweep_flag && !sweep_range && axis_values.empty();
     // Only families/types that have a variant the patterns select.
     for (DType t : ts) {
       bool any = false;
@@ -293,6 +305,8 @@ Plan parse_command_line(int argc, const char* const* argv) {
       if (!plan.run.variant_patterns.empty() && !any) continue;
       for (const auto& d : dims)
         for (const auto& a : points) plan.problems.push_back({f, ProblemKey{t, d, a}});
+      if (plain_defaults)
+        for (const auto& [d, a] : f->extra_defaults()) plan.problems.push_back({f, ProblemKey{t, d, a}});
     }
   }
   for (const auto& p : plan.run.variant_patterns) {

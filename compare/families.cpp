@@ -1,9 +1,11 @@
 // The registry: every family the runner knows, in the order of --list and the default run.
 // Adding a family: its traits in compare/family_<name>.hpp and one line here.
 #include "compare/family_core.hpp"
+#include "compare/family_dot.hpp"
 #include "compare/family_matvec.hpp"
 #include "compare/family_product.hpp"
 #include "compare/family_reduce.hpp"
+#include "compare/family_rows.hpp"
 #include "compare/family_table.hpp"
 #include "compare/family_transpose.hpp"
 
@@ -12,6 +14,8 @@ namespace kl {
 const std::vector<const Family*>& all_families() {
   static const std::vector<const Family*> list = {
       &family<ReduceFamily>(),
+      &family<DotFamily>(),
+      &family<RowsFamily>(),
       &family<GemmFamily>(),
       &family<AatFamily>(),
       &family<GemvFamily>(),

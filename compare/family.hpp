@@ -17,6 +17,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace kl {
@@ -107,6 +108,10 @@ class Family {
   virtual std::vector<VariantListing> variants(DType t) const = 0;
   virtual const SizeSpec& sizes() const = 0;
   virtual std::vector<StringAxis> axes() const = 0;
+  // Problems the default comparison runs besides its default sizes × default axis values, at
+  // each default type (rows: the pitched layout at one size, next to the packed default); each
+  // names every axis of the family, in order. Empty for most families.
+  virtual std::vector<std::pair<Dims, AxisValues>> extra_defaults() const = 0;
   // "2048x2048x2048", "1000x1000 op=row_max"
   std::string shape_label(const ProblemKey& k) const;
   // Device memory one problem needs (inputs, outputs, reference scratch, largest workspace).

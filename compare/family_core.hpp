@@ -7,6 +7,7 @@
 //     static std::vector<DType> default_types();          // those of the default comparison
 //     static SizeSpec sizes();                            // named dimensions, defaults, sweeps
 //     static std::vector<StringAxis> axes();              // optional: string axes (FamilyTraits: none)
+//     static std::vector<std::pair<Dims, AxisValues>> extra_defaults();  // optional: more default problems
 //     template <class T> using Args = ReduceArgs<T>;
 //     template <class T> static std::vector<Variant<Args<T>>> handwritten();  // its two lists
 //     template <class T> static std::vector<Variant<Args<T>>> library();
@@ -63,6 +64,7 @@ std::vector<DType> dtypes_of(TypeList<Ts...>) {
 // Defaults a family's traits may leave out.
 struct FamilyTraits {
   static std::vector<StringAxis> axes() { return {}; }
+  static std::vector<std::pair<Dims, AxisValues>> extra_defaults() { return {}; }
 };
 
 inline VariantListing listing_of(const VariantInfo& i) {
@@ -87,6 +89,7 @@ class TypedFamily final : public Family {
   std::vector<DType> default_dtypes() const override { return F::default_types(); }
   const SizeSpec& sizes() const override { return spec_; }
   std::vector<StringAxis> axes() const override { return F::axes(); }
+  std::vector<std::pair<Dims, AxisValues>> extra_defaults() const override { return F::extra_defaults(); }
 
   // The ladder, then the library baselines (made once per type; candidates point into it).
   template <class T>

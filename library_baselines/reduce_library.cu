@@ -17,12 +17,9 @@
 //                            per thread per step) and cub::BlockReduce, then a second pass of the
 //                            same kernel with one block over the partials; both on the GPU.
 //
-// Rounding depth. CUB documents no summation order (only run-to-run determinism on one GPU), so
-// the bounds below are read from the CCCL 3.0 source (cub/device/dispatch/dispatch_reduce.cuh,
-// tuning_reduce.cuh, agent/agent_reduce.cuh, block/specializations/block_reduce_warp_reductions.cuh,
-// grid/grid_even_share.cuh, util_temporary_storage.cuh) and must be re-derived when CCCL's reduce
-// tuning changes. The grid CUB really launches is recovered from its own temporary-storage size;
-// see cub_reduce_depth.
+// Rounding depth. CUB documents no summation order, so the bounds are read from the CCCL 3.0
+// source: see cub_reduce_depth in library_baselines/library_common.cuh (shared with the dot
+// baselines). The grid CUB really launches is recovered from its own temporary-storage size.
 #include <cub/block/block_reduce.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <thrust/execution_policy.h>
@@ -31,7 +28,6 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <new>
 #include <vector>
 
 #include "common/cached_query.hpp"
@@ -39,42 +35,14 @@
 #include "common/device_helpers.cuh"
 #include "common/reduce_launch.cuh"
 #include "common/variant.hpp"
+#include "library_baselines/library_common.cuh"
 
 namespace kl {
 namespace {
 
-// ---------------------------------------------------------------------------------------------
-// Depth of cub::DeviceReduce (Sum, or Reduce with plus and a zero init as Thrust calls it) on
-// sm_90, CCCL 3.0. The active policy is Policy600: 256 threads, 16 items per thread for 4-byte
-// types scaled by MemBoundScaling to 16·4/sizeof(T) (8 for double), BLOCK_REDUCE_WARP_REDUCTIONS.
-//   - n <= one tile (256·items): one block (DeviceReduceSingleTileKernel). Each thread folds at
-//     most `items` values (whatever the order inside a thread, a chain over items values plus a
-//     running aggregate is at most `items` roundings high), then BlockReduce.
-//   - otherwise DeviceReduceKernel runs grid = min(tiles, max_blocks) blocks (GridEvenShare), each
-//     taking at most ceil(tiles / grid) whole tiles, so a thread's chain is at most
-//     ceil(tiles / grid)·items; BlockReduce; then the single-tile kernel over the grid partials:
-//     ceil(grid / tile)·items more, and a BlockReduce.
-//     max_blocks = sm_occupancy · SMs · subscription factor (5) is not exposed, but CUB sizes its
-//     temporary storage from it: AliasTemporaries asks round_up_256(max_blocks·sizeof(T)) + 255
-//     bytes, so max_blocks >= (temp_bytes - 510) / sizeof(T). The smallest max_blocks that fits
-//     the real query gives the longest chain: an upper bound, from the grid CUB launches.
-//   BlockReduce (WARP_REDUCTIONS): a shuffle tree in each warp (log2(32) = 5 levels), then thread
-//   0 adds the 7 other warp sums one after another: 5 + 7.
-//   The zero init is added to the final value: exact, no rounding.
-template <class T>
-double cub_reduce_depth(std::size_t n, std::size_t temp_bytes) {
-  constexpr std::size_t threads = 256;
-  constexpr std::size_t items = sizeof(T) <= 4 ? 16 : 16 * 4 / sizeof(T);
-  constexpr std::size_t tile = threads * items;
-  constexpr double block_reduce = 5 + (threads / 32 - 1);
-  if (n <= tile) return static_cast<double>(items) + block_reduce;
-  const std::size_t tiles = ceil_div(n, tile);
-  const std::size_t max_blocks = temp_bytes > 510 + sizeof(T) ? (temp_bytes - 510) / sizeof(T) : 1;
-  const std::size_t grid = std::min(tiles, max_blocks);
-  const double first = static_cast<double>(ceil_div(tiles, grid) * items) + block_reduce;
-  const double second = static_cast<double>(ceil_div(grid, tile) * items) + block_reduce;
-  return first + second;
-}
+using lib_detail::cub_reduce_depth;
+using lib_detail::pinned_result;
+using lib_detail::WorkspaceAllocator;
 
 // CUB's temporary storage for Reduce(plus, 0) with offset type Offset.
 template <class T, class Offset>
@@ -88,28 +56,6 @@ std::size_t cub_reduce_bytes(std::size_t n) {
 // ---------------------------------------------------------------------------------------------
 // thrust_reduce
 
-// Thrust's temporary storage, carved out of the runner's workspace: reduce asks for one block
-// (sizeof(T) for the result plus CUB's temporary storage) and frees it before returning.
-// Running out means workspace_bytes below no longer matches Thrust's request: fail loudly.
-class WorkspaceAllocator {
- public:
-  using value_type = char;
-  WorkspaceAllocator(void* base, std::size_t bytes) : base_(static_cast<char*>(base)), bytes_(bytes) {}
-  char* allocate(std::ptrdiff_t bytes) {
-    constexpr std::size_t kAlign = 256;  // what cudaMalloc guarantees, and Thrust assumes
-    const std::size_t start = ceil_div(used_, kAlign) * kAlign;
-    if (bytes < 0 || start + static_cast<std::size_t>(bytes) > bytes_) throw std::bad_alloc();
-    used_ = start + static_cast<std::size_t>(bytes);
-    return base_ + start;
-  }
-  void deallocate(char*, std::size_t) {}  // the runner owns the workspace
-
- private:
-  char* base_;
-  std::size_t bytes_;
-  std::size_t used_ = 0;
-};
-
 // Thrust dispatches to a 32-bit offset when n fits, else a 64-bit one.
 template <class T>
 std::size_t thrust_cub_bytes(std::size_t n) {
@@ -120,28 +66,6 @@ std::size_t thrust_cub_bytes(std::size_t n) {
 template <class T>
 std::size_t thrust_workspace_bytes(std::size_t n) {
   return sizeof(T) + thrust_cub_bytes<T>(n);
-}
-
-// The host copy of Thrust's result, pinned so the copy to *out is a true asynchronous DMA from
-// memory that outlives the call. One per element type, made in prepare(), freed at exit (when
-// nobody is left to report a failure to).
-template <class T>
-class PinnedResult {
- public:
-  PinnedResult() { KL_CUDA_CHECK(cudaMallocHost(&p_, sizeof(T))); }
-  ~PinnedResult() { (void)cudaFreeHost(p_); }
-  PinnedResult(const PinnedResult&) = delete;
-  PinnedResult& operator=(const PinnedResult&) = delete;
-  T* get() const { return p_; }
-
- private:
-  T* p_ = nullptr;
-};
-
-template <class T>
-T* pinned_result() {
-  static PinnedResult<T> r;
-  return r.get();
 }
 
 template <class T>

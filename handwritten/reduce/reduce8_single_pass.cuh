@@ -8,6 +8,7 @@
 // ticket knows every partial is in place and sums them. No block ever waits for another, so
 // this needs no co-residency, and the final sum runs over the partials in index order whichever
 // block is last: the result is deterministic, unlike 004's atomicAdd of floating-point partials.
+// (The finish, last_block_sums in reduce_common.cuh, is shared with the dot family's single pass.)
 //
 // The ticket counter lives in the workspace, whose contents are undefined on entry: the
 // launcher zeroes it on the stream, as part of the operation. (atomicInc with limit grid - 1
@@ -23,8 +24,6 @@ using reduce7::grid_for;
 using reduce7::kThreads;
 using reduce7::kUnroll;
 using reduce7::kBlocksPerSm;
-// Workspace: the ticket counter, then the partials (16 bytes keep them aligned for any T).
-constexpr std::size_t kPartialsOffset = 16;
 
 template <class T>
 __global__ void __launch_bounds__(kThreads, kBlocksPerSm)
@@ -33,22 +32,7 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm)
   const std::size_t thread = static_cast<std::size_t>(blockIdx.x) * kThreads + threadIdx.x;
   T v = thread_sum_vectorized<kUnroll>(in, n, thread, static_cast<std::size_t>(gridDim.x) * kThreads);
   v = block_sum_shuffle<kThreads>(v);
-
-  __shared__ bool am_last;
-  if (threadIdx.x == 0) {
-    partials[blockIdx.x] = v;
-    __threadfence();  // the partial is visible to every block before our ticket is
-    am_last = atomicInc(tickets, gridDim.x - 1) == gridDim.x - 1;
-    __threadfence();  // and the last block's reads below are ordered after its ticket
-  }
-  __syncthreads();
-  if (!am_last) return;
-
-  // __ldcg: read at L2, where the other blocks' partials are; this SM's L1 is not coherent.
-  T s = T(0);
-  for (unsigned i = threadIdx.x; i < gridDim.x; i += kThreads) s += __ldcg(partials + i);
-  s = block_sum_shuffle<kThreads>(s);
-  if (threadIdx.x == 0) *out = s;
+  last_block_sums<kThreads>(v, partials, tickets, out);
 }
 
 template <class T>
@@ -58,20 +42,16 @@ ReduceVariant<T> variant() {
       .info = {"reduce8_single_pass", "beyond the documents",
                "reduce7 in one launch: the last block to finish (atomic ticket) sums the partials"},
       .launch = [](const ReduceArgs<T>& a, cudaStream_t s) {
-        auto* base = static_cast<unsigned char*>(a.workspace);
-        auto* tickets = reinterpret_cast<unsigned*>(base);
-        auto* partials = reinterpret_cast<T*>(base + kPartialsOffset);
+        unsigned* tickets = single_pass_tickets(a.workspace);
         KL_CUDA_CHECK(cudaMemsetAsync(tickets, 0, sizeof(unsigned), s));
-        reduce8<T><<<grid_for<T>(a.n), kThreads, 0, s>>>(a.in, a.out, a.n, partials, tickets);
+        reduce8<T><<<grid_for<T>(a.n), kThreads, 0, s>>>(a.in, a.out, a.n, single_pass_partials<T>(a.workspace), tickets);
         KL_CHECK_LAUNCH();
       },
-      .workspace_bytes = [](std::size_t n) -> std::size_t { return kPartialsOffset + grid_for<T>(n) * sizeof(T); },
-      // reduce7's first pass, then the last block: a serial chain of ceil(grid / 256) partials
-      // per thread and the two shuffle trees.
+      .workspace_bytes = [](std::size_t n) { return single_pass_workspace_bytes<T>(grid_for<T>(n)); },
+      // reduce7's first pass, then the last block over the grid's partials.
       .rounding_depth = [](std::size_t n) {
         const unsigned grid = grid_for<T>(n);
-        return vectorized_pass_depth<T, kThreads, kUnroll>(n, grid) +
-               static_cast<double>(ceil_div(grid, kThreads)) + block_sum_shuffle_levels<kThreads>();
+        return vectorized_pass_depth<T, kThreads, kUnroll>(n, grid) + last_block_depth<kThreads>(grid);
       },
   };
 }

@@ -1,7 +1,8 @@
 // Shared pieces of the reduction ladder: the device building blocks said once for several
 // steps: the zero-padded load, the last-warp step of 002 (reduce5, reduce6), and the vectorised
-// per-thread sum, shuffle trees and SM-count grid sizing of the steps beyond the documents
-// (reduce7, reduce8). The launch patterns (multi-pass, two-pass) and their rounding depths are in
+// per-thread fold, shuffle trees, single-pass finish and SM-count grid sizing of the steps beyond
+// the documents (reduce7, reduce8), which the dot and rows families reuse with their own terms
+// and operations. The launch patterns (multi-pass, two-pass) and their rounding depths are in
 // common/reduce_launch.cuh, shared with the library baselines and the dot family.
 #pragma once
 
@@ -51,87 +52,181 @@ __device__ __forceinline__ T warp_reduce_volatile(volatile T* sdata, unsigned ti
   return v;  // lane 0: the block's sum
 }
 
-// ---------------------------------------------------------------------------------------------
-// Beyond the documents (reduce7, reduce8): 16-byte loads, independent accumulators, shuffles.
+// Beyond the documents (reduce7, reduce8, and the dot and rows families, which fold other terms
+// with other operations through the same code): 16-byte loads, independent accumulators,
+// shuffles. A fold is described by two small types:
+//
+//   the operation  identity(), term(x) (what one input value contributes) and combine(a, b):
+//                  Plus here (the sum); rows adds the sum of squares, max and min
+//                  (handwritten/rows/rows_common.cuh)
+//   the terms      where the values come from and how to read them as 16-byte vectors and one
+//                  at a time: Elements (x_i: reduce, rows) or Products (x_i·y_i: dot)
 
-// acc[0, width) += the lanes of one 16-byte vector.
 template <class T>
-__device__ __forceinline__ void add_lanes(T (&acc)[kVec<T>], const vec16_t<T>& v) {
-  const T* e = reinterpret_cast<const T*>(&v);
-#pragma unroll
-  for (int i = 0; i < kVec<T>; ++i) acc[i] += e[i];
-}
+struct Plus {
+  __device__ static T identity() { return T(0); }
+  __device__ static T term(T x) { return x; }
+  __device__ static T combine(T a, T b) { return a + b; }
+};
 
-// One thread's share of in[0, n) when `threads` threads stride over it, `thread` being this
-// one's index among them.
+// x_i of one array. `vectors` false forbids 16-byte loads altogether (rows' warp-per-row step,
+// which takes them only when every row is aligned); otherwise the fold itself peels the elements
+// before x's first 16-byte boundary, so x need only be aligned to T.
+template <class T>
+struct Elements {
+  using value_type = T;
+  using Loaded = vec16_t<T>;
+  const T* __restrict__ x;
+  bool vectors = true;
+  __device__ bool vectorizable() const { return vectors; }
+  __device__ std::uintptr_t address() const { return reinterpret_cast<std::uintptr_t>(x); }
+  // Vector v of the body that starts at element `head` (16-byte aligned by construction).
+  __device__ Loaded load(std::size_t head, std::size_t v) const {
+    return __ldg(reinterpret_cast<const Loaded*>(x + head) + v);
+  }
+  __device__ static T lane(const Loaded& v, unsigned k) { return reinterpret_cast<const T*>(&v)[k]; }
+  __device__ T element(std::size_t i) const { return x[i]; }
+};
+
+// x_i·y_i of two arrays. 16-byte loads need the same index to be 16-byte aligned in both, i.e. x
+// and y the same distance past a 16-byte boundary; otherwise one element of each at a time.
+template <class T>
+struct Products {
+  using value_type = T;
+  struct Loaded {
+    vec16_t<T> x, y;
+  };
+  const T* __restrict__ x;
+  const T* __restrict__ y;
+  __device__ bool vectorizable() const {
+    return reinterpret_cast<std::uintptr_t>(x) % 16 == reinterpret_cast<std::uintptr_t>(y) % 16;
+  }
+  __device__ std::uintptr_t address() const { return reinterpret_cast<std::uintptr_t>(x); }
+  __device__ Loaded load(std::size_t head, std::size_t v) const {
+    return {__ldg(reinterpret_cast<const vec16_t<T>*>(x + head) + v), __ldg(reinterpret_cast<const vec16_t<T>*>(y + head) + v)};
+  }
+  __device__ static T lane(const Loaded& v, unsigned k) {
+    return reinterpret_cast<const T*>(&v.x)[k] * reinterpret_cast<const T*>(&v.y)[k];
+  }
+  __device__ T element(std::size_t i) const { return x[i] * y[i]; }
+};
+
+// One thread's fold of terms [0, n) when `threads` threads stride over them, `thread` being this
+// one's index among them (a grid: reduce, dot; the lanes of a row's group: rows).
 //
-// The body is read as 16-byte vectors, kUnroll of them per round at a distance of `threads`
-// vectors, all loads issued before any add: kUnroll·16 bytes in flight per thread, and
-// kUnroll·width independent accumulators so no add waits for the previous one. `in` need only be
-// aligned to T: the elements before the first 16-byte boundary (head) and after the last whole
-// vector (tail), fewer than 2·width in all, are taken one each by the first threads.
+// Vector path: the body is read as 16-byte vectors, kUnroll of them per round at a distance of
+// `threads` vectors, all loads issued before any combine: kUnroll·16 bytes in flight per thread
+// and array, and L = kUnroll·width independent accumulators so no combine waits for the previous
+// one. The elements before the first 16-byte boundary (head) and after the last whole vector
+// (tail), fewer than 2·width in all, are taken one each by the first threads (several each when
+// there are fewer threads than that, as in a small group of lanes).
+// Element path (the terms cannot be read as vectors): L elements per round at a distance of
+// `threads`, one per accumulator.
 //
-// Rounding: each accumulator gets at most ceil(n / (threads·kUnroll·width)) vectors' lanes,
-// plus one head/tail element, and the kUnroll·width accumulators are folded pairwise
-// (log2(kUnroll·width) levels). See vectorized_pass_depth.
-template <unsigned kUnroll, class T>
-__device__ __forceinline__ T thread_sum_vectorized(const T* __restrict__ in, std::size_t n,
-                                                   std::size_t thread, std::size_t threads) {
+// Rounding: each accumulator folds at most ceil(n / (threads·L)) rounds, accumulator 0 also
+// ceil(2·(width - 1) / threads) head/tail elements, and the L accumulators are folded pairwise
+// (log2(L) levels). See fold_depth.
+template <unsigned kUnroll, class Op, class Terms>
+__device__ __forceinline__ typename Terms::value_type thread_fold_vectorized(const Terms& terms, std::size_t n,
+                                                                             std::size_t thread, std::size_t threads) {
+  using T = typename Terms::value_type;
   constexpr unsigned W = kVec<T>;
+  constexpr unsigned L = kUnroll * W;
   static_assert((kUnroll & (kUnroll - 1)) == 0, "the fold is a pairwise tree");
-  const std::size_t misalign = reinterpret_cast<std::uintptr_t>(in) % 16;
-  const std::size_t to_boundary = misalign ? (16 - misalign) / sizeof(T) : 0;
-  const std::size_t head = to_boundary < n ? to_boundary : n;
-  const std::size_t nvec = (n - head) / W;
-  const std::size_t body_end = head + nvec * W;
-  const auto* vin = reinterpret_cast<const vec16_t<T>*>(in + head);
+  T acc[L];
+#pragma unroll
+  for (unsigned l = 0; l < L; ++l) acc[l] = Op::identity();
 
-  T acc[kUnroll][W] = {};
-  std::size_t j = thread;
-  for (; j + (kUnroll - 1) * threads < nvec; j += kUnroll * threads) {
-    vec16_t<T> v[kUnroll];
+  if (terms.vectorizable()) {
+    const std::size_t misalign = terms.address() % 16;
+    const std::size_t to_boundary = misalign ? (16 - misalign) / sizeof(T) : 0;
+    const std::size_t head = to_boundary < n ? to_boundary : n;
+    const std::size_t nvec = (n - head) / W;
+    const std::size_t body_end = head + nvec * W;
+    std::size_t j = thread;
+    for (; j + (kUnroll - 1) * threads < nvec; j += kUnroll * threads) {
+      typename Terms::Loaded v[kUnroll];
 #pragma unroll
-    for (unsigned u = 0; u < kUnroll; ++u) v[u] = __ldg(vin + j + u * threads);
+      for (unsigned u = 0; u < kUnroll; ++u) v[u] = terms.load(head, j + u * threads);
 #pragma unroll
-    for (unsigned u = 0; u < kUnroll; ++u) add_lanes<T>(acc[u], v[u]);
+      for (unsigned u = 0; u < kUnroll; ++u)
+#pragma unroll
+        for (unsigned k = 0; k < W; ++k) acc[u * W + k] = Op::combine(acc[u * W + k], Op::term(Terms::lane(v[u], k)));
+    }
+    // The last, partial round: at most kUnroll - 1 vectors left, one per accumulator group.
+#pragma unroll
+    for (unsigned u = 0; u + 1 < kUnroll; ++u) {
+      if (j + u * threads < nvec) {
+        const typename Terms::Loaded v = terms.load(head, j + u * threads);
+#pragma unroll
+        for (unsigned k = 0; k < W; ++k) acc[u * W + k] = Op::combine(acc[u * W + k], Op::term(Terms::lane(v, k)));
+      }
+    }
+    const std::size_t edges = head + (n - body_end);
+    for (std::size_t e = thread; e < edges; e += threads)
+      acc[0] = Op::combine(acc[0], Op::term(terms.element(e < head ? e : body_end + (e - head))));
+  } else {
+    std::size_t i = thread;
+    for (; i + (L - 1) * threads < n; i += L * threads) {
+      T v[L];
+#pragma unroll
+      for (unsigned l = 0; l < L; ++l) v[l] = terms.element(i + l * threads);
+#pragma unroll
+      for (unsigned l = 0; l < L; ++l) acc[l] = Op::combine(acc[l], Op::term(v[l]));
+    }
+#pragma unroll
+    for (unsigned l = 0; l + 1 < L; ++l)
+      if (i + l * threads < n) acc[l] = Op::combine(acc[l], Op::term(terms.element(i + l * threads)));
   }
-  // The last, partial round: at most kUnroll - 1 vectors left, one per accumulator.
-#pragma unroll
-  for (unsigned u = 0; u < kUnroll - 1; ++u)
-    if (j + u * threads < nvec) add_lanes<T>(acc[u], __ldg(vin + j + u * threads));
-
-  const std::size_t edges = head + (n - body_end);
-  if (thread < edges) acc[0][0] += in[thread < head ? thread : body_end + (thread - head)];
 
 #pragma unroll
-  for (unsigned half = kUnroll * W / 2; half > 0; half >>= 1) {
+  for (unsigned half = L / 2; half > 0; half >>= 1) {
 #pragma unroll
-    for (unsigned k = 0; k < half; ++k) acc[k / W][k % W] += acc[(k + half) / W][(k + half) % W];
+    for (unsigned k = 0; k < half; ++k) acc[k] = Op::combine(acc[k], acc[k + half]);
   }
-  return acc[0][0];
+  return acc[0];
 }
 
-// Sum over the first `width` lanes (a power of two <= 32) into lane 0; all 32 lanes call it.
+// The sum of in[0, n): reduce7's and reduce8's per-thread work.
+template <unsigned kUnroll, class T>
+__device__ __forceinline__ T thread_sum_vectorized(const T* __restrict__ in, std::size_t n, std::size_t thread,
+                                                   std::size_t threads) {
+  return thread_fold_vectorized<kUnroll, Plus<T>>(Elements<T>{in}, n, thread, threads);
+}
+
+// Fold over the first `width` lanes of each segment of `width` lanes (a power of two <= 32) into
+// the segment's first lane; all 32 lanes call it. log2(width) levels.
+template <class Op, class T>
+__device__ __forceinline__ T warp_fold_shuffle(T v, unsigned width = 32) {
+  for (unsigned offset = width / 2; offset > 0; offset >>= 1)
+    v = Op::combine(v, __shfl_down_sync(0xffffffffu, v, offset, width));
+  return v;
+}
+
 template <class T>
 __device__ __forceinline__ T warp_sum_shuffle(T v, unsigned width = 32) {
-  for (unsigned offset = width / 2; offset > 0; offset >>= 1) v += __shfl_down_sync(0xffffffffu, v, offset);
+  return warp_fold_shuffle<Plus<T>>(v, width);
+}
+
+// The block's fold, in thread 0: a shuffle tree in each warp (5 levels), the warp results through
+// shared memory, a shuffle tree over them in warp 0 (log2(kThreads / 32) levels). A caller that
+// uses it twice must __syncthreads() in between (the warp results' slots are reused).
+template <unsigned kThreads, class Op, class T>
+__device__ __forceinline__ T block_fold_shuffle(T v) {
+  constexpr unsigned kWarps = kThreads / 32;
+  static_assert(kThreads % 32 == 0 && (kWarps & (kWarps - 1)) == 0 && kWarps <= 32);
+  __shared__ T warp_results[kWarps];
+  const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  v = warp_fold_shuffle<Op>(v);
+  if (lane == 0) warp_results[warp] = v;
+  __syncthreads();
+  if (warp == 0) v = warp_fold_shuffle<Op>(lane < kWarps ? warp_results[lane] : Op::identity(), kWarps);
   return v;
 }
 
-// The block's sum, in thread 0: a shuffle tree in each warp (5 levels), the warp sums through
-// shared memory, a shuffle tree over them in warp 0 (log2(kThreads / 32) levels). A caller that
-// uses it twice must __syncthreads() in between (the warp sums' slots are reused).
 template <unsigned kThreads, class T>
 __device__ __forceinline__ T block_sum_shuffle(T v) {
-  constexpr unsigned kWarps = kThreads / 32;
-  static_assert(kThreads % 32 == 0 && (kWarps & (kWarps - 1)) == 0 && kWarps <= 32);
-  __shared__ T warp_sums[kWarps];
-  const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  v = warp_sum_shuffle(v);
-  if (lane == 0) warp_sums[warp] = v;
-  __syncthreads();
-  if (warp == 0) v = warp_sum_shuffle(lane < kWarps ? warp_sums[lane] : T(0), kWarps);
-  return v;
+  return block_fold_shuffle<kThreads, Plus<T>>(v);
 }
 
 template <unsigned kThreads>
@@ -141,8 +236,59 @@ constexpr double block_sum_shuffle_levels() {
   return levels;
 }
 
-// Grid of a thread_sum_vectorized pass: enough blocks to keep every SM at kBlocksPerSm, fewer
-// when n gives each thread less than one round.
+// ---------------------------------------------------------------------------------------------
+// The single-pass finish (reduce8, the dot family's single-pass step): the blocks combine their
+// own partials, the "last block" pattern of the CUDA programming guide's threadFenceReduction
+// sample. The workspace holds a ticket counter, then one partial per block (16 bytes keep them
+// aligned for any T); the launcher zeroes the counter on the stream before the launch.
+constexpr std::size_t kSinglePassPartialsOffset = 16;
+
+template <class T>
+std::size_t single_pass_workspace_bytes(unsigned grid) {
+  return kSinglePassPartialsOffset + std::size_t{grid} * sizeof(T);
+}
+inline unsigned* single_pass_tickets(void* workspace) { return static_cast<unsigned*>(workspace); }
+template <class T>
+T* single_pass_partials(void* workspace) {
+  return reinterpret_cast<T*>(static_cast<unsigned char*>(workspace) + kSinglePassPartialsOffset);
+}
+
+// Called by every thread of every block with the block's sum in thread 0 (after a
+// block_sum_shuffle: this one's second use is behind the __syncthreads below). Each block writes
+// its partial, makes it visible device-wide (__threadfence) and takes a ticket with atomicInc;
+// the block that draws the last ticket knows every partial is in place and sums them in index
+// order into *out, whichever block it is: deterministic, and no block ever waits for another, so
+// no co-residency is needed.
+template <unsigned kThreads, class T>
+__device__ __forceinline__ void last_block_sums(T block_sum, T* partials, unsigned* tickets, T* out) {
+  __shared__ bool am_last;
+  if (threadIdx.x == 0) {
+    partials[blockIdx.x] = block_sum;
+    __threadfence();  // the partial is visible to every block before our ticket is
+    am_last = atomicInc(tickets, gridDim.x - 1) == gridDim.x - 1;
+    __threadfence();  // and the last block's reads below are ordered after its ticket
+  }
+  __syncthreads();
+  if (!am_last) return;
+  // __ldcg: read at L2, where the other blocks' partials are; this SM's L1 is not coherent.
+  T s = T(0);
+  for (unsigned i = threadIdx.x; i < gridDim.x; i += kThreads) s += __ldcg(partials + i);
+  s = block_sum_shuffle<kThreads>(s);
+  if (threadIdx.x == 0) *out = s;
+}
+
+// Depth added by last_block_sums over `grid` partials: a serial chain of ceil(grid / kThreads)
+// partials per thread and the two shuffle trees.
+template <unsigned kThreads>
+double last_block_depth(std::size_t grid) {
+  return static_cast<double>(ceil_div(grid, std::size_t{kThreads})) + block_sum_shuffle_levels<kThreads>();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Host side: grids and rounding depths of the vectorised folds.
+
+// Grid of a thread_fold_vectorized pass over n terms: enough blocks to keep every SM at
+// kBlocksPerSm, fewer when n gives each thread less than one round.
 template <class T, unsigned kThreads, unsigned kUnroll, unsigned kBlocksPerSm>
 unsigned vectorized_grid(std::size_t n) {
   const std::size_t per_block_round = std::size_t{kThreads} * kUnroll * kVec<T>;
@@ -151,14 +297,21 @@ unsigned vectorized_grid(std::size_t n) {
   return grid_blocks(wanted < full ? wanted : full);
 }
 
-// Rounding depth of one pass of thread_sum_vectorized + block_sum_shuffle over len values with
-// `grid` blocks: the serial rounds per accumulator, +1 for a head/tail element, the pairwise
-// fold of the accumulators, the two shuffle trees.
+// Rounding depth of thread_fold_vectorized over n terms with `threads` threads: the rounds per
+// accumulator, the head/tail elements of accumulator 0, the pairwise fold of the accumulators.
+template <class T, unsigned kUnroll>
+double fold_depth(std::size_t n, std::size_t threads) {
+  constexpr std::size_t lanes = std::size_t{kUnroll} * kVec<T>;
+  const std::size_t rounds = ceil_div(n, threads * lanes);
+  const std::size_t edges = ceil_div(2 * (std::size_t{kVec<T>} - 1), threads);
+  return static_cast<double>(rounds + edges) + log2_exact(lanes);
+}
+
+// Rounding depth of one pass of thread_fold_vectorized + block_sum_shuffle over len values with
+// `grid` blocks.
 template <class T, unsigned kThreads, unsigned kUnroll>
 double vectorized_pass_depth(std::size_t len, std::size_t grid) {
-  constexpr std::size_t lanes = std::size_t{kUnroll} * kVec<T>;
-  const std::size_t rounds = ceil_div(len, grid * kThreads * lanes);
-  return static_cast<double>(rounds) + 1 + log2_exact(lanes) + block_sum_shuffle_levels<kThreads>();
+  return fold_depth<T, kUnroll>(len, grid * kThreads) + block_sum_shuffle_levels<kThreads>();
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -62,6 +62,17 @@ TEST_CASE("no options: the default comparison covers every family at its default
   CHECK(reduce_2p28_float);
   CHECK(gemm_2048_double);
   CHECK(aat_1000);
+  bool dot_1025 = false, rows_16384_sum = false, rows_pitched = false;
+  for (const auto& pr : p.problems) {
+    const std::string fam(pr.family->name());
+    dot_1025 |= fam == "dot" && pr.key.dtype == DType::f32 && pr.key.dims == Dims{1025};
+    rows_16384_sum |= fam == "rows" && pr.key.dims == Dims{16384, 16384} && pr.key.axis("op") == "row_sum" &&
+                      pr.key.axis("layout") == "packed";
+    rows_pitched |= fam == "rows" && pr.key.dims == Dims{100003, 7} && pr.key.axis("layout") == "pitched";
+  }
+  CHECK(dot_1025);
+  CHECK(rows_16384_sum);
+  CHECK(rows_pitched);
   CHECK_FALSE(p.run.end_to_end);
   CHECK_FALSE(p.run.seed.has_value());  // fresh inputs unless asked
 }
@@ -74,6 +85,27 @@ TEST_CASE("family, types, sizes and variants") {
   CHECK(p.problems[2].key.dims == Dims{1000});
   CHECK(p.problems[3].key.dtype == DType::f64);
   CHECK(p.run.variant_patterns == std::vector<std::string>{"reduce3*"});
+}
+
+TEST_CASE("string axes, and a family's extra default problems join only the plain default comparison") {
+  auto count_pitched = [](const Plan& p) {
+    int n = 0;
+    for (const auto& pr : p.problems) n += pr.key.axis("layout") == "pitched";
+    return n;
+  };
+  const Plan all = parse({"--family", "rows"});
+  CHECK(count_pitched(all) > 0);
+  const Plan sized = parse({"--family", "rows", "--sizes", "64x33"});
+  CHECK(count_pitched(sized) == 0);
+  CHECK(sized.problems.size() == 3);  // the default ops, packed
+  const Plan axes = parse({"--family", "rows", "--sizes", "64x33,5", "--axis", "op=row_min,col_mean", "--axis",
+                           "layout=packed,pitched"});
+  REQUIRE(axes.problems.size() == 8);
+  CHECK(axes.problems[0].key.axis("op") == "row_min");
+  CHECK(axes.problems[0].key.axis("layout") == "packed");
+  CHECK(axes.problems[1].key.axis("layout") == "pitched");
+  CHECK(axes.problems[7].key.dims == Dims{5, 5});
+  CHECK(count_pitched(parse({"--family", "rows", "--axis", "op=row_sum"})) == 0);
 }
 
 TEST_CASE("sweeps") {
@@ -134,8 +166,7 @@ TEST_CASE("bad input is a UsageError with a reason") {
     }
     FAIL("no UsageError for " << needle);
   };
-  fails_with({"--family", "nosuch"}, "unknown family 'nosuch' (families: reduce, gemm, aat");
-  fails_with({"--family", "nosuch"}, "gemv, gevm");
+  fails_with({"--family", "nosuch"}, "unknown family 'nosuch' (families: reduce, dot, rows, gemm, aat, gemv, gevm, transpose, table)");
   fails_with({"--type", "half"}, "unknown type 'half'");
   fails_with({"--family", "gemm", "--type", "int"}, "no variants of the requested type");
   fails_with({"--family", "reduce", "--sizes", "0"}, "positive");
@@ -150,7 +181,12 @@ TEST_CASE("bad input is a UsageError with a reason") {
   fails_with({"--family", "aat", "--sizes", "2x3x4"}, "needs M x K");
   fails_with({"--family", "gemv", "--sizes", "2x3x4"}, "needs M x N (or one number for all), or the set '003'");
   fails_with({"--family", "gevm", "--sizes", "0x5"}, "M = '0' must be a positive");
-  fails_with({"--axis", "op=row_sum"}, "no selected family has an axis 'op'");
+  fails_with({"--family", "reduce", "--axis", "op=row_sum"}, "no selected family has an axis 'op'");
+  fails_with({"--family", "rows", "--axis", "op=row_median"}, "rows: op 'row_median' is not one of");
+  fails_with({"--family", "rows", "--axis", "layout=strided"}, "rows: layout 'strided' is not one of packed, pitched");
+  fails_with({"--family", "rows", "--sizes", "1000x0"}, "N = '0' must be a positive");
+  fails_with({"--family", "rows", "--sizes", "2x3x4"}, "needs M x N");
+  fails_with({"--family", "dot", "--sizes", "0"}, "positive");
   fails_with({"--axis", "op"}, "NAME=VALUE");
   fails_with({"--l2-flush", "maybe"}, "");
   fails_with({"--variants", "nosuch*"}, "no variant matches 'nosuch*'");
@@ -194,6 +230,12 @@ TEST_CASE("--list and --help need no GPU") {
   CHECK(text.find("axis step") != std::string::npos);
   CHECK(text.find("gevm5_fitted_tiles_u4 ") != std::string::npos);
   CHECK(text.find("003 = document 003") != std::string::npos);
+  CHECK(text.find("dot_atomic_tree") != std::string::npos);
+  CHECK(text.find("cublas_dot [library]") != std::string::npos);
+  CHECK(text.find("rows_shared_padded") != std::string::npos);
+  CHECK(text.find("cub_segmented_reduce [library]") != std::string::npos);
+  CHECK(text.find("values: row_sum, row_mean, col_mean, row_max, row_sumsq, row_min") != std::string::npos);
+  CHECK(text.find("also in the default comparison: 100003x7 op=row_sum layout=pitched;") != std::string::npos);
 }
 
 TEST_CASE("the executable: bad input exits 2 with one line on stderr, never a crash") {
@@ -201,7 +243,8 @@ TEST_CASE("the executable: bad input exits 2 with one line on stderr, never a cr
                            "--type quad", "--variants 'nope*'", "--family gemm --sizes 1x2",
                            "--family gemm --sizes 1x1x2147483647", "--family gemm -s 4x0x4",
                            "--family table --axis step=-1", "--family table --axis step=1e-50",
-                           "--family transpose --sizes 7x0"}) {
+                           "--family transpose --sizes 7x0", "--family rows --axis op=nosuch", "--family rows -s 3x0",
+                           "--family dot -s 1.5"}) {
     const Run r = run_compare(args);
     INFO("compare " << args << " -> " << r.output);
     CHECK(r.code == 2);

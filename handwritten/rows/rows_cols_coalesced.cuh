@@ -1,0 +1,129 @@
+// rows_cols_coalesced — beyond the documents: the column mean (document 000's lab, variant 3,
+// "of columns") with coalesced loads, split over rows for tall matrices.
+//
+// Lesson: a column reduction is naturally coalesced when threads run along the row (rows_global's
+// column kernel already is); what it lacks is parallelism and bytes in flight. rows_global gives
+// each column one thread walking all M rows: 16384 threads for a 16384² matrix, one for 2^24 × 1.
+// Here a block of 32 × 8 threads takes 32 columns (each warp reads 128 or 256 contiguous bytes of
+// a row) and a chunk of rows: the 8 rows of threads interleave over the chunk, each thread keeping
+// 4 rows' loads in flight in 4 accumulators, and fold their 8 results per column through shared
+// memory. The chunks are sized so the grid is about two waves of blocks whatever the shape (one
+// chunk when there are enough column blocks; up to 1024 for 2^24 × 1), and a second kernel folds
+// each column's chunk partials in index order, a warp per column (rows_common.cuh: combine_parts):
+// deterministic, no atomics.
+// The profiler should show 4 sectors per request (8 for double) and DRAM throughput near the copy
+// bandwidth at 16384²; at 2^24 × 1 one lane in 32 is active, which a 4-byte-wide matrix cannot
+// avoid without reading rows as vectors across columns.
+#pragma once
+
+#include "handwritten/rows/rows_common.cuh"
+
+#include <algorithm>
+
+namespace kl::rows_cols_coalesced {
+
+constexpr int kCols = 32;
+constexpr int kRowThreads = 8;
+constexpr unsigned kThreads = kCols * kRowThreads;
+constexpr unsigned kUnroll = 4;            // rows in flight per thread
+constexpr std::size_t kMaxChunks = 1024;   // bounds the second pass (32 partials per lane)
+constexpr std::size_t kMinChunkRows = 256; // 32 rows per row-thread, 8 rounds of 4
+
+struct Chunks {
+  std::size_t count;  // row chunks
+  std::size_t rows;   // rows per chunk
+};
+
+inline Chunks chunks_for(int M, int N) {
+  const std::size_t m = static_cast<std::size_t>(M);
+  const std::size_t col_blocks = ceil_div(static_cast<std::size_t>(N), std::size_t{kCols});
+  const std::size_t target = rows_detail::split_target_blocks();
+  std::size_t count = col_blocks >= target ? 1 : ceil_div(target, col_blocks);
+  count = std::max<std::size_t>(1, std::min({count, kMaxChunks, ceil_div(m, kMinChunkRows)}));
+  const std::size_t rows = ceil_div(m, count);
+  return {ceil_div(m, rows), rows};  // no empty chunk
+}
+
+template <class T, class Op>
+__global__ void __launch_bounds__(kThreads)
+    cols_chunk(const T* __restrict__ A, int M, int N, std::size_t pitch, std::size_t chunk_rows, T* __restrict__ out,
+               T* __restrict__ partials) {
+  using namespace rows_detail;
+  __shared__ T part[kRowThreads][kCols];
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int col = static_cast<int>(blockIdx.x) * kCols + tx;
+  const std::size_t r0 = static_cast<std::size_t>(blockIdx.y) * chunk_rows;
+  const std::size_t m = static_cast<std::size_t>(M);
+  const std::size_t r1 = r0 + chunk_rows < m ? r0 + chunk_rows : m;
+  T acc[kUnroll];
+#pragma unroll
+  for (unsigned u = 0; u < kUnroll; ++u) acc[u] = Op::identity();
+  if (col < N) {
+    const T* a = A + col;
+    std::size_t r = r0 + ty;
+    for (; r + (kUnroll - 1) * kRowThreads < r1; r += kUnroll * kRowThreads) {
+      T v[kUnroll];
+#pragma unroll
+      for (unsigned u = 0; u < kUnroll; ++u) v[u] = a[(r + u * kRowThreads) * pitch];
+#pragma unroll
+      for (unsigned u = 0; u < kUnroll; ++u) acc[u] = Op::combine(acc[u], Op::term(v[u]));
+    }
+#pragma unroll
+    for (unsigned u = 0; u + 1 < kUnroll; ++u)
+      if (r + u * kRowThreads < r1) acc[u] = Op::combine(acc[u], Op::term(a[(r + u * kRowThreads) * pitch]));
+  }
+#pragma unroll
+  for (unsigned half = kUnroll / 2; half > 0; half >>= 1)
+#pragma unroll
+    for (unsigned u = 0; u < half; ++u) acc[u] = Op::combine(acc[u], acc[u + half]);
+  part[ty][tx] = acc[0];
+  __syncthreads();
+  if (ty != 0 || col >= N) return;
+  T s = part[0][tx];  // along a row of part: conflict-free
+  for (int k = 1; k < kRowThreads; ++k) s = Op::combine(s, part[k][tx]);
+  if (gridDim.y == 1) out[col] = finish<Op>(s, M);
+  else partials[static_cast<std::size_t>(col) * gridDim.y + blockIdx.y] = s;
+}
+
+template <class T>
+void launch(const RowsArgs<T>& a, cudaStream_t s) {
+  const Chunks ch = chunks_for(a.M, a.N);
+  T* partials = static_cast<T*>(a.workspace);
+  rows_detail::with_op<T>(a.op, [&](auto op) {
+    using Op = decltype(op);
+    const dim3 grid(grid_blocks(ceil_div(a.N, kCols)), static_cast<unsigned>(ch.count));
+    cols_chunk<T, Op><<<grid, dim3(kCols, kRowThreads), 0, s>>>(a.A, a.M, a.N, a.pitch, ch.rows, a.out, partials);
+    KL_CHECK_LAUNCH();
+    if (ch.count > 1)
+      rows_detail::launch_combine_parts<T, Op>(partials, static_cast<std::size_t>(a.N), static_cast<unsigned>(ch.count),
+                                               a.M, a.out, s);
+  });
+}
+
+inline std::size_t partial_count(RowsShape s) {
+  const Chunks ch = chunks_for(s.M, s.N);
+  return ch.count > 1 ? static_cast<std::size_t>(s.N) * ch.count : 0;
+}
+
+// Per thread: ceil(chunk_rows / (8·4)) rows into each of 4 accumulators, their pairwise fold (2),
+// the serial fold of the 8 row-threads' results (7); then the warp per column over the chunks.
+inline double depth(RowsShape s) {
+  const Chunks ch = chunks_for(s.M, s.N);
+  double d = static_cast<double>(ceil_div(ch.rows, std::size_t{kRowThreads} * kUnroll)) + 2 + (kRowThreads - 1);
+  if (ch.count > 1) d += rows_detail::combine_parts_depth(ch.count);
+  return d;
+}
+
+template <class T>
+RowsVariant<T> variant() {
+  return {
+      .info = {"rows_cols_coalesced", "beyond the documents (000 lab variant 3: mean of columns)",
+               "32 columns x a chunk of rows per block, 4 rows in flight per thread, chunk partials folded in order"},
+      .launch = launch<T>,
+      .workspace_bytes = [](RowsShape s) { return partial_count(s) * sizeof(T); },
+      .rounding_depth = depth,
+      .unsupported = rows_detail::column_ops_only,
+  };
+}
+
+}  // namespace kl::rows_cols_coalesced
