@@ -2,29 +2,33 @@
 # What produced results/: on a GPU machine, build, run both suites, compute-sanitizer
 # (memcheck, racecheck, synccheck) over the GPU suite, and compare's runs; logs, JSON and
 # markdown go to OUTDIR. Stages can be picked so each fits a time window:
-#   scripts/device-check.sh OUTDIR [build] [tests] [sanitize] [compare] [ladder] [profile]
-#                                  [sweeps | sweep_reduce sweep_gemm]
+#   scripts/device-check.sh OUTDIR [build] [tests] [sanitize] [compare] [families] [ladder]
+#                                  [flush] [before] [profile] [sweeps | sweep_reduce sweep_gemm]
+#                                  [runtwice] [plots]
 # BIN_DIR: use prebuilt executables (compare, host_suite, gpu_suite) instead of building.
+# STAGE_TIMEOUT: seconds any one stage may take (default 1500). SANITIZE_TOOLS: which
+# compute-sanitizer tools (default: memcheck racecheck synccheck).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out="${1:?usage: device-check.sh OUTDIR [stages...]}"
 shift
-stages="${*:-build tests sanitize compare ladder profile sweeps}"
+stages="${*:-build tests sanitize compare families ladder flush profile sweeps plots}"
 mkdir -p "$out"
 build="${BUILD_DIR:-/tmp/kl-build}"
 bin="${BIN_DIR:-$build}"
-[ -n "${BIN_DIR:-}" ] || bin="$build"
 status=0
 run() {  # run NAME CMD...: tee the output to OUTDIR/NAME.log, remember failures
   local name=$1; shift
   echo "=== $name: $*"
   local t0=$SECONDS
-  "$@" 2>&1 | tee "$out/$name.log" | tail -n 40
-  local rc=${PIPESTATUS[0]}
+  timeout "${STAGE_TIMEOUT:-1500}" "$@" > "$out/$name.log" 2>&1
+  local rc=$?
+  tail -n 25 "$out/$name.log"
   echo "=== $name: exit $rc in $((SECONDS - t0)) s"
   [ "$rc" -eq 0 ] || status=1
 }
 has() { [[ " $stages " == *" $1 "* ]]; }
+cmp=("$bin/compare" -q --out "$out")  # every compare run of this script
 
 if has build && [ -z "${BIN_DIR:-}" ]; then
   export PATH="$PATH:/usr/local/cuda/bin"
@@ -33,30 +37,58 @@ fi
 if has tests; then
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,temperature.gpu,power.draw --format=csv > "$out/nvidia-smi.csv" 2>&1
   KL_COMPARE_EXE="$bin/compare" run host_suite "$bin/host_suite"
-  run gpu_suite "$bin/gpu_suite" --duration=true
+  KL_COMPARE_EXE="$bin/compare" run gpu_suite "$bin/gpu_suite" --duration=true
 fi
 if has sanitize; then
-  for tool in memcheck racecheck synccheck; do
-    KL_GPU_SUITE_QUICK=2 run "sanitize_$tool" compute-sanitizer --tool "$tool" --error-exitcode 9 \
-      ${SANITIZE_EXTRA:-} "$bin/gpu_suite" ${SANITIZE_FILTER:-}
+  for tool in ${SANITIZE_TOOLS:-memcheck racecheck synccheck}; do
+    KL_COMPARE_EXE="$bin/compare" KL_GPU_SUITE_QUICK=2 run "sanitize_$tool" compute-sanitizer --tool "$tool" \
+      --error-exitcode 9 ${SANITIZE_EXTRA:-} "$bin/gpu_suite" ${SANITIZE_FILTER:-}
   done
 fi
-if has compare; then
-  run compare_default "$bin/compare" --out "$out" --name default
+if has compare; then  # the default comparison
+  run compare_default "${cmp[@]}" --name default
 fi
-if has ladder; then  # the SGEMM ladder at the sizes docs/sgemm-ladder.md reports
-  run sgemm_ladder "$bin/compare" -f gemm -t float -s 2048,4096,8192 -v 'gemm_smem5*,gemm[6-9]*' \
-    --out "$out" --name sgemm_ladder
-  run dgemm_ladder "$bin/compare" -f gemm -t double -s 2048,4096 -v 'gemm_smem5*,gemm[6-9]*' \
-    --out "$out" --name dgemm_ladder
+if has families; then  # each family's measurements beyond the default run (docs/*.md quote these)
+  run matvec_003 "${cmp[@]}" -f gemv,gevm --sizes 003 --name matvec_003
+  run matvec_large "${cmp[@]}" -f gemv,gevm -t float -s 16384,32768x8192,8192x32768,1x100003,100003x1 --name matvec_large
+  run dot_types "${cmp[@]}" -f dot -t int,float,double -s 1000,1024,1025,2^28 --name dot_types
+  run rows_all_ops "${cmp[@]}" -f rows -t float -s 1000,2500x2000,2500x2001,16384,100003x7 \
+    --axis op=row_sum,row_mean,col_mean,row_max,row_sumsq,row_min --axis layout=packed,pitched --name rows_all_ops
+  run transpose_16384 "${cmp[@]}" -f transpose -t float,double -s 16384 --name transpose_16384
+  run table_steps "${cmp[@]}" -f table -s 2^28 --axis step=1e-5,1e-3,1,100 --name table_steps
+fi
+if has ladder; then  # the SGEMM/DGEMM ladder at the sizes docs/sgemm-ladder.md reports
+  run sgemm_ladder "${cmp[@]}" -f gemm -t float -s 2048,4096,8192 -v 'gemm_smem5*,gemm[6-9]*,gemm1[0-9]*,gemm_auto*' --name sgemm_ladder
+  run dgemm_ladder "${cmp[@]}" -f gemm -t double -s 2048,4096,8192 -v 'gemm_smem5*,gemm[6-9]*,gemm1[0-9]*,gemm_auto*' --name dgemm_ladder
+  run gemm_thin "${cmp[@]}" -f gemm -s 4097x4095x17,513x257x129,1000 -v 'gemm9*,gemm1[0-9]*,gemm_auto*' --name gemm_thin
+  run aat_ladder "${cmp[@]}" -f aat -s 2048,1000 --name aat_ladder
+fi
+if has flush; then  # the L2 flush: a memset (dirty lines) against a read, same kernels, same sizes
+  for mode in write read; do
+    run "flush_$mode" "${cmp[@]}" -f reduce -t float -s 2^20,2^24,2^26,2^28 --l2-flush "$mode" --name "flush_$mode"
+  done
+fi
+if has before; then  # the families that existed before the family core, run the old way (memset flush)
+  run before_after "${cmp[@]}" -f reduce,gemm,aat --l2-flush write --name core_memset_flush
 fi
 if has profile; then
-  BIN_DIR="$bin" run profile_sgemm bash scripts/profile-sgemm.sh "$out" 4096
+  run profile_sgemm python3 scripts/profile.py --compare "$bin/compare" --out "$out" --name ncu_sgemm \
+    -- -f gemm -t float -s 4096 -v 'gemm_smem5*,gemm[6-9]*,gemm1[0-9]*,cublas*'
+  run profile_matvec python3 scripts/profile.py --compare "$bin/compare" --out "$out" --name ncu_matvec \
+    -- -f gemv,gevm -t float -s 2500x2000,16384
 fi
 if has sweeps || has sweep_reduce; then
-  run sweep_reduce "$bin/compare" -f reduce -t float --default-sweep --out "$out" --name reduce_sweep
+  run sweep_reduce "${cmp[@]}" -f reduce -t float --default-sweep --name reduce_sweep
 fi
-if has sweeps || has sweep_gemm; then  # also the tile sweep of gemm9's configurations
-  run sweep_gemm "$bin/compare" -f gemm -t float,double --default-sweep --max-time 1 --out "$out" --name gemm_sweep
+if has sweeps || has sweep_gemm; then  # also the tile sweep of the gemm configurations
+  run sweep_gemm "${cmp[@]}" -f gemm -t float,double --default-sweep --max-time 1 --name gemm_sweep
+fi
+if has runtwice; then  # two runs at one commit: compare diff must flag nothing
+  run twice_a "${cmp[@]}" -f reduce,gemv,transpose --name twice_a
+  run twice_b "${cmp[@]}" -f reduce,gemv,transpose --name twice_b
+  run twice_diff "$bin/compare" diff "$out/twice_a.json" "$out/twice_b.json" --markdown "$out/twice_diff.md"
+fi
+if has plots; then
+  run plots python3 scripts/plot_compare.py "$out"/*.json -o "$out/plots"
 fi
 exit $status
