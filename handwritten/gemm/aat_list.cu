@@ -1,7 +1,9 @@
 // The A·Aᵀ family's hand-written ladder, in ladder order. One line per variant.
 #include "common/variant.hpp"
+#include "handwritten/gemm/aat_inplace.cuh"
 #include "handwritten/gemm/aat_smem_padded.cuh"
 #include "handwritten/gemm/aat_smem_unpadded.cuh"
+#include "handwritten/gemm/aat_triangle.cuh"
 
 namespace kl {
 
@@ -10,6 +12,10 @@ std::vector<AatVariant<T>> aat_handwritten() {
   return {
       aat_unpadded::variant<T>(),  // 000: ats[16][16], column reads conflict
       aat_padded::variant<T>(),    // 000: ats[16][16+1], conflict-free
+      // beyond the document: the gemm ladder's last steps (float gemm10, double gemm11 DMMA)
+      aat_inplace::variant<T>(),                           // A^T read in place, all of C
+      aat_triangle::variant<T, 64>("aat_triangle_64"),     // one triangle, mirrored; 64² tiles
+      aat_triangle::variant<T, 128>("aat_triangle_128"),   // 128² tiles
   };
 }
 

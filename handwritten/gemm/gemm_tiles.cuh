@@ -213,3 +213,82 @@ struct AsyncCopyB {
 };
 
 }  // namespace kl::gemm_detail
+
+namespace kl::gemm_detail {
+
+// ---- K-contiguous tiles copied as they are (gemm10, gemm11, the A·Aᵀ steps) -----------------
+// A row-major matrix whose rows run along k (A; for A·Aᵀ also the second operand, A's rows)
+// is copied ROWS × BK at a time, untransposed, in 16-byte cp.async chunks (element-sized ones
+// when its rows are not 16-byte aligned). Where a chunk lands in shared memory is the Layout's
+// choice: both layouts below keep every row's chunks in order within the row, so a 16-byte
+// copy and kVec element copies fill the same places (the two paths stay bit-identical).
+
+// Row r at r·P elements (P > row length: padding). gemm11 picks P so that its fragment loads
+// are conflict-free (the arithmetic is in its header).
+template <int P>
+struct PaddedRows {
+  static constexpr int kPeriod = 1;  // rows after which the placement repeats (see AsyncCopyK)
+  static constexpr int kPitch = P;
+  __device__ __forceinline__ static int at(int r, int c) { return r * P + c; }
+};
+
+// Rows of BK elements, packed, with the 16-byte chunk q of row r stored at chunk
+// q ^ ((r / L) mod Q): Q = BK / kVec chunks per row, L = 8 / Q rows per 128-byte line. Eight
+// consecutive rows then put any one chunk index into eight different 16-byte bank groups, so a
+// warp whose lanes read chunk q of eight consecutive rows (gemm10's A fragments) takes one
+// shared-memory wavefront; without the XOR, rows 0, 2, 4, 6 (BK = 16 floats) would all sit on
+// banks 0-3 of their lines (a 4-way conflict).
+template <class T, int BK>
+struct SwizzledRows {
+  static constexpr int V = kVec<T>, Q = BK / V, L = Q >= 8 ? 1 : 8 / Q;
+  static_assert(BK % V == 0 && (Q == 2 || Q == 4 || Q == 8), "2, 4 or 8 chunks per row");
+  static constexpr int kPeriod = 8;  // L·Q rows
+  static constexpr int kPitch = BK;
+  __device__ __forceinline__ static int swizzle(int r) { return (r / L) % Q; }
+  __device__ __forceinline__ static int at(int r, int c) {
+    return r * BK + (((c / V) ^ swizzle(r)) * V) + c % V;
+  }
+};
+
+// Successive ROWS × BK tiles at (r0, k0 = 0, BK, 2·BK, ...) of a row-major matrix with `rows`
+// rows, `cols` valid columns and row pitch `ld` (ld > cols when only a slice of k is this
+// block's, as in split-K). Thread t copies chunk column c = (t mod BK/V)·V of rows r, r + step,
+// ...; as in AsyncCopyA, all per-thread state is computed once, and a copy past the edge reads
+// nothing, zero-fills its chunk and points at the base. With VEC, cols is a multiple of V, so a
+// chunk is wholly inside or wholly outside.
+template <class T, int ROWS, int BK, int THREADS, bool VEC, class Layout>
+struct AsyncCopyK {
+  static constexpr int V = VEC ? kVec<T> : 1, kChunks = BK / V;
+  static_assert(BK % V == 0 && THREADS % kChunks == 0, "whole rows per thread pass");
+  static constexpr int kRowStep = THREADS / kChunks, kPer = ROWS / kRowStep;
+  static_assert(ROWS % kRowStep == 0 && kPer >= 1 && kPer <= 32, "whole tile, 32-bit row mask");
+  // Rows r and r + kRowStep·i are placed alike, so copy i lands kRowStep·i·pitch further on.
+  static_assert(kRowStep % Layout::kPeriod == 0, "the layout repeats every kRowStep rows");
+  const T* base;
+  const T* src;       // &m[r0 + r][c]
+  std::size_t step;   // kRowStep rows
+  unsigned rows_in;   // bit i: row r + i·kRowStep is inside the matrix
+  int c, cols, dst;
+
+  __device__ __forceinline__ AsyncCopyK(const T* m, int rows, int cols_, std::size_t ld, int r0)
+      : base(m), step(kRowStep * ld), rows_in(0), c((threadIdx.x % kChunks) * V), cols(cols_) {
+    const int r = threadIdx.x / kChunks;
+    src = m + static_cast<std::size_t>(r0 + r) * ld + c;
+    dst = Layout::at(r, c);
+#pragma unroll
+    for (int i = 0; i < kPer; ++i) rows_in |= unsigned(r0 + r + i * kRowStep < rows) << i;
+  }
+
+  __device__ __forceinline__ void copy(T* tile, int k0) const {
+    const bool k_in = k0 + c < cols;
+    const T* p = src + k0;
+#pragma unroll
+    for (int i = 0; i < kPer; ++i, p += step) {
+      const bool in = k_in && (rows_in >> i & 1u);
+      cp_async<V * sizeof(T)>(tile + dst + i * kRowStep * Layout::kPitch, in ? p : base,
+                              in ? int(V * sizeof(T)) : 0);
+    }
+  }
+};
+
+}  // namespace kl::gemm_detail
