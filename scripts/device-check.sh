@@ -45,13 +45,17 @@ if has compare; then
   run compare_default "$bin/compare" --out "$out" --name default
 fi
 if has ladder; then  # the SGEMM ladder at the sizes docs/sgemm-ladder.md reports
-  run sgemm_ladder "$bin/compare" -f gemm -t float -s 2048,4096,8192 -v 'gemm_smem5*,gemm[6-9]*' \
-    --out "$out" --name sgemm_ladder
-  run dgemm_ladder "$bin/compare" -f gemm -t double -s 2048,4096 -v 'gemm_smem5*,gemm[6-9]*' \
-    --out "$out" --name dgemm_ladder
+  run sgemm_ladder "$bin/compare" -f gemm -t float -s 2048,4096,8192 \
+    -v 'gemm_smem5*,gemm[6-9]*,gemm10_swizzled*,gemm_auto' --out "$out" --name sgemm_ladder
+  run dgemm_ladder "$bin/compare" -f gemm -t double -s 2048,4096,8192 \
+    -v 'gemm_smem5*,gemm[6-9]*,gemm10*,gemm11*,gemm_auto' --out "$out" --name dgemm_ladder
+  # the shapes the last steps were built for: thin (K = 17), small, and 1000³, every new step
+  run gemm_thin "$bin/compare" -f gemm -t float,double -s 4097x4095x17,513x257x129,1000,4096x1x4096 \
+    -v 'gemm_smem5*,gemm9*,gemm10*,gemm11*,gemm_auto' --out "$out" --name gemm_thin
 fi
 if has profile; then
   BIN_DIR="$bin" run profile_sgemm bash scripts/profile-sgemm.sh "$out" 4096
+  BIN_DIR="$bin" run profile_dgemm bash scripts/profile-sgemm.sh "$out" 4096 '' double
 fi
 if has sweeps || has sweep_reduce; then
   run sweep_reduce "$bin/compare" -f reduce -t float --default-sweep --out "$out" --name reduce_sweep

@@ -244,20 +244,33 @@ GemmVariant<double> variant(std::string_view name) {
           .prepare = prepare<BM, BN, BK, WM, WN, STAGES, MMA_K>};
 }
 
+// Blocks of this configuration that fill an H100-sized GPU (splitk_splits): one per SM for the
+// 8-warp tile, which holds the whole register file; two of the 4-warp one.
+template <int BM, int BN, int BK, int WM, int WN, int STAGES, int MMA_K>
+constexpr long long kFill = Config<BM, BN, BK, WM, WN, STAGES, MMA_K, BLayout::kn>::kMinBlocks == 1
+                                ? kFillBlocks / 2
+                                : kFillBlocks;
+
 // The same configuration with k split where its tiles alone would not fill the GPU
 // (splitk_splits), as gemm10::variant_splitk.
+template <int BM, int BN, int BK, int WM, int WN, int STAGES, int MMA_K>
+int splits(GemmShape sh) {
+  return splitk_splits(sh, BM, BN, BK, kFill<BM, BN, BK, WM, WN, STAGES, MMA_K>);
+}
 template <int BM, int BN, int BK, int WM, int WN, int STAGES, int MMA_K>
 GemmVariant<double> variant_splitk(std::string_view name) {
   return {.info = {name, "beyond the documents",
                    "gemm11 + split-K: slices of k in blockIdx.z, partial tiles in the workspace, an ordered "
                    "reduction (no atomics)"},
           .launch = [](const GemmArgs<double>& g, cudaStream_t s) {
-            launch_split<BM, BN, BK, WM, WN, STAGES, MMA_K>(g, splitk_splits({g.M, g.N, g.K}, BM, BN, BK), s);
+            launch_split<BM, BN, BK, WM, WN, STAGES, MMA_K>(g, splits<BM, BN, BK, WM, WN, STAGES, MMA_K>({g.M, g.N, g.K}), s);
           },
           .workspace_bytes = [](GemmShape sh) {
-            return splitk_workspace<double>(sh, splitk_splits(sh, BM, BN, BK), BK);
+            return splitk_workspace<double>(sh, splits<BM, BN, BK, WM, WN, STAGES, MMA_K>(sh), BK);
           },
-          .rounding_depth = [](GemmShape sh) { return splitk_depth(sh.K, splitk_splits(sh, BM, BN, BK), BK); },
+          .rounding_depth = [](GemmShape sh) {
+            return splitk_depth(sh.K, splits<BM, BN, BK, WM, WN, STAGES, MMA_K>(sh), BK);
+          },
           .prepare = prepare<BM, BN, BK, WM, WN, STAGES, MMA_K>};
 }
 

@@ -4,21 +4,27 @@
 //
 // Lesson: no one tile is best for every shape (docs/sgemm-ladder.md, "Picking the tile
 // configuration"): a large tile does more FMAs per load and per instruction but gives fewer
-// blocks, and a product whose output has few tiles leaves SMs idle however deep K is. The rule:
+// blocks, and a product whose output has few tiles leaves SMs idle however deep K is. The rule
+// (T128 = tiles of 128 × 128 in the output):
 //
-//   1. If the output has at least kFillBlocks (256) tiles of 128 × 128, run the large tile
-//      (float: gemm10 128×128×16, 3 stages; double: gemm11 128×128×16 DMMA m16n8k8, 4 stages).
-//      256 tiles is about two blocks per SM on a 132-SM H100: every SM busy, and the last wave
-//      a small part of the time.
-//   2. Otherwise run the 64 × 64 tile (gemm10 64×64×16, 4 stages; gemm11 64×64×16 k8), with k
-//      split in slices (splitk_splits, gemm_schedule.cuh) until there are about kFillBlocks
-//      blocks, each slice about 4 k tiles deep or more, at most 16 slices; the partial tiles
-//      go to the workspace and an ordered reduction adds them (deterministic).
+//   float  1. T128 >= kFillBlocks (256, about two blocks per SM on a 132-SM H100): gemm10
+//             128×128×16, 3 stages (two blocks per SM);
+//          2. otherwise gemm10 64×64×16, 4 stages, with k split in slices (splitk_splits,
+//             gemm_schedule.cuh) until there are about 256 blocks, each slice about 4 k tiles
+//             deep or more, at most 16 slices.
+//   double 1. T128 >= 32: gemm11 128×128×16 DMMA m16n8k8, 4 stages (one block per SM), split
+//             until there are about 128 blocks: it moves half the bytes per multiply-add of the
+//             64 × 64 tile (0.125 against 0.25 byte from L2 per FMA: at the DMMA rate the small
+//             tile would need ~8 TB/s of L2 bandwidth), so it is worth splitting k for;
+//          2. below 32 tiles the large tile's slices would be too few or too shallow: gemm11
+//             64×64×16 k8 split toward 256 blocks.
+// Split partial tiles go to the workspace and an ordered reduction adds them (deterministic).
 //
 // The choice reads M, N, K and the element type only (the copy path inside each kernel follows
 // the alignment, and gives the same bits either way). Examples: 2048³ and 4097×4095×17 take the
-// large tile (256 and 1056 tiles), 1000³ the small one without a split (256 tiles of 64²),
-// 513×257×129 the small one in 3 slices of 48 (45 tiles → 135 blocks), 4096×1×4096 in 4 slices.
+// large tile unsplit (256 and 1056 tiles); float 1000³ the small one unsplit (256 tiles of
+// 64²), double 1000³ the large one in 2 slices (64 tiles → 128 blocks); 513×257×129 the small
+// one in 3 slices of 48 (45 tiles → 135 blocks); 4096×1×4096 in 4 slices.
 // Its rounding depth is the chosen split's (gemm_schedule.cuh, splitk_depth), K without one.
 #pragma once
 
@@ -33,20 +39,26 @@ using namespace gemm_detail;
 
 constexpr int kLarge = 128, kSmall = 64, kBK = 16;  // the two tiles (both 16 deep)
 
-inline bool large_tile(GemmShape s) {
-  return static_cast<long long>(ceil_div(s.M, kLarge)) * ceil_div(s.N, kLarge) >= kFillBlocks;
+template <class T>
+bool large_tile(GemmShape s) {
+  const long long tiles = static_cast<long long>(ceil_div(s.M, kLarge)) * ceil_div(s.N, kLarge);
+  return tiles >= (std::is_same_v<T, float> ? kFillBlocks : 32);
 }
-inline int splits(GemmShape s) { return large_tile(s) ? 1 : splitk_splits(s, kSmall, kSmall, kBK); }
+template <class T>
+int splits(GemmShape s) {
+  if (!large_tile<T>(s)) return splitk_splits(s, kSmall, kSmall, kBK);
+  return std::is_same_v<T, float> ? 1 : splitk_splits(s, kLarge, kLarge, kBK, kFillBlocks / 2);
+}
 
 template <class T>
 void launch(const GemmArgs<T>& g, cudaStream_t s) {
   const GemmShape sh{g.M, g.N, g.K};
   if constexpr (std::is_same_v<T, float>) {
-    if (large_tile(sh)) gemm10::launch_split<float, 128, 128, 16, 64, 32, 8, 8, 3>(g, 1, s);
-    else gemm10::launch_split<float, 64, 64, 16, 32, 32, 4, 8, 4>(g, splits(sh), s);
+    if (large_tile<T>(sh)) gemm10::launch_split<float, 128, 128, 16, 64, 32, 8, 8, 3>(g, splits<T>(sh), s);
+    else gemm10::launch_split<float, 64, 64, 16, 32, 32, 4, 8, 4>(g, splits<T>(sh), s);
   } else {
-    if (large_tile(sh)) gemm11::launch_split<128, 128, 16, 64, 32, 4, 8>(g, 1, s);
-    else gemm11::launch_split<64, 64, 16, 32, 32, 4, 8>(g, splits(sh), s);
+    if (large_tile<T>(sh)) gemm11::launch_split<128, 128, 16, 64, 32, 4, 8>(g, splits<T>(sh), s);
+    else gemm11::launch_split<64, 64, 16, 32, 32, 4, 8>(g, splits<T>(sh), s);
   }
 }
 
@@ -64,10 +76,10 @@ void prepare() {
 template <class T>
 GemmVariant<T> variant() {
   return {.info = {"gemm_auto", "beyond the documents",
-                   "picks the tile by shape (>= 256 tiles of 128x128: large; else 64x64 with split-K)"},
+                   "picks tile and split-K by shape (M, N, K, type only; rule in gemm_auto.cuh)"},
           .launch = launch<T>,
-          .workspace_bytes = [](GemmShape sh) { return splitk_workspace<T>(sh, splits(sh), kBK); },
-          .rounding_depth = [](GemmShape sh) { return splitk_depth(sh.K, splits(sh), kBK); },
+          .workspace_bytes = [](GemmShape sh) { return splitk_workspace<T>(sh, splits<T>(sh), kBK); },
+          .rounding_depth = [](GemmShape sh) { return splitk_depth(sh.K, splits<T>(sh), kBK); },
           .prepare = prepare<T>};
 }
 

@@ -41,8 +41,9 @@ void append_pipelined(std::vector<GemmVariant<T>>& v) {
 // at one block per SM; 64×64 for outputs with few tiles (1000³, 513×257×129), with and without
 // split-K. Double: gemm9's best tile, for the ladder's continuity (the FMA units' last step).
 // gemm11 (double only): the same 128×128×16 DMMA tile with each of Hopper's three f64 mma
-// shapes, so one run says which feeds the tensor cores best; 64×64 for few tiles, with and
-// without split-K. gemm_auto picks among these by shape.
+// shapes, so one run says which feeds the tensor cores best; BK = 32 for half the barriers;
+// 64×64 for outputs with few tiles; the 128×128 tile with split-K for outputs of fewer tiles
+// than SMs (1000³: 64 tiles, 2 slices). gemm_auto picks among these by shape.
 template <class T>
 void append_last_steps(std::vector<GemmVariant<T>>& v) {
   if constexpr (sizeof(T) == 4) {
@@ -56,8 +57,9 @@ void append_last_steps(std::vector<GemmVariant<T>>& v) {
     v.push_back(gemm11::variant<128, 128, 16, 64, 32, 4, 4>("gemm11_dmma_128x128x16_s4_k4"));
     v.push_back(gemm11::variant<128, 128, 16, 64, 32, 4, 8>("gemm11_dmma_128x128x16_s4_k8"));
     v.push_back(gemm11::variant<128, 128, 16, 64, 32, 4, 16>("gemm11_dmma_128x128x16_s4_k16"));
+    v.push_back(gemm11::variant<128, 128, 32, 64, 32, 3, 8>("gemm11_dmma_128x128x32_s3_k8"));
     v.push_back(gemm11::variant<64, 64, 16, 32, 32, 4, 8>("gemm11_dmma_64x64x16_s4_k8"));
-    v.push_back(gemm11::variant_splitk<64, 64, 16, 32, 32, 4, 8>("gemm11_dmma_splitk_64x64x16_s4_k8"));
+    v.push_back(gemm11::variant_splitk<128, 128, 16, 64, 32, 4, 8>("gemm11_dmma_splitk_128x128x16_s4_k8"));
   }
   v.push_back(gemm_auto::variant<T>());
 }
