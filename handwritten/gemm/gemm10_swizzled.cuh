@@ -227,15 +227,24 @@ GemmVariant<T> variant(std::string_view name) {
 // workspace, then splitk_reduce. Its rounding depth is the split's: a chain of at most k_split
 // products, then one addition per further slice.
 template <class T, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES>
+int splits(GemmShape sh) {
+  return splitk_splits(sh, BM, BN, BK, Config<T, BM, BN, BK, WM, WN, TM, TN, STAGES, BSource::kn>::kMinBlocks);
+}
+template <class T, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES>
 GemmVariant<T> variant_splitk(std::string_view name) {
   return {.info = {name, "beyond the documents",
                    "split-K: slices of k in blockIdx.z, partial tiles in the workspace, an ordered "
                    "reduction (no atomics)"},
           .launch = [](const GemmArgs<T>& g, cudaStream_t s) {
-            launch_split<T, BM, BN, BK, WM, WN, TM, TN, STAGES>(g, splitk_splits({g.M, g.N, g.K}, BM, BN, BK), s);
+            launch_split<T, BM, BN, BK, WM, WN, TM, TN, STAGES>(
+                g, splits<T, BM, BN, BK, WM, WN, TM, TN, STAGES>({g.M, g.N, g.K}), s);
           },
-          .workspace_bytes = [](GemmShape sh) { return splitk_workspace<T>(sh, splitk_splits(sh, BM, BN, BK), BK); },
-          .rounding_depth = [](GemmShape sh) { return splitk_depth(sh.K, splitk_splits(sh, BM, BN, BK), BK); },
+          .workspace_bytes = [](GemmShape sh) {
+            return splitk_workspace<T>(sh, splits<T, BM, BN, BK, WM, WN, TM, TN, STAGES>(sh), BK);
+          },
+          .rounding_depth = [](GemmShape sh) {
+            return splitk_depth(sh.K, splits<T, BM, BN, BK, WM, WN, TM, TN, STAGES>(sh), BK);
+          },
           .prepare = prepare<T, BM, BN, BK, WM, WN, TM, TN, STAGES>};
 }
 

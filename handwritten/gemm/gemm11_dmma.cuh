@@ -244,18 +244,12 @@ GemmVariant<double> variant(std::string_view name) {
           .prepare = prepare<BM, BN, BK, WM, WN, STAGES, MMA_K>};
 }
 
-// Blocks of this configuration that fill an H100-sized GPU (splitk_splits): one per SM for the
-// 8-warp tile, which holds the whole register file; two of the 4-warp one.
-template <int BM, int BN, int BK, int WM, int WN, int STAGES, int MMA_K>
-constexpr long long kFill = Config<BM, BN, BK, WM, WN, STAGES, MMA_K, BLayout::kn>::kMinBlocks == 1
-                                ? kFillBlocks / 2
-                                : kFillBlocks;
-
 // The same configuration with k split where its tiles alone would not fill the GPU
-// (splitk_splits), as gemm10::variant_splitk.
+// (splitk_splits: one block per SM of the 8-warp tile, which holds the whole register file; two
+// of the 4-warp one), as gemm10::variant_splitk.
 template <int BM, int BN, int BK, int WM, int WN, int STAGES, int MMA_K>
 int splits(GemmShape sh) {
-  return splitk_splits(sh, BM, BN, BK, kFill<BM, BN, BK, WM, WN, STAGES, MMA_K>);
+  return splitk_splits(sh, BM, BN, BK, Config<BM, BN, BK, WM, WN, STAGES, MMA_K, BLayout::kn>::kMinBlocks);
 }
 template <int BM, int BN, int BK, int WM, int WN, int STAGES, int MMA_K>
 GemmVariant<double> variant_splitk(std::string_view name) {

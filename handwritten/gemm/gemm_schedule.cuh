@@ -144,17 +144,17 @@ void launch_split_k(const GemmArgs<T>& g, int tile_rows, int tile_cols, int bk, 
   if (used > 1) launch_splitk_reduce(h.C, g.C, mn, used, s);
 }
 
-// How many slices of k a product of BM × BN tiles gets: enough to give the GPU about `fill`
-// blocks (kFillBlocks: two per SM on a 132-SM H100; a tile that runs one block per SM asks for
-// half as many; a rule of thumb stated here rather than read from the device, so that the
-// choice depends on the shape alone), each slice about kMinSliceTiles k tiles deep or more (a
-// shallower slice spends as much on its prologue, epilogue and partial tile as it computes),
-// at most kMaxSplits (the workspace grows with the splits).
-constexpr long long kFillBlocks = 256;
+// How many slices of k a product of BM × BN tiles gets: enough for about kFillSMs × blocks_per_sm
+// blocks, i.e. every SM of an H100-sized GPU (132 SMs) holding as many blocks of the
+// configuration as it can (kFillSMs is a rule of thumb stated here rather than read from the
+// device, so that the choice depends on the shape alone); each slice about kMinSliceTiles k
+// tiles deep or more (a shallower slice spends as much on its prologue, epilogue and partial
+// tile as it computes); at most kMaxSplits (the workspace grows with the splits).
+constexpr long long kFillSMs = 128;
 constexpr int kMinSliceTiles = 4, kMaxSplits = 16;
-inline int splitk_splits(GemmShape s, int bm, int bn, int bk, long long fill = kFillBlocks) {
+inline int splitk_splits(GemmShape s, int bm, int bn, int bk, int blocks_per_sm) {
   const long long tiles = static_cast<long long>(ceil_div(s.M, bm)) * ceil_div(s.N, bn);
-  const long long by_fill = ceil_div(fill, tiles);
+  const long long by_fill = ceil_div(kFillSMs * blocks_per_sm, tiles);
   const long long by_k = ceil_div(s.K, kMinSliceTiles * bk);
   return static_cast<int>(std::max(1LL, std::min({by_fill, by_k, static_cast<long long>(kMaxSplits)})));
 }
