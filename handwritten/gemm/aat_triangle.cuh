@@ -26,13 +26,10 @@
 
 namespace kl::aat_triangle {
 
-// Multiply-adds of the tiles i <= j (TILE × TILE, the last ones cut at M), times 2 flops:
-// sum over i <= j of rows(i)·rows(j)·K = K·((sum rows)² + sum rows²) / 2, sum rows = M.
+// The flops of the computed tiles (gemm_plan::triangle_flops: diagonal tiles whole).
 template <int TILE>
 double work(AatShape s) {
-  const long long T = ceil_div(s.M, TILE), last = s.M - (T - 1) * TILE;
-  const double sq = static_cast<double>(T - 1) * TILE * TILE + static_cast<double>(last) * last;
-  return static_cast<double>(s.K) * (static_cast<double>(s.M) * s.M + sq);
+  return gemm_plan::triangle_flops(s, TILE);
 }
 
 template <class T, int TILE>

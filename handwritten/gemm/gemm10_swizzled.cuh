@@ -128,8 +128,10 @@ __global__ void __launch_bounds__((Config<T, BM, BN, BK, WM, WN, TM, TN, STAGES,
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const int lm = lane / C::kLanesN, ln = lane % C::kLanesN;
   const int wm = (warp / C::kWarpsN) * WM, wn = (warp % C::kWarpsN) * WN;
-  // Its A vectors: row wm + lm + 8i, chunk q at chunk q ^ s; s is the same for all its rows.
-  const int a_row = (wm + lm) * BK, s = C::ALayout::swizzle(wm + lm);
+  // Its A vectors: rows wm + lm + 8i. The swizzle repeats every 8 rows (kPeriod), so chunk q
+  // of row wm + lm + 8i is at(wm + lm, q·V) + 8i·BK: one offset per q, the rest immediates.
+  static_assert(C::ALayout::kPeriod == 8, "thread rows 8 apart share their swizzle");
+  const int a_row = wm + lm;
   const int b_col = wn + ln * V;
 
   T acc[TM][TN];
@@ -150,7 +152,7 @@ __global__ void __launch_bounds__((Config<T, BM, BN, BK, WM, WN, TM, TN, STAGES,
     for (int q = 0; q < BK / V; ++q) {
       T ra[TM][V];  // V consecutive k of each of the thread's rows
 #pragma unroll
-      for (int i = 0; i < TM; ++i) load_vec(ra[i], as + a_row + 8 * i * BK + ((q ^ s) * V));
+      for (int i = 0; i < TM; ++i) load_vec(ra[i], as + C::ALayout::at(a_row, q * V) + 8 * i * BK);
 #pragma unroll
       for (int kk = 0; kk < V; ++kk) {
         T rb[TN];

@@ -55,6 +55,14 @@
 namespace kl::gemm11 {
 
 using namespace gemm_detail;
+// Which element of a fragment a lane holds (gemm_plan.hpp; the host suite checks that each
+// fragment covers its tile once and that the loads below are conflict-free).
+using gemm_plan::dmma_a_col;
+using gemm_plan::dmma_a_row;
+using gemm_plan::dmma_b_col;
+using gemm_plan::dmma_b_row;
+using gemm_plan::dmma_c_col;
+using gemm_plan::dmma_c_row;
 
 // d += a·b, one m16 n8 kK DMMA of the warp (fragments as in the header).
 template <int K>
@@ -93,8 +101,8 @@ struct Config {
   static constexpr int kFragM = WM / 16, kFragN = WN / 8;  // DMMA tiles per warp tile
   static_assert(BM % WM == 0 && BN % WN == 0 && WM % 16 == 0 && WN % 8 == 0, "whole DMMA tiles");
   static_assert(BK % MMA_K == 0 && (MMA_K == 4 || MMA_K == 8 || MMA_K == 16), "k steps");
-  static constexpr int PK = BK + 4;  // pitch of a [row][k] tile (A; B for A·Aᵀ)
-  static constexpr int PN = BN + 4;  // pitch of B's [k][n] tile
+  static constexpr int PK = BK + gemm_plan::kDmmaPad;  // pitch of a [row][k] tile (A; B for A·Aᵀ)
+  static constexpr int PN = BN + gemm_plan::kDmmaPad;  // pitch of B's [k][n] tile
   // The bank arithmetic of the header: both pitches ≡ 4 or 12 (mod 16 doubles).
   static_assert(PK % 8 == 4 && PN % 16 == 4, "conflict-free fragment loads");
   static constexpr int kAElems = BM * PK;
@@ -171,13 +179,13 @@ __global__ void __launch_bounds__((Config<BM, BN, BK, WM, WN, STAGES, MMA_K, BL>
       for (int mi = 0; mi < C::kFragM; ++mi)
 #pragma unroll
         for (int i = 0; i < MMA_K / 2; ++i)
-          fa[mi][i] = as[(wm + mi * 16 + g + 8 * (i % 2)) * C::PK + kk + q + 4 * (i / 2)];
+          fa[mi][i] = as[(wm + mi * 16 + dmma_a_row(g, i)) * C::PK + kk + dmma_a_col(q, i)];
 #pragma unroll
       for (int ni = 0; ni < C::kFragN; ++ni)
 #pragma unroll
         for (int i = 0; i < MMA_K / 4; ++i)
-          fb[ni][i] = BL == BLayout::kn ? bs[(kk + q + 4 * i) * C::PN + wn + ni * 8 + g]
-                                        : bs[(wn + ni * 8 + g) * C::PK + kk + q + 4 * i];
+          fb[ni][i] = BL == BLayout::kn ? bs[(kk + dmma_b_row(q, i)) * C::PN + wn + ni * 8 + dmma_b_col(g)]
+                                        : bs[(wn + ni * 8 + dmma_b_col(g)) * C::PK + kk + dmma_b_row(q, i)];
 #pragma unroll
       for (int mi = 0; mi < C::kFragM; ++mi)
 #pragma unroll
@@ -194,7 +202,7 @@ __global__ void __launch_bounds__((Config<BM, BN, BK, WM, WN, STAGES, MMA_K, BL>
     for (int ni = 0; ni < C::kFragN; ++ni)
 #pragma unroll
       for (int e = 0; e < 4; ++e)
-        C::Staged::put(cs, wm + mi * 16 + g + 8 * (e / 2), wn + ni * 8 + 2 * q + e % 2, acc[mi][ni][e]);
+        C::Staged::put(cs, wm + mi * 16 + dmma_c_row(g, e), wn + ni * 8 + dmma_c_col(q, e), acc[mi][ni][e]);
   __syncthreads();
   C::Staged::store(cs, c, M, N, N, row0, col0);
   if constexpr (TRIANGLE) {

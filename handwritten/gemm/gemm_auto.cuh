@@ -45,7 +45,7 @@ constexpr int kLarge = 128, kSmall = 64, kBK = 16;  // the two tiles (both 16 de
 template <class T>
 bool large_tile(GemmShape s) {
   const long long tiles = static_cast<long long>(ceil_div(s.M, kLarge)) * ceil_div(s.N, kLarge);
-  return tiles >= (std::is_same_v<T, float> ? 2 * kFillSMs : 32);
+  return tiles >= (std::is_same_v<T, float> ? 2 * gemm_plan::kFillSMs : 32);
 }
 template <class T>
 int splits(GemmShape s) {

@@ -15,50 +15,31 @@
 #pragma once
 
 #include "handwritten/gemm/gemm_common.cuh"
+#include "handwritten/gemm/gemm_plan.hpp"
 
 #include <algorithm>
 #include <cstddef>
 
 namespace kl::gemm_detail {
 
-// Tile rows per band: 8 rows × all columns; at 8192² with 128² tiles a wave of 264 blocks then
-// reads 8 tile rows of A and 33 tile columns of B instead of 4 rows and all 64 columns.
-constexpr int kRasterRows = 8;
+// The arithmetic is gemm_plan.hpp's (checked by the host suite); these read it off the grid.
+using gemm_plan::kRasterRows;
 
 // The tile (tm, tn) of this block; gridDim.x counts tile columns, gridDim.y tile rows.
 __device__ __forceinline__ void raster_tile(int& tm, int& tn) {
-  const unsigned long long gx = gridDim.x;
-  const unsigned long long id = blockIdx.y * gx + blockIdx.x;
-  const unsigned long long band = kRasterRows * gx;
-  const unsigned long long b = id / band;
-  const unsigned first = static_cast<unsigned>(b) * kRasterRows;
-  const unsigned rows = min(static_cast<unsigned>(kRasterRows), gridDim.y - first);
-  const unsigned long long r = id - b * band;
-  tm = static_cast<int>(first + r % rows);
-  tn = static_cast<int>(r / rows);
+  gemm_plan::raster_tile_of(blockIdx.x, blockIdx.y, gridDim.x, gridDim.y, tm, tn);
 }
 
-// The tiles (i, j) with i <= j of a T × T tile grid, folded into a (T + 1) × ceil(T / 2) grid:
-// row y holds the T - y tiles of tile row y, then the y + 1 tiles of tile row T - 1 - y. For odd
-// T the middle row has no partner and the rest of its blocks have nothing to do (false).
+// The tile (tm, tn), tm <= tn, of this block of the folded triangle grid of T × T tiles; false
+// for the blocks of odd T's middle row that have no tile.
 __device__ __forceinline__ bool triangle_tile(int T, int& tm, int& tn) {
-  const int x = blockIdx.x, y = blockIdx.y;
-  if (x < T - y) {
-    tm = y;
-    tn = y + x;
-    return true;
-  }
-  const int i = T - 1 - y;
-  if (i == y) return false;
-  tm = i;
-  tn = i + (x - (T - y));
-  return true;
+  return gemm_plan::triangle_tile_of(blockIdx.x, blockIdx.y, T, tm, tn);
 }
 
 inline dim3 triangle_grid(int M, int tile) {
   const int T = ceil_div(M, tile);
-  if ((T + 1) / 2 > kMaxGridY) throw std::invalid_argument("aat: M too large for gridDim.y");
-  return dim3(T + 1, (T + 1) / 2);
+  if (gemm_plan::triangle_grid_y(T) > kMaxGridY) throw std::invalid_argument("aat: M too large for gridDim.y");
+  return dim3(gemm_plan::triangle_grid_x(T), gemm_plan::triangle_grid_y(T));
 }
 
 // The BM × BN C tile of a block in shared memory, row pitch BN + 1: odd, so that a warp reading
@@ -101,9 +82,11 @@ struct StagedTile {
 };
 
 // ---- split-K ----------------------------------------------------------------------------------
-// The k range of each of `splits` slices: a multiple of BK, so that only the last slice has a
-// ragged k tile.
-inline int k_per_split(int K, int splits, int bk) { return ceil_div(ceil_div(K, splits), bk) * bk; }
+// The plan (slices, workspace, rounding depth) is gemm_plan.hpp's.
+using gemm_plan::k_per_split;
+using gemm_plan::splitk_depth;
+using gemm_plan::splitk_splits;
+using gemm_plan::used_splits;
 
 // c[i] = ws[i] + ws[mn + i] + ... + ws[(splits - 1)·mn + i], in that order.
 template <class T>
@@ -133,7 +116,7 @@ void launch_splitk_reduce(const T* ws, T* c, std::size_t mn, int splits, cudaStr
 template <class T, class Launch>
 void launch_split_k(const GemmArgs<T>& g, int tile_rows, int tile_cols, int bk, int splits, cudaStream_t s,
                     Launch&& launch) {
-  const int ks = k_per_split(g.K, splits, bk), used = ceil_div(g.K, ks);
+  const int ks = k_per_split(g.K, splits, bk), used = used_splits(g.K, splits, bk);
   const std::size_t mn = static_cast<std::size_t>(g.M) * g.N;
   GemmArgs<T> h = g;
   if (used > 1) h.C = static_cast<T*>(g.workspace);
@@ -144,34 +127,10 @@ void launch_split_k(const GemmArgs<T>& g, int tile_rows, int tile_cols, int bk, 
   if (used > 1) launch_splitk_reduce(h.C, g.C, mn, used, s);
 }
 
-// How many slices of k a product of BM × BN tiles gets: enough for about kFillSMs × blocks_per_sm
-// blocks, i.e. every SM of an H100-sized GPU (132 SMs) holding as many blocks of the
-// configuration as it can (kFillSMs is a rule of thumb stated here rather than read from the
-// device, so that the choice depends on the shape alone); each slice about kMinSliceTiles k
-// tiles deep or more (a shallower slice spends as much on its prologue, epilogue and partial
-// tile as it computes); at most kMaxSplits (the workspace grows with the splits).
-constexpr long long kFillSMs = 128;
-constexpr int kMinSliceTiles = 4, kMaxSplits = 16;
-inline int splitk_splits(GemmShape s, int bm, int bn, int bk, int blocks_per_sm) {
-  const long long tiles = static_cast<long long>(ceil_div(s.M, bm)) * ceil_div(s.N, bn);
-  const long long by_fill = ceil_div(kFillSMs * blocks_per_sm, tiles);
-  const long long by_k = ceil_div(s.K, kMinSliceTiles * bk);
-  return static_cast<int>(std::max(1LL, std::min({by_fill, by_k, static_cast<long long>(kMaxSplits)})));
-}
-
-// Workspace of a split product: one M × N slice per slice of k, none without a split.
+// Workspace of a split product of T: one M × N slice per used slice, none without a split.
 template <class T>
 std::size_t splitk_workspace(GemmShape sh, int splits, int bk) {
-  const int used = ceil_div(sh.K, k_per_split(sh.K, splits, bk));
-  return used > 1 ? std::size_t(used) * sh.M * sh.N * sizeof(T) : 0;
-}
-
-// The rounding depth of a split product: each output is a chain of at most k_split products
-// (its slice) followed by splits - 1 additions of the other slices' partial sums.
-inline double splitk_depth(int K, int splits, int bk) {
-  const int ks = k_per_split(K, splits, bk);
-  const int used = ceil_div(K, ks);  // slices that hold any k
-  return std::min(K, ks) + (used - 1);
+  return gemm_plan::splitk_workspace(sh, splits, bk, sizeof(T));
 }
 
 }  // namespace kl::gemm_detail

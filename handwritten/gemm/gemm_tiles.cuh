@@ -17,6 +17,7 @@
 #pragma once
 
 #include "handwritten/gemm/gemm_common.cuh"
+#include "handwritten/gemm/gemm_plan.hpp"
 
 #include <cstdint>
 
@@ -223,32 +224,12 @@ namespace kl::gemm_detail {
 // choice: both layouts below keep every row's chunks in order within the row, so a 16-byte
 // copy and kVec element copies fill the same places (the two paths stay bit-identical).
 
-// Row r at r·P elements (P > row length: padding). gemm11 picks P so that its fragment loads
-// are conflict-free (the arithmetic is in its header).
-template <int P>
-struct PaddedRows {
-  static constexpr int kPeriod = 1;  // rows after which the placement repeats (see AsyncCopyK)
-  static constexpr int kPitch = P;
-  __device__ __forceinline__ static int at(int r, int c) { return r * P + c; }
-};
-
-// Rows of BK elements, packed, with the 16-byte chunk q of row r stored at chunk
-// q ^ ((r / L) mod Q): Q = BK / kVec chunks per row, L = 8 / Q rows per 128-byte line. Eight
-// consecutive rows then put any one chunk index into eight different 16-byte bank groups, so a
-// warp whose lanes read chunk q of eight consecutive rows (gemm10's A fragments) takes one
-// shared-memory wavefront; without the XOR, rows 0, 2, 4, 6 (BK = 16 floats) would all sit on
-// banks 0-3 of their lines (a 4-way conflict).
+// The layouts (gemm_plan.hpp, where the host suite checks them): PaddedRows<P>, row r at r·P;
+// SwizzledRows, rows of BK packed with their 16-byte chunks XOR-swizzled (conflict-free reads
+// of one chunk index in 8 consecutive rows).
+using gemm_plan::PaddedRows;
 template <class T, int BK>
-struct SwizzledRows {
-  static constexpr int V = kVec<T>, Q = BK / V, L = Q >= 8 ? 1 : 8 / Q;
-  static_assert(BK % V == 0 && (Q == 2 || Q == 4 || Q == 8), "2, 4 or 8 chunks per row");
-  static constexpr int kPeriod = 8;  // L·Q rows
-  static constexpr int kPitch = BK;
-  __device__ __forceinline__ static int swizzle(int r) { return (r / L) % Q; }
-  __device__ __forceinline__ static int at(int r, int c) {
-    return r * BK + (((c / V) ^ swizzle(r)) * V) + c % V;
-  }
-};
+using SwizzledRows = gemm_plan::SwizzledRows<int(sizeof(T)), BK>;
 
 // Successive ROWS × BK tiles at (r0, k0 = 0, BK, 2·BK, ...) of a row-major matrix with `rows`
 // rows, `cols` valid columns and row pitch `ld` (ld > cols when only a slice of k is this
