@@ -55,6 +55,15 @@ using namespace gemm_detail;
 // bs[k][n], element by element, as gemm9 copied A).
 enum class BSource { kn, rows_of_a };
 
+// The order of a thread's TM × TN FFMAs for one k (the sums are the same either way: one FFMA per
+// output per k). rows: row by row, each row's B values in serpentine order; cols: column by
+// column, serpentine over the rows. The order decides which operand the register reuse cache
+// holds and steers ptxas's register assignment and scheduling. gemm9's remaining gap to cuBLAS
+// is issue slots lost to dispatch stalls (0.63 per issue against cuBLAS's 0.10), which ncu
+// does not break down further; the two orders are registered side by side to show whether the
+// FFMA stream's shape moves them (docs/sgemm-ladder.md).
+enum class FmaOrder { rows, cols };
+
 template <class T, int BM_, int BN_, int BK_, int WM, int WN, int TM, int TN, int STAGES_, BSource BS>
 struct Config {
   static constexpr int BM = BM_, BN = BN_, BK = BK_, STAGES = STAGES_, V = kVec<T>;
@@ -85,7 +94,7 @@ struct Config {
 };
 
 template <class T, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, BSource BS,
-          bool VEC, bool TRIANGLE>
+          bool VEC, bool TRIANGLE, FmaOrder ORDER = FmaOrder::rows>
 __global__ void __launch_bounds__((Config<T, BM, BN, BK, WM, WN, TM, TN, STAGES, BS>::kThreads),
                                   (Config<T, BM, BN, BK, WM, WN, TM, TN, STAGES, BS>::template min_blocks<VEC>()))
     kernel_swizzled(const T* __restrict__ a, const T* __restrict__ b, T* __restrict__ c, int M, int N,
@@ -158,10 +167,17 @@ __global__ void __launch_bounds__((Config<T, BM, BN, BK, WM, WN, TM, TN, STAGES,
         T rb[TN];
 #pragma unroll
         for (int j = 0; j < TN / V; ++j) load_vec(rb + j * V, bs + (q * V + kk) * C::LDB + b_col + j * C::kSubN);
+        // Serpentine (as CUTLASS's SIMT MMA): the last operand of one row (column) is the first
+        // of the next, so consecutive FFMAs share an operand the reuse cache can hold.
 #pragma unroll
-        for (int i = 0; i < TM; ++i)
-#pragma unroll
-          for (int j = 0; j < TN; ++j) acc[i][j] += ra[i][kk] * rb[j];  // one k-ordered chain each
+        for (int o = 0; o < TM * TN; ++o) {
+          const int outer = ORDER == FmaOrder::rows ? o / TN : o / TM;
+          const int inner = ORDER == FmaOrder::rows ? o % TN : o % TM;
+          const int n = ORDER == FmaOrder::rows ? TN : TM;
+          const int in = outer % 2 ? n - 1 - inner : inner;
+          const int i = ORDER == FmaOrder::rows ? outer : in, j = ORDER == FmaOrder::rows ? in : outer;
+          acc[i][j] += ra[i][kk] * rb[j];  // one k-ordered chain per output
+        }
       }
     }
   }
@@ -182,46 +198,49 @@ __global__ void __launch_bounds__((Config<T, BM, BN, BK, WM, WN, TM, TN, STAGES,
 }
 
 template <class T, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, BSource BS,
-          bool VEC, bool TRIANGLE>
-constexpr auto kernel_for = kernel_swizzled<T, BM, BN, BK, WM, WN, TM, TN, STAGES, BS, VEC, TRIANGLE>;
+          bool VEC, bool TRIANGLE, FmaOrder ORDER = FmaOrder::rows>
+constexpr auto kernel_for = kernel_swizzled<T, BM, BN, BK, WM, WN, TM, TN, STAGES, BS, VEC, TRIANGLE, ORDER>;
 
 // Past 48 KiB a kernel must opt in to dynamic shared memory (set once, outside the timed launch).
 template <class T, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES,
-          BSource BS = BSource::kn, bool TRIANGLE = false>
+          BSource BS = BSource::kn, bool TRIANGLE = false, FmaOrder ORDER = FmaOrder::rows>
 void prepare() {
   using C = Config<T, BM, BN, BK, WM, WN, TM, TN, STAGES, BS>;
-  for (const auto kernel : {kernel_for<T, BM, BN, BK, WM, WN, TM, TN, STAGES, BS, true, TRIANGLE>,
-                            kernel_for<T, BM, BN, BK, WM, WN, TM, TN, STAGES, BS, false, TRIANGLE>})
+  for (const auto kernel : {kernel_for<T, BM, BN, BK, WM, WN, TM, TN, STAGES, BS, true, TRIANGLE, ORDER>,
+                            kernel_for<T, BM, BN, BK, WM, WN, TM, TN, STAGES, BS, false, TRIANGLE, ORDER>})
     KL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                        static_cast<int>(C::kSmemBytes)));
 }
 
 // C = A·B in `splits` slices of k (1: straight into C; more: partial tiles into the workspace,
 // then splitk_reduce). `splits` must be what workspace_bytes was computed for.
-template <class T, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES>
+template <class T, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES,
+          FmaOrder ORDER = FmaOrder::rows>
 void launch_split(const GemmArgs<T>& g, int splits, cudaStream_t s) {
   using C = Config<T, BM, BN, BK, WM, WN, TM, TN, STAGES, BSource::kn>;
   const auto kernel = vec_io_ok(g, /*need_a=*/true)
-                          ? kernel_for<T, BM, BN, BK, WM, WN, TM, TN, STAGES, BSource::kn, true, false>
-                          : kernel_for<T, BM, BN, BK, WM, WN, TM, TN, STAGES, BSource::kn, false, false>;
+                          ? kernel_for<T, BM, BN, BK, WM, WN, TM, TN, STAGES, BSource::kn, true, false, ORDER>
+                          : kernel_for<T, BM, BN, BK, WM, WN, TM, TN, STAGES, BSource::kn, false, false, ORDER>;
   launch_split_k(g, BM, BN, BK, splits, s, [&](dim3 grid, const T* A, T* out, int M, int k_split, std::size_t stride) {
     kernel<<<grid, C::kThreads, C::kSmemBytes, s>>>(A, g.B, out, M, g.N, g.K, k_split, stride);
   });
 }
 
-template <class T, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES>
+template <class T, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES,
+          FmaOrder ORDER = FmaOrder::rows>
 void launch(const GemmArgs<T>& g, cudaStream_t s) {
-  launch_split<T, BM, BN, BK, WM, WN, TM, TN, STAGES>(g, 1, s);
+  launch_split<T, BM, BN, BK, WM, WN, TM, TN, STAGES, ORDER>(g, 1, s);
 }
 
 // One configuration as a variant; `name` spells it (a string literal).
-template <class T, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES>
+template <class T, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES,
+          FmaOrder ORDER = FmaOrder::rows>
 GemmVariant<T> variant(std::string_view name) {
   return {.info = {name, "beyond the documents",
                    "gemm9 + A untransposed in 16-byte cp.async (swizzled tile), rasterised blocks, C "
                    "stored through shared memory"},
-          .launch = launch<T, BM, BN, BK, WM, WN, TM, TN, STAGES>,
-          .prepare = prepare<T, BM, BN, BK, WM, WN, TM, TN, STAGES>};
+          .launch = launch<T, BM, BN, BK, WM, WN, TM, TN, STAGES, ORDER>,
+          .prepare = prepare<T, BM, BN, BK, WM, WN, TM, TN, STAGES, BSource::kn, false, ORDER>};
 }
 
 // The same configuration with k split where its tiles alone would not fill the GPU

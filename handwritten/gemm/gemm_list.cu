@@ -36,7 +36,8 @@ void append_pipelined(std::vector<GemmVariant<T>>& v) {
 }
 
 // The last steps (docs/sgemm-ladder.md). gemm10, float: the 128×128×16 tile of gemm9's best at
-// two blocks per SM (128 registers); BK = 32 for half the per-tile overhead (copies, barrier,
+// two blocks per SM (128 registers), with its FFMAs row by row and (_colwise) column by column
+// (does the FFMA stream's order move the dispatch stalls that are gemm9's gap to cuBLAS?); BK = 32 for half the per-tile overhead (copies, barrier,
 // slot addresses) per FFMA; 128×256 with 8 × 16 outputs per thread, cuBLAS's instruction mix
 // at one block per SM; 64×64 for outputs with few tiles (1000³, 513×257×129), with and without
 // split-K. Double: gemm9's best tile, for the ladder's continuity (the FMA units' last step).
@@ -48,6 +49,8 @@ template <class T>
 void append_last_steps(std::vector<GemmVariant<T>>& v) {
   if constexpr (sizeof(T) == 4) {
     v.push_back(gemm10::variant<T, 128, 128, 16, 64, 32, 8, 8, 3>("gemm10_swizzled_128x128x16_s3"));
+    v.push_back(gemm10::variant<T, 128, 128, 16, 64, 32, 8, 8, 3, gemm10::FmaOrder::cols>(
+        "gemm10_swizzled_128x128x16_s3_colwise"));
     v.push_back(gemm10::variant<T, 128, 128, 32, 64, 32, 8, 8, 3>("gemm10_swizzled_128x128x32_s3"));
     v.push_back(gemm10::variant<T, 128, 256, 16, 64, 64, 8, 16, 3>("gemm10_swizzled_128x256x16_s3"));
     v.push_back(gemm10::variant<T, 64, 64, 16, 32, 32, 4, 8, 4>("gemm10_swizzled_64x64x16_s4"));
