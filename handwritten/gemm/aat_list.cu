@@ -9,7 +9,7 @@ namespace kl {
 
 template <class T>
 std::vector<AatVariant<T>> aat_handwritten() {
-  return {
+  std::vector<AatVariant<T>> v = {
       aat_unpadded::variant<T>(),  // 000: ats[16][16], column reads conflict
       aat_padded::variant<T>(),    // 000: ats[16][16+1], conflict-free
       // beyond the document: the gemm ladder's last steps (float gemm10, double gemm11 DMMA)
@@ -17,6 +17,10 @@ std::vector<AatVariant<T>> aat_handwritten() {
       aat_triangle::variant<T, 64>("aat_triangle_64"),     // one triangle, mirrored; 64² tiles
       aat_triangle::variant<T, 128>("aat_triangle_128"),   // 128² tiles
   };
+  // DMMA only: a tile between the two, for a triangle that neither fills the SMs evenly (128²)
+  // nor stays clear of the L2 bandwidth (64²); see aat_inplace.cuh.
+  if constexpr (sizeof(T) == 8) v.push_back(aat_triangle::variant<T, 96>("aat_triangle_96"));
+  return v;
 }
 
 template std::vector<AatVariant<float>> aat_handwritten<float>();

@@ -49,7 +49,6 @@ template <class T, int BM, int BN, int THREADS>
 struct StagedTile {
   static constexpr int kPitch = BN + 1;
   static constexpr std::size_t kBytes = std::size_t(BM) * kPitch * sizeof(T);
-  static_assert(THREADS % BN == 0 && THREADS % BM == 0, "whole rows and columns per pass");
 
   __device__ __forceinline__ static void put(T* cs, int r, int c, T v) { cs[r * kPitch + c] = v; }
 
@@ -57,13 +56,21 @@ struct StagedTile {
   // (row pitch ldc). Lanes take consecutive c: a warp writes 32 consecutive elements of a row.
   __device__ __forceinline__ static void store(const T* cs, T* __restrict__ c, int rows, int cols,
                                                std::size_t ldc, int row0, int col0) {
-    constexpr int kRowsPerPass = THREADS / BN;
-    const int cc = threadIdx.x % BN;
-    int r = threadIdx.x / BN;
-    if (col0 + cc >= cols) return;
-    T* p = c + static_cast<std::size_t>(row0 + r) * ldc + col0 + cc;
+    if constexpr (THREADS % BN == 0) {  // every thread keeps one column: pointer steps only
+      constexpr int kRowsPerPass = THREADS / BN;
+      const int cc = threadIdx.x % BN;
+      int r = threadIdx.x / BN;
+      if (col0 + cc >= cols) return;
+      T* p = c + static_cast<std::size_t>(row0 + r) * ldc + col0 + cc;
 #pragma unroll 4
-    for (; r < BM && row0 + r < rows; r += kRowsPerPass, p += kRowsPerPass * ldc) *p = cs[r * kPitch + cc];
+      for (; r < BM && row0 + r < rows; r += kRowsPerPass, p += kRowsPerPass * ldc) *p = cs[r * kPitch + cc];
+    } else {
+      for (int i = threadIdx.x; i < BM * BN; i += THREADS) {
+        const int r = i / BN, cc = i % BN;
+        if (row0 + r < rows && col0 + cc < cols)
+          c[static_cast<std::size_t>(row0 + r) * ldc + col0 + cc] = cs[r * kPitch + cc];
+      }
+    }
   }
 
   // The mirror: C[col0 + c][row0 + r] = cs[r][c] (the transposed tile, for a symmetric C).
@@ -71,13 +78,21 @@ struct StagedTile {
   // column of cs (conflict-free thanks to the odd pitch).
   __device__ __forceinline__ static void store_mirrored(const T* cs, T* __restrict__ c, int rows,
                                                         int cols, std::size_t ldc, int row0, int col0) {
-    constexpr int kColsPerPass = THREADS / BM;
-    const int r = threadIdx.x % BM;
-    int cc = threadIdx.x / BM;
-    if (row0 + r >= cols) return;
-    T* p = c + static_cast<std::size_t>(col0 + cc) * ldc + row0 + r;
+    if constexpr (THREADS % BM == 0) {
+      constexpr int kColsPerPass = THREADS / BM;
+      const int r = threadIdx.x % BM;
+      int cc = threadIdx.x / BM;
+      if (row0 + r >= cols) return;
+      T* p = c + static_cast<std::size_t>(col0 + cc) * ldc + row0 + r;
 #pragma unroll 4
-    for (; cc < BN && col0 + cc < rows; cc += kColsPerPass, p += kColsPerPass * ldc) *p = cs[r * kPitch + cc];
+      for (; cc < BN && col0 + cc < rows; cc += kColsPerPass, p += kColsPerPass * ldc) *p = cs[r * kPitch + cc];
+    } else {
+      for (int i = threadIdx.x; i < BM * BN; i += THREADS) {
+        const int cc = i / BM, r = i % BM;
+        if (col0 + cc < rows && row0 + r < cols)
+          c[static_cast<std::size_t>(col0 + cc) * ldc + row0 + r] = cs[r * kPitch + cc];
+      }
+    }
   }
 };
 
