@@ -1,11 +1,13 @@
-// Tile movers shared by the SGEMM steps beyond the documents (gemm7 … gemm9): global → shared
-// copies of an A tile (stored transposed) and a B tile, in 16-byte vectors (common/
-// device_helpers.cuh) or element by element, with or without cp.async, and the edge rules of
-// gemm_common.cuh (zeros outside the matrix, guarded stores).
+// Tile movers shared by the SGEMM steps beyond the documents (gemm7 … gemm11): global → shared
+// copies of an A tile (stored transposed, gemm7-9; as it is, gemm10-11) and a B tile, in 16-byte
+// vectors (common/device_helpers.cuh) or element by element, with or without cp.async, and the
+// edge rules of gemm_common.cuh (zeros outside the matrix, guarded stores).
 //
-// Why A is stored transposed: a thread of the register-blocked kernels needs, for one k, TM
+// Why gemm7-9 store A transposed: a thread of the register-blocked kernels needs, for one k, TM
 // consecutive rows of A and TN consecutive columns of B. With As[k][m] both are contiguous in
 // shared memory and come in 16-byte loads (LDS.128), instead of TM scalar loads with a stride.
+// The price is the copy (a 16-byte cp.async cannot transpose), which gemm10 stops paying: it
+// keeps A as it is and reads 4 k of a row per LDS.128 (AsyncCopyK at the end of this file).
 //
 // Why there are two paths: a 16-byte vector of a row-major matrix is aligned only when the
 // row length is a multiple of the vector width (and the base pointer is aligned). Every launcher
@@ -213,16 +215,12 @@ struct AsyncCopyB {
   }
 };
 
-}  // namespace kl::gemm_detail
-
-namespace kl::gemm_detail {
-
 // ---- K-contiguous tiles copied as they are (gemm10, gemm11, the A·Aᵀ steps) -----------------
 // A row-major matrix whose rows run along k (A; for A·Aᵀ also the second operand, A's rows)
 // is copied ROWS × BK at a time, untransposed, in 16-byte cp.async chunks (element-sized ones
 // when its rows are not 16-byte aligned). Where a chunk lands in shared memory is the Layout's
-// choice: both layouts below keep every row's chunks in order within the row, so a 16-byte
-// copy and kVec element copies fill the same places (the two paths stay bit-identical).
+// choice: both layouts keep every row's chunks whole and within the row, so a 16-byte copy and
+// kVec element copies fill the same places (the two paths stay bit-identical).
 
 // The layouts (gemm_plan.hpp, where the host suite checks them): PaddedRows<P>, row r at r·P;
 // SwizzledRows, rows of BK packed with their 16-byte chunks XOR-swizzled (conflict-free reads
