@@ -17,8 +17,9 @@
 // So the lanes of a warp must load their A and B elements from shared memory in that pattern
 // and keep their 4 outputs per 16 × 8 tile where the instruction puts them. Hopper assembles
 // all three shapes (k = 4, 8, 16) to single instructions (nvcc 13, sm_90: DMMA.16x8x4,
-// DMMA.16x8x8, DMMA.16x8x16; sm_80's m8n8k4 is DMMA.8x8x4); the shape is a template parameter,
-// so compare can measure which feeds the tensor cores best.
+// DMMA.16x8x8, DMMA.16x8x16; sm_80's m8n8k4 is DMMA.8x8x4, which a build for sm_80 uses
+// instead); the shape is a template parameter, so compare can measure which feeds the tensor
+// cores best.
 //
 // A warp tile of WM × WN is (WM/16) × (WN/8) such instructions per k step; 128 × 128 blocks of 8
 // warps with 64 × 32 warp tiles keep 64 doubles of C per thread (128 registers), one block per
@@ -64,30 +65,43 @@ using gemm_plan::dmma_b_row;
 using gemm_plan::dmma_c_col;
 using gemm_plan::dmma_c_row;
 
-// d += a·b, one m16 n8 kK DMMA of the warp (fragments as in the header).
-template <int K>
-__device__ __forceinline__ void dmma(double (&d)[4], const double (&a)[K / 2], const double (&b)[K / 4]);
+// d += a·b, one m16 n8 kK DMMA of the warp (fragments as in the header). Hopper (sm_90) has the
+// three shapes as instructions; sm_80 (A100) only m8n8k4, so there the same fragments go through
+// 2·K/4 of those: rows 0-7 of the 16 × 8 tile hold a[2s], c0 and c1; rows 8-15 hold a[2s + 1],
+// c2 and c3; k step s takes b[s] (the m16n8k* layouts stack two m8n8k4 layouts exactly so).
+__device__ __forceinline__ void dmma_m8n8k4(double& d0, double& d1, double a, double b) {
+  asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0,%1}, {%2}, {%3}, {%0,%1};\n"
+      : "+d"(d0), "+d"(d1)
+      : "d"(a), "d"(b));
+}
 
-template <>
-__device__ __forceinline__ void dmma<4>(double (&d)[4], const double (&a)[2], const double (&b)[1]) {
-  asm("mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};\n"
-      : "+d"(d[0]), "+d"(d[1]), "+d"(d[2]), "+d"(d[3])
-      : "d"(a[0]), "d"(a[1]), "d"(b[0]));
-}
-template <>
-__device__ __forceinline__ void dmma<8>(double (&d)[4], const double (&a)[4], const double (&b)[2]) {
-  asm("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
-      "{%0,%1,%2,%3};\n"
-      : "+d"(d[0]), "+d"(d[1]), "+d"(d[2]), "+d"(d[3])
-      : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(b[0]), "d"(b[1]));
-}
-template <>
-__device__ __forceinline__ void dmma<16>(double (&d)[4], const double (&a)[8], const double (&b)[4]) {
-  asm("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5,%6,%7,%8,%9,%10,%11}, "
-      "{%12,%13,%14,%15}, {%0,%1,%2,%3};\n"
-      : "+d"(d[0]), "+d"(d[1]), "+d"(d[2]), "+d"(d[3])
-      : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(a[4]), "d"(a[5]), "d"(a[6]), "d"(a[7]),
-        "d"(b[0]), "d"(b[1]), "d"(b[2]), "d"(b[3]));
+template <int K>
+__device__ __forceinline__ void dmma(double (&d)[4], const double (&a)[K / 2], const double (&b)[K / 4]) {
+#if __CUDA_ARCH__ >= 900
+  if constexpr (K == 4) {
+    asm("mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};\n"
+        : "+d"(d[0]), "+d"(d[1]), "+d"(d[2]), "+d"(d[3])
+        : "d"(a[0]), "d"(a[1]), "d"(b[0]));
+  } else if constexpr (K == 8) {
+    asm("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+        "{%0,%1,%2,%3};\n"
+        : "+d"(d[0]), "+d"(d[1]), "+d"(d[2]), "+d"(d[3])
+        : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(b[0]), "d"(b[1]));
+  } else {
+    static_assert(K == 16, "m16n8k4, k8 or k16");
+    asm("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5,%6,%7,%8,%9,%10,%11}, "
+        "{%12,%13,%14,%15}, {%0,%1,%2,%3};\n"
+        : "+d"(d[0]), "+d"(d[1]), "+d"(d[2]), "+d"(d[3])
+        : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(a[4]), "d"(a[5]), "d"(a[6]), "d"(a[7]),
+          "d"(b[0]), "d"(b[1]), "d"(b[2]), "d"(b[3]));
+  }
+#else
+#pragma unroll
+  for (int s = 0; s < K / 4; ++s) {
+    dmma_m8n8k4(d[0], d[1], a[2 * s], b[s]);
+    dmma_m8n8k4(d[2], d[3], a[2 * s + 1], b[s]);
+  }
+#endif
 }
 
 // How the second operand is stored: B, K × N row-major (gemm), or N × K row-major (A·Aᵀ: A's
