@@ -32,11 +32,13 @@
 //   * split-K: blockIdx.z takes a slice of k and writes its partial tile into the workspace
 //     (gemm_auto uses it where the output has too few tiles to fill the GPU).
 //
-// What the profiler should show against gemm9 (4096³, 128×128×16): FFMA share up from 86% to
-// ~90% (no element copies), shared-load wavefronts unchanged (4.0e8) with ~0 bank conflicts,
-// the same 2 blocks per SM. Prediction: +3-5% over gemm9 (47-48 TFLOP/s, 91-93% of cuBLAS) if
-// the issue rate holds; if ptxas' 128-register cap for 2 blocks per SM costs more than that
-// (dispatch stalls), the 1-block 128×256 configuration shows it (TODO(measure)).
+// What the profiler should show against gemm9 (4096³): the FFMA share of the k loop's
+// instructions (SASS, nvcc 13) goes from 85.5% to 86.5% at 128×128×16 (the copies are cheaper,
+// the swizzled addresses cost a little back), 88.9% at 128×128×32, 91.3% at 128×256×16;
+// shared-load wavefronts unchanged (4.0e8) with ~0 bank conflicts; 2 blocks per SM (1 for
+// 128×256). Prediction: 128×128×16 within 1-2% of gemm9; ×32 and 128×256 +3-6% if their issue
+// rate holds (46-48 TFLOP/s, 89-93% of cuBLAS); the issue rate (dispatch stalls) decides
+// (TODO(measure)).
 //
 // Edges: any M, N, K >= 1. A and B move in 16-byte copies when their rows are 16-byte aligned
 // (K, N multiples of 4 floats / 2 doubles, aligned pointers), element copies otherwise; the
