@@ -96,7 +96,8 @@ struct GemmShape {  // C (M×N) = A (M×K) · B (K×N)
 };
 
 // gemm: C = A·B, row-major and dense: A is M×K (lda = K), B is K×N (ldb = N), C is M×N
-// (ldc = N). Any M, N, K >= 1.
+// (ldc = N). Any M, N, K >= 1. `workspace`: the variant's workspace_bytes(shape) bytes (split-K
+// partial products), nullptr where it asks for none.
 template <class T>
 struct GemmArgs {
   using Size = GemmShape;
@@ -104,6 +105,7 @@ struct GemmArgs {
   const T* B;
   T* C;
   int M, N, K;
+  void* workspace = nullptr;
 };
 
 // aat: C = A·Aᵀ, row-major: A is M×K (lda = K), C is M×M (ldc = M), every element written.

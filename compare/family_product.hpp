@@ -119,8 +119,9 @@ struct GemmFamily : FamilyTraits {
     static std::size_t scratch_bytes(const ProblemKey& k) {
       return ProductProblem<T>::reference_scratch(dim(k, 0), dim(k, 1), dim(k, 2));
     }
-    Args<T> args(void*) const {
-      return {this->in(0).device(), this->in(1).device(), this->out().device(), this->M_, this->N_, this->K_};
+    Args<T> args(void* workspace) const {
+      return {this->in(0).device(), this->in(1).device(), this->out().device(), this->M_, this->N_, this->K_,
+              workspace};
     }
 
    protected:

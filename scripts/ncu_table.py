@@ -12,6 +12,10 @@ COLUMNS = [  # (header, metric, format)
     ("issue active", "sm__issue_active.avg.pct_of_peak_sustained_elapsed", "{:.1f}"),
     ("FMA pipe", "sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active", "{:.1f}"),
     ("FFMA / instr", None, "{:.2f}"),
+    ("DFMA / instr", None, "{:.2f}"),
+    ("FP64 pipe", "sm__pipe_fp64_cycles_active.avg.pct_of_peak_sustained_active", "{:.1f}"),
+    ("DMMA pipe", "sm__pipe_tensor_op_dmma_cycles_active.avg.pct_of_peak_sustained_active", "{:.1f}"),
+    ("DRAM read", "dram__bytes_read.sum", "{:.3g}"),
     ("smem ld wavefronts / conflicts", None, "{}"),
     ("stall barrier", "smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio", "{:.2f}"),
     ("stall long sb", "smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio", "{:.2f}"),
@@ -54,9 +58,11 @@ def main(path):
     for name, r in last.items():
         cells = []
         for h, m, fmt in COLUMNS:
-            if h == "FFMA / instr":
-                ffma, inst = num(r, "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum"), num(r, "smsp__inst_executed.sum")
-                cells.append(fmt.format(ffma / 32 / inst) if ffma and inst else "")
+            if h in ("FFMA / instr", "DFMA / instr"):
+                op = "ffma" if h.startswith("F") else "dfma"
+                fma = num(r, f"smsp__sass_thread_inst_executed_op_{op}_pred_on.sum")
+                inst = num(r, "smsp__inst_executed.sum")
+                cells.append(fmt.format(fma / 32 / inst) if fma is not None and inst else "")
             elif h.startswith("smem ld"):
                 w = num(r, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum")
                 c = num(r, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum")

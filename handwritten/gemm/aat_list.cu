@@ -1,16 +1,26 @@
 // The A·Aᵀ family's hand-written ladder, in ladder order. One line per variant.
 #include "common/variant.hpp"
+#include "handwritten/gemm/aat_inplace.cuh"
 #include "handwritten/gemm/aat_smem_padded.cuh"
 #include "handwritten/gemm/aat_smem_unpadded.cuh"
+#include "handwritten/gemm/aat_triangle.cuh"
 
 namespace kl {
 
 template <class T>
 std::vector<AatVariant<T>> aat_handwritten() {
-  return {
+  std::vector<AatVariant<T>> v = {
       aat_unpadded::variant<T>(),  // 000: ats[16][16], column reads conflict
       aat_padded::variant<T>(),    // 000: ats[16][16+1], conflict-free
+      // beyond the document: the gemm ladder's last steps (float gemm10, double gemm11 DMMA)
+      aat_inplace::variant<T>(),                           // A^T read in place, all of C
+      aat_triangle::variant<T, 64>("aat_triangle_64"),     // one triangle, mirrored; 64² tiles
+      aat_triangle::variant<T, 128>("aat_triangle_128"),   // 128² tiles
   };
+  // DMMA only: a tile between the two, for a triangle that neither fills the SMs evenly (128²)
+  // nor stays clear of the L2 bandwidth (64²); see aat_inplace.cuh.
+  if constexpr (sizeof(T) == 8) v.push_back(aat_triangle::variant<T, 96>("aat_triangle_96"));
+  return v;
 }
 
 template std::vector<AatVariant<float>> aat_handwritten<float>();

@@ -1,11 +1,13 @@
-// Tile movers shared by the SGEMM steps beyond the documents (gemm7 … gemm9): global → shared
-// copies of an A tile (stored transposed) and a B tile, in 16-byte vectors (common/
-// device_helpers.cuh) or element by element, with or without cp.async, and the edge rules of
-// gemm_common.cuh (zeros outside the matrix, guarded stores).
+// Tile movers shared by the SGEMM steps beyond the documents (gemm7 … gemm11): global → shared
+// copies of an A tile (stored transposed, gemm7-9; as it is, gemm10-11) and a B tile, in 16-byte
+// vectors (common/device_helpers.cuh) or element by element, with or without cp.async, and the
+// edge rules of gemm_common.cuh (zeros outside the matrix, guarded stores).
 //
-// Why A is stored transposed: a thread of the register-blocked kernels needs, for one k, TM
+// Why gemm7-9 store A transposed: a thread of the register-blocked kernels needs, for one k, TM
 // consecutive rows of A and TN consecutive columns of B. With As[k][m] both are contiguous in
 // shared memory and come in 16-byte loads (LDS.128), instead of TM scalar loads with a stride.
+// The price is the copy (a 16-byte cp.async cannot transpose), which gemm10 stops paying: it
+// keeps A as it is and reads 4 k of a row per LDS.128 (AsyncCopyK at the end of this file).
 //
 // Why there are two paths: a 16-byte vector of a row-major matrix is aligned only when the
 // row length is a multiple of the vector width (and the base pointer is aligned). Every launcher
@@ -17,6 +19,7 @@
 #pragma once
 
 #include "handwritten/gemm/gemm_common.cuh"
+#include "handwritten/gemm/gemm_plan.hpp"
 
 #include <cstdint>
 
@@ -208,6 +211,61 @@ struct AsyncCopyB {
     for (int i = 0; i < kPer; ++i, p += step) {
       const bool in = col_in && k0 + r + i * kRowStep < K;
       cp_async<V * sizeof(T)>(bs + dst + i * kRowStep * LDB, in ? p : base, in ? int(V * sizeof(T)) : 0);
+    }
+  }
+};
+
+// ---- K-contiguous tiles copied as they are (gemm10, gemm11, the A·Aᵀ steps) -----------------
+// A row-major matrix whose rows run along k (A; for A·Aᵀ also the second operand, A's rows)
+// is copied ROWS × BK at a time, untransposed, in 16-byte cp.async chunks (element-sized ones
+// when its rows are not 16-byte aligned). Where a chunk lands in shared memory is the Layout's
+// choice: both layouts keep every row's chunks whole and within the row, so a 16-byte copy and
+// kVec element copies fill the same places (the two paths stay bit-identical).
+
+// The layouts (gemm_plan.hpp, where the host suite checks them): PaddedRows<P>, row r at r·P;
+// SwizzledRows, rows of BK packed with their 16-byte chunks XOR-swizzled (conflict-free reads
+// of one chunk index in 8 consecutive rows).
+using gemm_plan::PaddedRows;
+template <class T, int BK>
+using SwizzledRows = gemm_plan::SwizzledRows<int(sizeof(T)), BK>;
+
+// Successive ROWS × BK tiles at (r0, k0 = 0, BK, 2·BK, ...) of a row-major matrix with `rows`
+// rows, `cols` valid columns and row pitch `ld` (ld > cols when only a slice of k is this
+// block's, as in split-K). Thread t copies chunk column c = (t mod BK/V)·V of rows r, r + step,
+// ...; as in AsyncCopyA, all per-thread state is computed once, and a copy past the edge reads
+// nothing, zero-fills its chunk and points at the base. With VEC, cols is a multiple of V, so a
+// chunk is wholly inside or wholly outside.
+template <class T, int ROWS, int BK, int THREADS, bool VEC, class Layout>
+struct AsyncCopyK {
+  static constexpr int V = VEC ? kVec<T> : 1, kChunks = BK / V;
+  static_assert(BK % V == 0 && THREADS % kChunks == 0, "whole rows per thread pass");
+  static constexpr int kRowStep = THREADS / kChunks, kPer = ROWS / kRowStep;
+  static_assert(ROWS % kRowStep == 0 && kPer >= 1 && kPer <= 32, "whole tile, 32-bit row mask");
+  // Rows r and r + kRowStep·i are placed alike, so copy i lands kRowStep·i·pitch further on.
+  static_assert(kRowStep % Layout::kPeriod == 0, "the layout repeats every kRowStep rows");
+  const T* base;
+  const T* src;       // &m[r0 + r][c]
+  std::size_t step;   // kRowStep rows
+  unsigned rows_in;   // bit i: row r + i·kRowStep is inside the matrix
+  int c, cols, dst;
+
+  __device__ __forceinline__ AsyncCopyK(const T* m, int rows, int cols_, std::size_t ld, int r0)
+      : base(m), step(kRowStep * ld), rows_in(0), c((threadIdx.x % kChunks) * V), cols(cols_) {
+    const int r = threadIdx.x / kChunks;
+    src = m + static_cast<std::size_t>(r0 + r) * ld + c;
+    dst = Layout::at(r, c);
+#pragma unroll
+    for (int i = 0; i < kPer; ++i) rows_in |= unsigned(r0 + r + i * kRowStep < rows) << i;
+  }
+
+  __device__ __forceinline__ void copy(T* tile, int k0) const {
+    const bool k_in = k0 + c < cols;
+    const T* p = src + k0;
+#pragma unroll
+    for (int i = 0; i < kPer; ++i, p += step) {
+      const bool in = k_in && (rows_in >> i & 1u);
+      cp_async<V * sizeof(T)>(tile + dst + i * kRowStep * Layout::kPitch, in ? p : base,
+                              in ? int(V * sizeof(T)) : 0);
     }
   }
 };

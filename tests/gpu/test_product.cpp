@@ -118,7 +118,9 @@ TEST_CASE_TEMPLATE("mutants: every gemm variant with k one short, an element dro
 // element-wise copies otherwise. The two paths do the same FMAs in the same order, so they
 // must agree bit for bit: run every variant on one product twice, once from aligned buffers and
 // once from buffers shifted by one element (which forces the fallback), and compare. Both
-// outputs start as NaN poison and must come out finite, so an unwritten element fails.
+// outputs start as NaN poison and must come out finite, so an unwritten element fails. The
+// shape gives gemm_auto and the split-K variants two slices of k (their choice reads the shape
+// only, so both runs split alike; the workspace starts as poison too).
 TEST_CASE_TEMPLATE("vector paths and their unaligned fallbacks agree bitwise", T, float, double) {
   const int M = 67, N = 132, K = 68;  // N, K multiples of 4: the aligned run takes the fast path
   const std::size_t mk = std::size_t(M) * K, kn = std::size_t(K) * N, mn = std::size_t(M) * N;
@@ -129,12 +131,15 @@ TEST_CASE_TEMPLATE("vector paths and their unaligned fallbacks agree bitwise", T
   std::vector<T> aligned(mn), shifted(mn);
   for (const GemmVariant<T>& v : gemm_handwritten<T>()) {
     CAPTURE(v.info.name);
+    const std::size_t ws_bytes = v.workspace_bytes ? v.workspace_bytes({M, N, K}) : 0;
+    DeviceArray<unsigned char> ws(ws_bytes);
     for (int shift : {0, 1}) {
       KL_CUDA_CHECK(cudaMemcpy(dA.get() + shift, A.data(), mk * sizeof(T), cudaMemcpyHostToDevice));
       KL_CUDA_CHECK(cudaMemcpy(dB.get() + shift, B.data(), kn * sizeof(T), cudaMemcpyHostToDevice));
       KL_CUDA_CHECK(cudaMemset(dC.get(), 0xff, (mn + 1) * sizeof(T)));
+      if (ws_bytes) KL_CUDA_CHECK(cudaMemset(ws.get(), 0xff, ws_bytes));
       if (v.prepare) v.prepare();
-      v.launch({dA.get() + shift, dB.get() + shift, dC.get() + shift, M, N, K}, nullptr);
+      v.launch({dA.get() + shift, dB.get() + shift, dC.get() + shift, M, N, K, ws.get()}, nullptr);
       KL_CUDA_CHECK(cudaDeviceSynchronize());
       std::vector<T>& out = shift ? shifted : aligned;
       KL_CUDA_CHECK(cudaMemcpy(out.data(), dC.get() + shift, mn * sizeof(T), cudaMemcpyDeviceToHost));

@@ -1,0 +1,108 @@
+// aat_inplace — beyond the documents: A·Aᵀ by the best gemm step, with Aᵀ read in place.
+//
+// Lesson: document 000 stops at 16 × 16 shared tiles (aat_smem_padded: 5-33% of cuBLAS). The
+// matrix-product ladder already has the fast kernels; what A·Aᵀ needs is only a second operand
+// that is A's own buffer read as its transpose, with no copy of Aᵀ made first (a copy would
+// move 2·M·K elements through DRAM for nothing). Column j of Aᵀ is row j of A, so the "B tile"
+// of output columns col0.. is rows col0.. of A:
+//   * float, gemm10: its B tile must be bs[k][n] (a thread reads TN consecutive n for one k), so
+//     rows of A are copied transposed, element by element (gemm9's A copy, AsyncCopyA); A itself
+//     stays gemm10's swizzled 16-byte tile;
+//   * double, gemm11 (FP64 tensor cores): `mma ... .row.col` wants B "column-major", i.e. each
+//     of its columns contiguous in k, which is exactly a row of A: the B tile is copied like the
+//     A tile ([n][k], 16-byte cp.async, padded for conflict-free fragments). A·Aᵀ is the
+//     layout the tensor cores like best.
+// Everything else (pipeline, rasterised blocks, C staged through shared memory) is the gemm
+// step's. The profiler should show the gemm step's counters, with float's copy instructions up
+// (2 element copies per thread per k in the B tile) and its rate a few percent below gemm10's.
+// The next step (aat_triangle) computes only one triangle.
+//
+// Edges: any M, K >= 1 (the gemm kernels' edge rules); 16-byte copies of A when K is a
+// multiple of the vector width and A is aligned.
+#pragma once
+
+#include "handwritten/gemm/gemm10_swizzled.cuh"
+#include "handwritten/gemm/gemm11_dmma.cuh"
+
+#include <type_traits>
+
+namespace kl::aat_steps {
+
+using namespace gemm_detail;
+
+// The kernel of tile TILE × TILE for element type T, B = rows of A, one triangle or all of C.
+template <class T, int TILE, bool TRIANGLE>
+struct Kernel;
+
+// float: the element-wise transposing copy of the second tile costs registers; with the FFMAs
+// column by column the 128 × 128 kernel fits two blocks per SM (128 registers) without spills
+// (row by row, nvcc 13 spills 12 bytes in it: the build's -warn-spills would say so).
+template <bool TRIANGLE>
+struct Kernel<float, 128, TRIANGLE> {
+  using C = gemm10::Config<float, 128, 128, 16, 64, 32, 8, 8, 3, gemm10::BSource::rows_of_a>;
+  template <bool VEC>
+  static constexpr auto fn = gemm10::kernel_for<float, 128, 128, 16, 64, 32, 8, 8, 3, gemm10::BSource::rows_of_a,
+                                                VEC, TRIANGLE, gemm10::FmaOrder::cols>;
+};
+template <bool TRIANGLE>
+struct Kernel<float, 64, TRIANGLE> {
+  using C = gemm10::Config<float, 64, 64, 16, 32, 32, 4, 8, 4, gemm10::BSource::rows_of_a>;
+  template <bool VEC>
+  static constexpr auto fn = gemm10::kernel_for<float, 64, 64, 16, 32, 32, 4, 8, 4, gemm10::BSource::rows_of_a,
+                                                VEC, TRIANGLE, gemm10::FmaOrder::cols>;
+};
+template <bool TRIANGLE>
+struct Kernel<double, 128, TRIANGLE> {
+  using C = gemm11::Config<128, 128, 16, 64, 32, 4, 8, gemm11::BLayout::nk>;
+  template <bool VEC>
+  static constexpr auto fn = gemm11::kernel_for<128, 128, 16, 64, 32, 4, 8, gemm11::BLayout::nk, VEC, TRIANGLE>;
+};
+// 96 × 96 (4 warps of 48 × 48, 3 stages: two blocks per SM in 184 KB of shared memory): 253
+// triangle tiles at 2048², one wave of two blocks per SM, 0.17 byte from L2 per multiply-add
+// (64²: 0.25; 128²: 0.125 but 136 tiles for 132 SMs at one block each).
+template <bool TRIANGLE>
+struct Kernel<double, 96, TRIANGLE> {
+  using C = gemm11::Config<96, 96, 16, 48, 48, 3, 8, gemm11::BLayout::nk>;
+  template <bool VEC>
+  static constexpr auto fn = gemm11::kernel_for<96, 96, 16, 48, 48, 3, 8, gemm11::BLayout::nk, VEC, TRIANGLE>;
+};
+template <bool TRIANGLE>
+struct Kernel<double, 64, TRIANGLE> {
+  using C = gemm11::Config<64, 64, 16, 32, 32, 4, 8, gemm11::BLayout::nk>;
+  template <bool VEC>
+  static constexpr auto fn = gemm11::kernel_for<64, 64, 16, 32, 32, 4, 8, gemm11::BLayout::nk, VEC, TRIANGLE>;
+};
+
+template <class T, int TILE, bool TRIANGLE>
+void prepare() {
+  using Kn = Kernel<T, TILE, TRIANGLE>;
+  for (const auto kernel : {Kn::template fn<true>, Kn::template fn<false>})
+    KL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       static_cast<int>(Kn::C::kSmemBytes)));
+}
+
+// C (M × M) = A·Aᵀ: the gemm kernel with b = A (N = M, the second operand's rows are A's), all
+// of k in one slice. TRIANGLE: only the tiles (i, j), i <= j, each also written mirrored.
+template <class T, int TILE, bool TRIANGLE>
+void launch(const AatArgs<T>& g, cudaStream_t s) {
+  using Kn = Kernel<T, TILE, TRIANGLE>;
+  const auto kernel = g.K % kVec<T> == 0 && aligned16(g.A) ? Kn::template fn<true> : Kn::template fn<false>;
+  const dim3 grid = TRIANGLE ? triangle_grid(g.M, TILE) : aat_grid(g.M, TILE);
+  kernel<<<grid, Kn::C::kThreads, Kn::C::kSmemBytes, s>>>(g.A, g.A, g.C, g.M, g.M, g.K, g.K, 0);
+  KL_CHECK_LAUNCH();
+}
+
+}  // namespace kl::aat_steps
+
+namespace kl::aat_inplace {
+
+// float: gemm10's 128×128×16 tile; double: gemm11's 128×128×16 DMMA tile (m16n8k8).
+template <class T>
+AatVariant<T> variant() {
+  return {.info = {"aat_gemm_inplace", "beyond the document (after 000's matMult)",
+                   "the best gemm step with A's buffer as the second operand, read as its transpose (no copy)"},
+          .launch = aat_steps::launch<T, 128, false>,
+          .prepare = aat_steps::prepare<T, 128, false>};
+}
+
+}  // namespace kl::aat_inplace

@@ -1,0 +1,293 @@
+// gemm11_dmma — beyond the documents: DGEMM on the FP64 tensor cores (double only).
+//
+// Lesson: every step before this one multiplies on the FP64 FMA units, 64 lanes per SM on the
+// H100, 33.5 TFLOP/s at most; gemm9 reaches 65% of that, and cublasDgemm runs at 59-61 TFLOP/s
+// because it uses the FP64 tensor cores (DMMA, ~67 TFLOP/s: 128 FP64 multiply-adds per SM per
+// clock). They are full IEEE FP64: every product exact, every sum rounded to nearest double,
+// so the same gamma(K)·(|A|·|B|) bound holds and the exact-input check still demands equality.
+//
+// The data path changes. An FMA kernel gives each *thread* its own outputs and feeds them from
+// registers it loaded itself. `mma.sync.aligned.m16n8k{4,8,16}.row.col.f64` is one instruction
+// of a whole *warp*: D (16 × 8) += A (16 × k) · B (k × 8), with the operands spread over the
+// 32 lanes in a fixed pattern (PTX ISA, "Matrix Fragments for mma.m16n8k*"; groupID g =
+// lane / 4, t = lane % 4):
+//   A fragment, k/2 doubles a_i:   row g + 8·(i mod 2),  column (k index) t + 4·(i / 2)
+//   B fragment, k/4 doubles b_i:   row (k index) t + 4·i, column g
+//   C/D fragment, 4 doubles c_e:   row g + 8·(e / 2),     column 2t + (e mod 2)
+// So the lanes of a warp must load their A and B elements from shared memory in that pattern
+// and keep their 4 outputs per 16 × 8 tile where the instruction puts them. Hopper assembles
+// all three shapes (k = 4, 8, 16) to single instructions (nvcc 13, sm_90: DMMA.16x8x4,
+// DMMA.16x8x8, DMMA.16x8x16; sm_80's m8n8k4 is DMMA.8x8x4, which a build for sm_80 uses
+// instead); the shape is a template parameter, so compare can measure which feeds the tensor
+// cores best.
+//
+// A warp tile of WM × WN is (WM/16) × (WN/8) such instructions per k step; 128 × 128 blocks of 8
+// warps with 64 × 32 warp tiles keep 64 doubles of C per thread (128 registers), one block per
+// SM. The tiles arrive by the cp.async ring of gemm9, both untransposed and in 16-byte copies: A
+// as as[m][k], B as bs[k][n] (for A·Aᵀ, A's rows again as [n][k]: the "col" operand the
+// instruction wants is exactly a row of A).
+//
+// Conflict-free fragment loads, by padding. A 64-bit shared load by 32 lanes is served as two
+// half-warps of 16 lanes × 8 bytes = 128 bytes, one wavefront each if the 16 addresses fall in
+// 16 different 8-byte bank pairs (pair = double index mod 16). An A fragment load reads rows g
+// (0..3 in a half-warp) at columns t (0..3) + const: with a row pitch P, pair = (g·P + t) mod 16.
+// P = BK = 16 puts all four rows on the same pairs (a 4-way conflict); P = BK + 4 = 20 gives
+// 4g + t, sixteen different pairs (P = 12 for BK = 8 gives 12g + t mod 16 = {0, 12, 8, 4} + t:
+// also distinct). B in [k][n] is read at rows t, columns g: pair = (t·P + g) mod 16, with
+// P = BN + 4 ≡ 4 (mod 16) again 4t + g: distinct (lanes 16-31 read g = 4..7: 4t + g covers
+// 4..19, still 16 distinct pairs mod 16). The padding keeps rows 16-byte aligned (160 and 1056
+// bytes), so the cp.async chunks stay legal, and a warp's 16-byte copies fill whole rows:
+// conflict-free on the write side too. ncu should show ~0 shared-load bank conflicts
+// (l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld) and the tensor pipe
+// (sm__pipe_fp64_cycles_active / sm__inst_executed_pipe_dmma or the "tensor (FP64)" row of the
+// compute workload section) busy most of the time; time per 4096³ about 2.6-2.9 ms,
+// i.e. 47-53 TFLOP/s, 80-90% of cublasDgemm (TODO(measure)).
+//
+// The epilogue and the block order are gemm10's (gemm_schedule.cuh): C staged in shared
+// memory, whole rows written by consecutive lanes; bands of 8 tile rows; split-K by blockIdx.z.
+// Edges: any M, N, K >= 1; 8-byte copies when a row is not 16-byte aligned (K or N odd), zero
+// fill past the edges, guarded stores; the fragments and the order of the products do not
+// depend on the copy path, so both paths give bit-identical results.
+#pragma once
+
+#include "handwritten/gemm/gemm_schedule.cuh"
+#include "handwritten/gemm/gemm_tiles.cuh"
+
+namespace kl::gemm11 {
+
+using namespace gemm_detail;
+// Which element of a fragment a lane holds (gemm_plan.hpp; the host suite checks that each
+// fragment covers its tile once and that the loads below are conflict-free).
+using gemm_plan::dmma_a_col;
+using gemm_plan::dmma_a_row;
+using gemm_plan::dmma_b_col;
+using gemm_plan::dmma_b_row;
+using gemm_plan::dmma_c_col;
+using gemm_plan::dmma_c_row;
+
+// d += a·b, one m16 n8 kK DMMA of the warp (fragments as in the header). Hopper (sm_90) has the
+// three shapes as instructions; sm_80 (A100) only m8n8k4, so there the same fragments go through
+// 2·K/4 of those: rows 0-7 of the 16 × 8 tile hold a[2s], c0 and c1; rows 8-15 hold a[2s + 1],
+// c2 and c3; k step s takes b[s] (the m16n8k* layouts stack two m8n8k4 layouts exactly so).
+__device__ __forceinline__ void dmma_m8n8k4(double& d0, double& d1, double a, double b) {
+  asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0,%1}, {%2}, {%3}, {%0,%1};\n"
+      : "+d"(d0), "+d"(d1)
+      : "d"(a), "d"(b));
+}
+
+template <int K>
+__device__ __forceinline__ void dmma(double (&d)[4], const double (&a)[K / 2], const double (&b)[K / 4]) {
+#if __CUDA_ARCH__ >= 900
+  if constexpr (K == 4) {
+    asm("mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};\n"
+        : "+d"(d[0]), "+d"(d[1]), "+d"(d[2]), "+d"(d[3])
+        : "d"(a[0]), "d"(a[1]), "d"(b[0]));
+  } else if constexpr (K == 8) {
+    asm("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+        "{%0,%1,%2,%3};\n"
+        : "+d"(d[0]), "+d"(d[1]), "+d"(d[2]), "+d"(d[3])
+        : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(b[0]), "d"(b[1]));
+  } else {
+    static_assert(K == 16, "m16n8k4, k8 or k16");
+    asm("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5,%6,%7,%8,%9,%10,%11}, "
+        "{%12,%13,%14,%15}, {%0,%1,%2,%3};\n"
+        : "+d"(d[0]), "+d"(d[1]), "+d"(d[2]), "+d"(d[3])
+        : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(a[4]), "d"(a[5]), "d"(a[6]), "d"(a[7]),
+          "d"(b[0]), "d"(b[1]), "d"(b[2]), "d"(b[3]));
+  }
+#else
+#pragma unroll
+  for (int s = 0; s < K / 4; ++s) {
+    dmma_m8n8k4(d[0], d[1], a[2 * s], b[s]);
+    dmma_m8n8k4(d[2], d[3], a[2 * s + 1], b[s]);
+  }
+#endif
+}
+
+// How the second operand is stored: B, K × N row-major (gemm), or N × K row-major (A·Aᵀ: A's
+// own buffer, whose rows are the columns of Aᵀ).
+enum class BLayout { kn, nk };
+
+template <int BM_, int BN_, int BK_, int WM, int WN, int STAGES_, int MMA_K_, BLayout BL>
+struct Config {
+  static constexpr int BM = BM_, BN = BN_, BK = BK_, STAGES = STAGES_, MMA_K = MMA_K_;
+  static constexpr int kWarpsN = BN / WN, kThreads = 32 * (BM / WM) * kWarpsN;
+  static constexpr int kFragM = WM / 16, kFragN = WN / 8;  // DMMA tiles per warp tile
+  static_assert(BM % WM == 0 && BN % WN == 0 && WM % 16 == 0 && WN % 8 == 0, "whole DMMA tiles");
+  static_assert(BK % MMA_K == 0 && (MMA_K == 4 || MMA_K == 8 || MMA_K == 16), "k steps");
+  static constexpr int PK = BK + gemm_plan::kDmmaPad;  // pitch of a [row][k] tile (A; B for A·Aᵀ)
+  static constexpr int PN = BN + gemm_plan::kDmmaPad;  // pitch of B's [k][n] tile
+  // The bank arithmetic of the header: both pitches ≡ 4 or 12 (mod 16 doubles).
+  static_assert(PK % 8 == 4 && PN % 16 == 4, "conflict-free fragment loads");
+  static constexpr int kAElems = BM * PK;
+  static constexpr int kBElems = BL == BLayout::kn ? BK * PN : BN * PK;
+  static constexpr int kStageElems = kAElems + kBElems;
+  using Staged = StagedTile<double, BM, BN, kThreads>;
+  static constexpr std::size_t kSmemBytes =
+      std::max(std::size_t(STAGES) * kStageElems * sizeof(double), Staged::kBytes);
+  // 64 × 32 warp tiles hold 64 accumulators (128 registers) a thread: one 8-warp block per SM.
+  // 32 × 32 ones hold 32: two blocks of 4 warps.
+  static constexpr int kMinBlocks = kFragM * kFragN * 4 <= 32 ? 2 : 1;
+};
+
+template <int BM, int BN, int BK, int WM, int WN, int STAGES, int MMA_K, BLayout BL, bool VEC, bool TRIANGLE>
+__global__ void __launch_bounds__((Config<BM, BN, BK, WM, WN, STAGES, MMA_K, BL>::kThreads),
+                                  (Config<BM, BN, BK, WM, WN, STAGES, MMA_K, BL>::kMinBlocks))
+    kernel_dmma(const double* __restrict__ a, const double* __restrict__ b, double* __restrict__ c, int M,
+                int N, int K, int k_split, std::size_t split_stride) {
+  using C = Config<BM, BN, BK, WM, WN, STAGES, MMA_K, BL>;
+  constexpr int kThreads = C::kThreads;
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  double* const smem = reinterpret_cast<double*>(smem_raw);
+
+  int tm, tn;
+  if constexpr (TRIANGLE) {
+    if (!triangle_tile(ceil_div(M, BM), tm, tn)) return;
+  } else {
+    raster_tile(tm, tn);
+  }
+  const int row0 = BM * tm, col0 = BN * tn;
+  const int kb = blockIdx.z * k_split, kl = min(K - kb, k_split);  // this block's slice of k
+  c += blockIdx.z * split_stride;
+  const int tiles = ceil_div(kl, BK);
+
+  AsyncCopyK<double, BM, BK, kThreads, VEC, PaddedRows<C::PK>> copy_a(a + kb, M, kl, K, row0);
+  auto copy_b = [&] {
+    if constexpr (BL == BLayout::kn) {
+      return AsyncCopyB<double, BK, BN, C::PN, kThreads, VEC>(b + static_cast<std::size_t>(kb) * N, kl, N, col0);
+    } else {
+      return AsyncCopyK<double, BN, BK, kThreads, VEC, PaddedRows<C::PK>>(b + kb, N, kl, K, col0);
+    }
+  }();
+  auto issue = [&](int t) {
+    if (t < tiles) {
+      double* slot = smem + (t % STAGES) * C::kStageElems;
+      copy_a.copy(slot, t * BK);
+      copy_b.copy(slot + C::kAElems, t * BK);
+    }
+    cp_async_commit();
+  };
+
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, q = lane % 4;
+  const int wm = (warp / C::kWarpsN) * WM, wn = (warp % C::kWarpsN) * WN;
+  double acc[C::kFragM][C::kFragN][4];
+#pragma unroll
+  for (int mi = 0; mi < C::kFragM; ++mi)
+#pragma unroll
+    for (int ni = 0; ni < C::kFragN; ++ni)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) acc[mi][ni][e] = 0.0;
+
+#pragma unroll
+  for (int t = 0; t < STAGES - 1; ++t) issue(t);
+  for (int t = 0; t < tiles; ++t) {
+    cp_async_wait<STAGES - 2>();  // this thread's copies of tile t have landed ...
+    __syncthreads();              // ... and everyone's; everyone is also done with tile t - 1
+    issue(t + STAGES - 1);
+    const double* as = smem + (t % STAGES) * C::kStageElems;
+    const double* bs = as + C::kAElems;
+#pragma unroll
+    for (int kk = 0; kk < BK; kk += MMA_K) {
+      double fa[C::kFragM][MMA_K / 2], fb[C::kFragN][MMA_K / 4];
+#pragma unroll
+      for (int mi = 0; mi < C::kFragM; ++mi)
+#pragma unroll
+        for (int i = 0; i < MMA_K / 2; ++i)
+          fa[mi][i] = as[(wm + mi * 16 + dmma_a_row(g, i)) * C::PK + kk + dmma_a_col(q, i)];
+#pragma unroll
+      for (int ni = 0; ni < C::kFragN; ++ni)
+#pragma unroll
+        for (int i = 0; i < MMA_K / 4; ++i)
+          fb[ni][i] = BL == BLayout::kn ? bs[(kk + dmma_b_row(q, i)) * C::PN + wn + ni * 8 + dmma_b_col(g)]
+                                        : bs[(wn + ni * 8 + dmma_b_col(g)) * C::PK + kk + dmma_b_row(q, i)];
+#pragma unroll
+      for (int mi = 0; mi < C::kFragM; ++mi)
+#pragma unroll
+        for (int ni = 0; ni < C::kFragN; ++ni) dmma<MMA_K>(acc[mi][ni], fa[mi], fb[ni]);
+    }
+  }
+  cp_async_wait<0>();
+  __syncthreads();  // the ring becomes the C tile
+
+  double* const cs = smem;
+#pragma unroll
+  for (int mi = 0; mi < C::kFragM; ++mi)
+#pragma unroll
+    for (int ni = 0; ni < C::kFragN; ++ni)
+#pragma unroll
+      for (int e = 0; e < 4; ++e)
+        C::Staged::put(cs, wm + mi * 16 + dmma_c_row(g, e), wn + ni * 8 + dmma_c_col(q, e), acc[mi][ni][e]);
+  __syncthreads();
+  C::Staged::store(cs, c, M, N, N, row0, col0);
+  if constexpr (TRIANGLE) {
+    if (tm != tn) C::Staged::store_mirrored(cs, c, M, N, N, row0, col0);
+  }
+}
+
+template <int BM, int BN, int BK, int WM, int WN, int STAGES, int MMA_K, BLayout BL, bool VEC, bool TRIANGLE>
+constexpr auto kernel_for = kernel_dmma<BM, BN, BK, WM, WN, STAGES, MMA_K, BL, VEC, TRIANGLE>;
+
+// Past 48 KiB a kernel must opt in to dynamic shared memory (set once, outside the timed launch).
+template <int BM, int BN, int BK, int WM, int WN, int STAGES, int MMA_K, BLayout BL = BLayout::kn,
+          bool TRIANGLE = false>
+void prepare() {
+  using C = Config<BM, BN, BK, WM, WN, STAGES, MMA_K, BL>;
+  for (const auto kernel : {kernel_for<BM, BN, BK, WM, WN, STAGES, MMA_K, BL, true, TRIANGLE>,
+                            kernel_for<BM, BN, BK, WM, WN, STAGES, MMA_K, BL, false, TRIANGLE>})
+    KL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       static_cast<int>(C::kSmemBytes)));
+}
+
+// C = A·B in `splits` slices of k (see launch_split_k); `splits` must match workspace_bytes.
+template <int BM, int BN, int BK, int WM, int WN, int STAGES, int MMA_K>
+void launch_split(const GemmArgs<double>& g, int splits, cudaStream_t s) {
+  using C = Config<BM, BN, BK, WM, WN, STAGES, MMA_K, BLayout::kn>;
+  const auto kernel = vec_io_ok(g, /*need_a=*/true)
+                          ? kernel_for<BM, BN, BK, WM, WN, STAGES, MMA_K, BLayout::kn, true, false>
+                          : kernel_for<BM, BN, BK, WM, WN, STAGES, MMA_K, BLayout::kn, false, false>;
+  launch_split_k(g, BM, BN, BK, splits, s, [&](dim3 grid, const double* A, double* out, int M, int k_split,
+                                               std::size_t stride) {
+    kernel<<<grid, C::kThreads, C::kSmemBytes, s>>>(A, g.B, out, M, g.N, g.K, k_split, stride);
+  });
+}
+
+template <int BM, int BN, int BK, int WM, int WN, int STAGES, int MMA_K>
+void launch(const GemmArgs<double>& g, cudaStream_t s) {
+  launch_split<BM, BN, BK, WM, WN, STAGES, MMA_K>(g, 1, s);
+}
+
+// One configuration as a (double) variant; `name` spells it (a string literal).
+template <int BM, int BN, int BK, int WM, int WN, int STAGES, int MMA_K>
+GemmVariant<double> variant(std::string_view name) {
+  return {.info = {name, "beyond the documents",
+                   "FP64 tensor cores: mma.sync m16n8k* f64 fragments from padded (conflict-free) cp.async "
+                   "tiles"},
+          .launch = launch<BM, BN, BK, WM, WN, STAGES, MMA_K>,
+          .prepare = prepare<BM, BN, BK, WM, WN, STAGES, MMA_K>};
+}
+
+// The same configuration with k split where its tiles alone would not fill the GPU
+// (splitk_splits: one block per SM of the 8-warp tile, which holds the whole register file; two
+// of the 4-warp one), as gemm10::variant_splitk.
+template <int BM, int BN, int BK, int WM, int WN, int STAGES, int MMA_K>
+int splits(GemmShape sh) {
+  return splitk_splits(sh, BM, BN, BK, Config<BM, BN, BK, WM, WN, STAGES, MMA_K, BLayout::kn>::kMinBlocks);
+}
+template <int BM, int BN, int BK, int WM, int WN, int STAGES, int MMA_K>
+GemmVariant<double> variant_splitk(std::string_view name) {
+  return {.info = {name, "beyond the documents",
+                   "gemm11 + split-K: slices of k in blockIdx.z, partial tiles in the workspace, an ordered "
+                   "reduction (no atomics)"},
+          .launch = [](const GemmArgs<double>& g, cudaStream_t s) {
+            launch_split<BM, BN, BK, WM, WN, STAGES, MMA_K>(g, splits<BM, BN, BK, WM, WN, STAGES, MMA_K>({g.M, g.N, g.K}), s);
+          },
+          .workspace_bytes = [](GemmShape sh) {
+            return splitk_workspace<double>(sh, splits<BM, BN, BK, WM, WN, STAGES, MMA_K>(sh), BK);
+          },
+          .rounding_depth = [](GemmShape sh) {
+            return splitk_depth(sh.K, splits<BM, BN, BK, WM, WN, STAGES, MMA_K>(sh), BK);
+          },
+          .prepare = prepare<BM, BN, BK, WM, WN, STAGES, MMA_K>};
+}
+
+}  // namespace kl::gemm11

@@ -1,0 +1,152 @@
+// The index arithmetic of the last gemm steps (gemm10, gemm11, the A·Aᵀ steps), as pure
+// functions of their inputs: where a block works, where a tile element lives in shared memory,
+// which element of an mma fragment a lane holds, how k is split. The kernels call these (with
+// blockIdx, gridDim, laneid) and the host suite checks them exhaustively without a GPU
+// (tests/host/test_gemm_plan.cpp): every tile visited once, layouts bijective and
+// conflict-free as their comments claim, fragments covering their tiles once, split slices
+// non-empty. Host-compilable: no CUDA headers beyond the contract's.
+#pragma once
+
+#include "common/variant.hpp"
+
+#include <algorithm>
+#include <cstddef>
+
+#if defined(__CUDACC__)
+#define KL_HD __host__ __device__ __forceinline__
+#else
+#define KL_HD inline
+#endif
+
+namespace kl::gemm_plan {
+
+template <class I, class J>
+KL_HD constexpr I div_up(I a, J b) {
+  return static_cast<I>(a / b + (a % b != 0));
+}
+
+// ---- block order ---------------------------------------------------------------------------
+// Tile rows per band: the grid (gx tile columns × gy tile rows) is walked in bands of
+// kRasterRows tile rows, column by column within a band. At 8192² with 128² tiles a wave of 264
+// resident blocks then reads 8 row tiles of A and 33 column tiles of B instead of 4 and 64.
+constexpr int kRasterRows = 8;
+
+// The tile (tm, tn) of block (bx, by) of a gx × gy grid; a bijection of the grid onto itself.
+KL_HD void raster_tile_of(unsigned bx, unsigned by, unsigned gx, unsigned gy, int& tm, int& tn) {
+  const unsigned long long id = static_cast<unsigned long long>(by) * gx + bx;
+  const unsigned long long band = static_cast<unsigned long long>(kRasterRows) * gx;
+  const unsigned long long b = id / band;
+  const unsigned first = static_cast<unsigned>(b) * kRasterRows;
+  const unsigned rows = gy - first < kRasterRows ? gy - first : kRasterRows;
+  const unsigned long long r = id - b * band;
+  tm = static_cast<int>(first + r % rows);
+  tn = static_cast<int>(r / rows);
+}
+
+// The tiles (i, j), i <= j, of a T × T tile grid folded into a (T + 1) × ceil(T / 2) grid: row y
+// holds the T - y tiles of tile row y, then the y + 1 tiles of tile row T - 1 - y. For odd T the
+// middle row has no partner: its blocks past the first (T + 1) / 2 have nothing to do (false).
+KL_HD bool triangle_tile_of(int x, int y, int T, int& tm, int& tn) {
+  if (x < T - y) {
+    tm = y;
+    tn = y + x;
+    return true;
+  }
+  const int i = T - 1 - y;
+  if (i == y) return false;
+  tm = i;
+  tn = i + (x - (T - y));
+  return true;
+}
+constexpr int triangle_grid_x(int T) { return T + 1; }
+constexpr int triangle_grid_y(int T) { return (T + 1) / 2; }
+
+// Multiply-adds × 2 of the triangle's tiles (i <= j; TILE × TILE, the last ones cut at M), the
+// diagonal tiles whole: sum over i <= j of rows(i)·rows(j)·K = K·((sum rows)² + sum rows²) / 2.
+inline double triangle_flops(AatShape s, int tile) {
+  const long long T = div_up<long long>(s.M, tile), last = s.M - (T - 1) * tile;
+  const double sq = static_cast<double>(T - 1) * tile * tile + static_cast<double>(last) * last;
+  return static_cast<double>(s.K) * (static_cast<double>(s.M) * s.M + sq);
+}
+
+// ---- shared-memory layouts of K-contiguous tiles -------------------------------------------
+// Both keep a row's 16-byte chunks whole and in their row, so a 16-byte copy and element-sized
+// copies fill the same places (the two copy paths stay bit-identical).
+
+// Row r at r·P elements (P > row length: padding). gemm11 picks P = BK + 4 doubles so that its
+// fragment loads are conflict-free (see dmma_* below and gemm11's header).
+template <int P>
+struct PaddedRows {
+  static constexpr int kPeriod = 1;  // rows after which the placement repeats (AsyncCopyK)
+  static constexpr int kPitch = P;
+  KL_HD static int at(int r, int c) { return r * P + c; }
+};
+
+// Rows of BK elements of ELEM bytes, packed, with the 16-byte chunk q of row r stored at chunk
+// q ^ ((r / L) mod Q): Q = chunks per row, L = 8 / Q rows per 128-byte line. Any 8 consecutive
+// rows then hold a given chunk index in 8 different 16-byte bank groups, so a warp reading
+// chunk q of 8 consecutive rows takes one wavefront; unswizzled, 16-float rows put rows 0, 2,
+// 4, 6 on the same banks (a 4-way conflict).
+template <int ELEM, int BK>
+struct SwizzledRows {
+  static constexpr int V = 16 / ELEM, Q = BK / V, L = Q >= 8 ? 1 : 8 / Q;
+  static_assert(BK % V == 0 && (Q == 2 || Q == 4 || Q == 8), "2, 4 or 8 chunks per row");
+  static constexpr int kPeriod = 8;  // L·Q rows
+  static constexpr int kPitch = BK;
+  KL_HD static int swizzle(int r) { return (r / L) % Q; }
+  KL_HD static int at(int r, int c) { return r * BK + (((c / V) ^ swizzle(r)) * V) + c % V; }
+};
+
+// gemm11's padding of a [row][k] tile of doubles: pitch BK + kDmmaPad (≡ 4 mod 16 for BK a
+// multiple of 16, 12 for BK = 8), which puts the 16 lanes of a half-warp's fragment load on 16
+// different 8-byte bank pairs.
+constexpr int kDmmaPad = 4;
+
+// ---- mma.sync.m16n8k{4,8,16}.row.col.f64 fragments (PTX ISA, "Matrix Fragments for mma") ----
+// Lane = 4·g + t. Offsets are relative to the fragment's tile origin in shared memory.
+//   A (16 × K, element i of K/2):  row g + 8·(i mod 2), column t + 4·(i / 2)
+//   B (K × 8, element i of K/4):   row t + 4·i,         column g
+//   C (16 × 8, element e of 4):    row g + 8·(e / 2),   column 2t + (e mod 2)
+KL_HD constexpr int dmma_a_row(int g, int i) { return g + 8 * (i % 2); }
+KL_HD constexpr int dmma_a_col(int t, int i) { return t + 4 * (i / 2); }
+KL_HD constexpr int dmma_b_row(int t, int i) { return t + 4 * i; }
+KL_HD constexpr int dmma_b_col(int g) { return g; }
+KL_HD constexpr int dmma_c_row(int g, int e) { return g + 8 * (e / 2); }
+KL_HD constexpr int dmma_c_col(int t, int e) { return 2 * t + e % 2; }
+
+// ---- split-K ---------------------------------------------------------------------------------
+// The k range of each of `splits` slices: a multiple of BK, so that only the last slice has a
+// ragged k tile.
+inline int k_per_split(int K, int splits, int bk) { return div_up(div_up(K, splits), bk) * bk; }
+// Slices that hold any k (fewer than asked where the rounding up leaves the last ones empty).
+inline int used_splits(int K, int splits, int bk) { return div_up(K, k_per_split(K, splits, bk)); }
+
+// How many slices of k a product of BM × BN tiles gets: enough for about kFillSMs ×
+// blocks_per_sm blocks, i.e. every SM of an H100-sized GPU (132 SMs) holding as many blocks of
+// the configuration as it can (a rule of thumb stated here rather than read from the device,
+// so that the choice depends on the shape alone); each slice about kMinSliceTiles k tiles
+// deep or more (a shallower slice spends as much on its prologue, epilogue and partial tile as
+// it computes); at most kMaxSplits (the workspace grows with the splits).
+constexpr long long kFillSMs = 128;
+constexpr int kMinSliceTiles = 4, kMaxSplits = 16;
+inline int splitk_splits(GemmShape s, int bm, int bn, int bk, int blocks_per_sm) {
+  const long long tiles = static_cast<long long>(div_up(s.M, bm)) * div_up(s.N, bn);
+  const long long by_fill = div_up(kFillSMs * blocks_per_sm, tiles);
+  const long long by_k = div_up(s.K, kMinSliceTiles * bk);
+  return static_cast<int>(std::max(1LL, std::min({by_fill, by_k, static_cast<long long>(kMaxSplits)})));
+}
+
+// Workspace of a split product: one M × N slice per used slice, none without a split.
+inline std::size_t splitk_workspace(GemmShape sh, int splits, int bk, std::size_t elem_bytes) {
+  const int used = used_splits(sh.K, splits, bk);
+  return used > 1 ? std::size_t(used) * sh.M * sh.N * elem_bytes : 0;
+}
+
+// The rounding depth of a split product: each output is a chain of at most k_per_split products
+// (its slice) followed by used - 1 additions of the other slices' partial sums (<= K).
+inline double splitk_depth(int K, int splits, int bk) {
+  const int ks = k_per_split(K, splits, bk);
+  return std::min(K, ks) + (used_splits(K, splits, bk) - 1);
+}
+
+}  // namespace kl::gemm_plan

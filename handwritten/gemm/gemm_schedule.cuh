@@ -1,0 +1,151 @@
+// Where a block of the last steps (gemm10, gemm11, the A·Aᵀ steps) works and where its results
+// go, said once:
+//
+//   raster_tile      the block order: a 2-D grid of tiles walked in bands of kRasterRows tile
+//                    rows, column by column within a band, so the blocks resident at one time
+//                    share a few rows of A and a few columns of B in L2;
+//   triangle_tile    the tiles (i, j), i <= j, of a symmetric product folded into a rectangle;
+//   StagedTile       the epilogue: the block's accumulators go to shared memory first, then
+//                    whole rows of the C tile go out with consecutive lanes on consecutive
+//                    columns (one 128-byte line per warp store of floats, whatever N is), and
+//                    for A·Aᵀ also whole columns, written as rows of the mirrored tile;
+//   split-K          block z of a split product computes k in [z·k_split, (z+1)·k_split) into
+//                    its own slice of the workspace; splitk_reduce adds the slices in order
+//                    z = 0, 1, ... (deterministic: no atomics, the same sum every run).
+#pragma once
+
+#include "handwritten/gemm/gemm_common.cuh"
+#include "handwritten/gemm/gemm_plan.hpp"
+
+#include <algorithm>
+#include <cstddef>
+
+namespace kl::gemm_detail {
+
+// The arithmetic is gemm_plan.hpp's (checked by the host suite); these read it off the grid.
+using gemm_plan::kRasterRows;
+
+// The tile (tm, tn) of this block; gridDim.x counts tile columns, gridDim.y tile rows.
+__device__ __forceinline__ void raster_tile(int& tm, int& tn) {
+  gemm_plan::raster_tile_of(blockIdx.x, blockIdx.y, gridDim.x, gridDim.y, tm, tn);
+}
+
+// The tile (tm, tn), tm <= tn, of this block of the folded triangle grid of T × T tiles; false
+// for the blocks of odd T's middle row that have no tile.
+__device__ __forceinline__ bool triangle_tile(int T, int& tm, int& tn) {
+  return gemm_plan::triangle_tile_of(blockIdx.x, blockIdx.y, T, tm, tn);
+}
+
+inline dim3 triangle_grid(int M, int tile) {
+  const int T = ceil_div(M, tile);
+  if (gemm_plan::triangle_grid_y(T) > kMaxGridY) throw std::invalid_argument("aat: M too large for gridDim.y");
+  return dim3(gemm_plan::triangle_grid_x(T), gemm_plan::triangle_grid_y(T));
+}
+
+// The BM × BN C tile of a block in shared memory, row pitch BN + 1: odd, so that a warp reading
+// a column (32 consecutive rows, the mirrored store of A·Aᵀ) touches 32 different banks (for
+// doubles, a half-warp 16 different bank pairs). Reading a row is conflict-free for any pitch.
+template <class T, int BM, int BN, int THREADS>
+struct StagedTile {
+  static constexpr int kPitch = BN + 1;
+  static constexpr std::size_t kBytes = std::size_t(BM) * kPitch * sizeof(T);
+
+  __device__ __forceinline__ static void put(T* cs, int r, int c, T v) { cs[r * kPitch + c] = v; }
+
+  // C[row0 + r][col0 + c] = cs[r][c] for the tile's elements inside the rows × cols matrix C
+  // (row pitch ldc). Lanes take consecutive c: a warp writes 32 consecutive elements of a row.
+  __device__ __forceinline__ static void store(const T* cs, T* __restrict__ c, int rows, int cols,
+                                               std::size_t ldc, int row0, int col0) {
+    if constexpr (THREADS % BN == 0) {  // every thread keeps one column: pointer steps only
+      constexpr int kRowsPerPass = THREADS / BN;
+      const int cc = threadIdx.x % BN;
+      int r = threadIdx.x / BN;
+      if (col0 + cc >= cols) return;
+      T* p = c + static_cast<std::size_t>(row0 + r) * ldc + col0 + cc;
+#pragma unroll 4
+      for (; r < BM && row0 + r < rows; r += kRowsPerPass, p += kRowsPerPass * ldc) *p = cs[r * kPitch + cc];
+    } else {
+      for (int i = threadIdx.x; i < BM * BN; i += THREADS) {
+        const int r = i / BN, cc = i % BN;
+        if (row0 + r < rows && col0 + cc < cols)
+          c[static_cast<std::size_t>(row0 + r) * ldc + col0 + cc] = cs[r * kPitch + cc];
+      }
+    }
+  }
+
+  // The mirror: C[col0 + c][row0 + r] = cs[r][c] (the transposed tile, for a symmetric C).
+  // Lanes take consecutive r: a warp writes 32 consecutive elements of a row of C and reads a
+  // column of cs (conflict-free thanks to the odd pitch).
+  __device__ __forceinline__ static void store_mirrored(const T* cs, T* __restrict__ c, int rows,
+                                                        int cols, std::size_t ldc, int row0, int col0) {
+    if constexpr (THREADS % BM == 0) {
+      constexpr int kColsPerPass = THREADS / BM;
+      const int r = threadIdx.x % BM;
+      int cc = threadIdx.x / BM;
+      if (row0 + r >= cols) return;
+      T* p = c + static_cast<std::size_t>(col0 + cc) * ldc + row0 + r;
+#pragma unroll 4
+      for (; cc < BN && col0 + cc < rows; cc += kColsPerPass, p += kColsPerPass * ldc) *p = cs[r * kPitch + cc];
+    } else {
+      for (int i = threadIdx.x; i < BM * BN; i += THREADS) {
+        const int cc = i / BM, r = i % BM;
+        if (col0 + cc < rows && row0 + r < cols)
+          c[static_cast<std::size_t>(col0 + cc) * ldc + row0 + r] = cs[r * kPitch + cc];
+      }
+    }
+  }
+};
+
+// ---- split-K ----------------------------------------------------------------------------------
+// The plan (slices, workspace, rounding depth) is gemm_plan.hpp's.
+using gemm_plan::k_per_split;
+using gemm_plan::splitk_depth;
+using gemm_plan::splitk_splits;
+using gemm_plan::used_splits;
+
+// c[i] = ws[i] + ws[mn + i] + ... + ws[(splits - 1)·mn + i], in that order.
+template <class T>
+__global__ void __launch_bounds__(256) splitk_reduce(const T* __restrict__ ws, T* __restrict__ c,
+                                                     std::size_t mn, int splits) {
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < mn;
+       i += std::size_t(gridDim.x) * blockDim.x) {
+    T s = ws[i];
+    for (int z = 1; z < splits; ++z) s += ws[z * mn + i];
+    c[i] = s;
+  }
+}
+
+template <class T>
+void launch_splitk_reduce(const T* ws, T* c, std::size_t mn, int splits, cudaStream_t s) {
+  // A few waves of 256-thread blocks; the grid-stride loop covers any mn.
+  const std::size_t blocks = std::min<std::size_t>(ceil_div(mn, std::size_t(256)), 8 * sm_count());
+  splitk_reduce<T><<<grid_blocks(blocks), 256, 0, s>>>(ws, c, mn, splits);
+  KL_CHECK_LAUNCH();
+}
+
+// Launches C = A·B as `splits` slices of k (fewer where the slices of k_per_split would leave
+// some empty): one slice writes C directly; several write their partial products into
+// consecutive M × N slices of g.workspace (splits · M · N elements), which splitk_reduce then
+// adds into C. `launch(grid, A_slab, out_slab, slab_rows, k_split, slice_stride)` enqueues the
+// kernel over one slab of launch_tiled, with grid.z = the number of slices.
+template <class T, class Launch>
+void launch_split_k(const GemmArgs<T>& g, int tile_rows, int tile_cols, int bk, int splits, cudaStream_t s,
+                    Launch&& launch) {
+  const int ks = k_per_split(g.K, splits, bk), used = used_splits(g.K, splits, bk);
+  const std::size_t mn = static_cast<std::size_t>(g.M) * g.N;
+  GemmArgs<T> h = g;
+  if (used > 1) h.C = static_cast<T*>(g.workspace);
+  launch_tiled(h, tile_rows, tile_cols, [&](dim3 grid, const T* A, T* out, int M) {
+    grid.z = used;
+    launch(grid, A, out, M, ks, used > 1 ? mn : 0);
+  });
+  if (used > 1) launch_splitk_reduce(h.C, g.C, mn, used, s);
+}
+
+// Workspace of a split product of T: one M × N slice per used slice, none without a split.
+template <class T>
+std::size_t splitk_workspace(GemmShape sh, int splits, int bk) {
+  return gemm_plan::splitk_workspace(sh, splits, bk, sizeof(T));
+}
+
+}  // namespace kl::gemm_detail

@@ -1,0 +1,187 @@
+// The index arithmetic of the last gemm steps (handwritten/gemm/gemm_plan.hpp), checked
+// exhaustively on the host: the kernels call exactly these functions, so a tile visited twice,
+// a layout that overwrites itself, a bank conflict the headers say is not there, a fragment
+// that misses an element or a split slice left empty fails here, before any GPU run.
+#include "handwritten/gemm/gemm_plan.hpp"
+
+#include <doctest/doctest.h>
+
+#include <set>
+#include <utility>
+#include <vector>
+
+using namespace kl;
+using namespace kl::gemm_plan;
+
+TEST_CASE("raster order: every tile of the grid exactly once") {
+  for (auto [gx, gy] : std::vector<std::pair<unsigned, unsigned>>{
+           {1, 1}, {1, 9}, {7, 1}, {32, 32}, {33, 9}, {5, 17}, {64, 65}, {3, 8}, {3, 16}}) {
+    CAPTURE(gx);
+    CAPTURE(gy);
+    std::set<std::pair<int, int>> seen;
+    for (unsigned by = 0; by < gy; ++by)
+      for (unsigned bx = 0; bx < gx; ++bx) {
+        int tm = -1, tn = -1;
+        raster_tile_of(bx, by, gx, gy, tm, tn);
+        REQUIRE(tm >= 0);
+        REQUIRE(tm < int(gy));
+        REQUIRE(tn >= 0);
+        REQUIRE(tn < int(gx));
+        REQUIRE(seen.insert({tm, tn}).second);
+      }
+    CHECK(seen.size() == std::size_t(gx) * gy);
+  }
+}
+
+TEST_CASE("triangle fold: every tile (i <= j) exactly once, nothing else") {
+  for (int T = 1; T <= 70; ++T) {
+    CAPTURE(T);
+    std::set<std::pair<int, int>> seen;
+    for (int y = 0; y < triangle_grid_y(T); ++y)
+      for (int x = 0; x < triangle_grid_x(T); ++x) {
+        int tm = -1, tn = -1;
+        if (!triangle_tile_of(x, y, T, tm, tn)) continue;
+        REQUIRE(0 <= tm);
+        REQUIRE(tm <= tn);
+        REQUIRE(tn < T);
+        REQUIRE(seen.insert({tm, tn}).second);
+      }
+    CHECK(seen.size() == std::size_t(T) * (T + 1) / 2);
+  }
+}
+
+TEST_CASE("triangle work: the multiply-adds of the computed tiles") {
+  for (int M : {1, 17, 63, 64, 65, 1000, 1025, 2048})
+    for (int tile : {64, 128}) {
+      const int K = 333, T = (M + tile - 1) / tile;
+      double brute = 0;
+      for (int i = 0; i < T; ++i)
+        for (int j = i; j < T; ++j) {
+          const int ri = std::min(tile, M - i * tile), rj = std::min(tile, M - j * tile);
+          brute += 2.0 * ri * rj * K;
+        }
+      CHECK(triangle_flops({M, K}, tile) == doctest::Approx(brute).epsilon(1e-12));
+    }
+}
+
+template <int ELEM, int BK>
+void check_swizzle() {
+  using L = SwizzledRows<ELEM, BK>;
+  constexpr int rows = 64, V = 16 / ELEM;
+  std::set<int> places;
+  for (int r = 0; r < rows; ++r)
+    for (int c = 0; c < BK; ++c) {
+      const int at = L::at(r, c);
+      REQUIRE(at >= 0);
+      REQUIRE(at < rows * BK);
+      REQUIRE(places.insert(at).second);                 // a bijection of the tile
+      CHECK(at / BK == r);                               // chunks stay in their row
+      if (c % V) CHECK(at == L::at(r, c - c % V) + c % V);  // and whole, 16-byte aligned
+      else CHECK(at * ELEM % 16 == 0);
+      if (r + L::kPeriod < rows) CHECK(L::at(r + L::kPeriod, c) == at + L::kPeriod * BK);
+    }
+  // gemm10's read: lanes read chunk q of 8 consecutive rows (8-aligned): 8 different 16-byte
+  // bank groups, one wavefront.
+  for (int r0 = 0; r0 < rows; r0 += 8)
+    for (int q = 0; q < BK / V; ++q) {
+      std::set<int> groups;
+      for (int r = r0; r < r0 + 8; ++r) groups.insert(L::at(r, q * V) * ELEM / 16 % 8);
+      CHECK(groups.size() == 8);
+    }
+}
+
+TEST_CASE("swizzled rows: a bijection, chunks whole, 8 consecutive rows conflict-free") {
+  check_swizzle<4, 8>();
+  check_swizzle<4, 16>();
+  check_swizzle<4, 32>();
+  check_swizzle<8, 8>();
+  check_swizzle<8, 16>();
+}
+
+TEST_CASE("DMMA fragments cover their tiles exactly once") {
+  for (int kmma : {4, 8, 16}) {
+    CAPTURE(kmma);
+    std::set<std::pair<int, int>> a, b, c;
+    for (int lane = 0; lane < 32; ++lane) {
+      const int g = lane / 4, t = lane % 4;
+      for (int i = 0; i < kmma / 2; ++i) REQUIRE(a.insert({dmma_a_row(g, i), dmma_a_col(t, i)}).second);
+      for (int i = 0; i < kmma / 4; ++i) REQUIRE(b.insert({dmma_b_row(t, i), dmma_b_col(g)}).second);
+      for (int e = 0; e < 4; ++e) REQUIRE(c.insert({dmma_c_row(g, e), dmma_c_col(t, e)}).second);
+    }
+    CHECK(a.size() == std::size_t(16 * kmma));
+    CHECK(b.size() == std::size_t(kmma * 8));
+    CHECK(c.size() == 16u * 8u);
+    for (auto [r, k] : a) CHECK((r < 16 && k < kmma));
+    for (auto [k, n] : b) CHECK((k < kmma && n < 8));
+    for (auto [r, n] : c) CHECK((r < 16 && n < 8));
+  }
+}
+
+// A 64-bit shared load is served per half-warp: conflict-free when its 16 lanes use 16
+// different 8-byte bank pairs (double index mod 16).
+template <class Offset>
+bool half_warps_conflict_free(Offset offset) {
+  for (int h = 0; h < 2; ++h) {
+    std::set<int> pairs;
+    for (int lane = 16 * h; lane < 16 * h + 16; ++lane) pairs.insert(offset(lane / 4, lane % 4) % 16);
+    if (pairs.size() != 16) return false;
+  }
+  return true;
+}
+
+TEST_CASE("DMMA fragment loads from the padded tiles are conflict-free (and would not be unpadded)") {
+  for (int bk : {8, 16, 32})
+    for (int kmma : {4, 8, 16}) {
+      if (bk % kmma) continue;
+      CAPTURE(bk);
+      CAPTURE(kmma);
+      const int pk = bk + kDmmaPad;
+      for (int m0 : {0, 16, 48})
+        for (int kk = 0; kk < bk; kk += kmma)
+          for (int i = 0; i < kmma / 2; ++i) {
+            CHECK(half_warps_conflict_free([&](int g, int t) { return (m0 + dmma_a_row(g, i)) * pk + kk + dmma_a_col(t, i); }));
+            if (i < kmma / 4)  // B read as [n][k] (A·Aᵀ): the same pattern
+              CHECK(half_warps_conflict_free([&](int g, int t) { return (m0 + dmma_b_col(g)) * pk + kk + dmma_b_row(t, i); }));
+          }
+      if (bk >= 16)  // unpadded, rows 0..3 would share their bank pairs
+        CHECK_FALSE(half_warps_conflict_free([&](int g, int t) { return dmma_a_row(g, 0) * bk + dmma_a_col(t, 0); }));
+    }
+  for (int bn : {64, 128})
+    for (int kmma : {4, 8, 16}) {
+      const int pn = bn + kDmmaPad;
+      for (int n0 = 0; n0 < bn; n0 += 8)
+        for (int i = 0; i < kmma / 4; ++i)
+          CHECK(half_warps_conflict_free([&](int g, int t) { return dmma_b_row(t, i) * pn + n0 + dmma_b_col(g); }));
+    }
+}
+
+TEST_CASE("split-K plans: slices of whole k tiles, none empty, all of K covered, honest depth") {
+  for (int bk : {8, 16, 32})
+    for (int K = 1; K <= 700; ++K)
+      for (int splits = 1; splits <= kMaxSplits; ++splits) {
+        const int ks = k_per_split(K, splits, bk), used = used_splits(K, splits, bk);
+        REQUIRE(ks % bk == 0);
+        REQUIRE(used >= 1);
+        REQUIRE(used <= splits);
+        REQUIRE(std::size_t(used - 1) * ks < std::size_t(K));  // the last slice holds some k
+        REQUIRE(std::size_t(used) * ks >= std::size_t(K));      // and all of K is covered
+        const double depth = splitk_depth(K, splits, bk);
+        REQUIRE(depth <= K);  // never above the unsplit chain
+        REQUIRE(depth >= std::min(K, ks));
+        CHECK((splitk_workspace({3, 5, K}, splits, bk, 8) == (used > 1 ? std::size_t(used) * 15 * 8 : 0)));
+      }
+}
+
+TEST_CASE("split-K choice: the examples of gemm_auto's header") {
+  CHECK(splitk_splits({2048, 2048, 2048}, 128, 128, 16, 1) == 1);
+  CHECK(splitk_splits({4097, 4095, 17}, 128, 128, 16, 1) == 1);
+  CHECK(splitk_splits({1000, 1000, 1000}, 128, 128, 16, 1) == 2);  // double 1000³: 64 tiles → 128 blocks
+  CHECK(splitk_splits({1000, 1000, 1000}, 64, 64, 16, 4) == 2);    // float 1000³: 256 → 512 blocks
+  CHECK(splitk_splits({513, 257, 129}, 64, 64, 16, 4) == 3);       // 45 tiles, 3 slices of 48
+  CHECK(k_per_split(129, 3, 16) == 48);
+  CHECK(splitk_splits({513, 257, 129}, 64, 64, 16, 2) == 3);
+  CHECK(splitk_splits({4096, 1, 4096}, 128, 128, 16, 1) == 4);
+  CHECK(splitk_splits({4096, 1, 4096}, 64, 64, 16, 4) == 8);
+  CHECK(splitk_splits({1, 1, 1}, 64, 64, 16, 4) == 1);
+  for (int K : {1, 100, 1000, 100000}) CHECK(splitk_splits({1, 1, K}, 64, 64, 16, 4) <= kMaxSplits);
+}
