@@ -183,6 +183,7 @@ class TypedFamily final : public Family {
     r.dtype = std::string(dtype_name(k.dtype));
     r.shape = shape_label(k);
     r.dims = k.dims;
+    r.dim_names = spec_.dims;
     r.axes = k.axes;
     return r;
   }

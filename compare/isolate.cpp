@@ -108,6 +108,7 @@ std::vector<Row> run_isolated(const Plan& plan, std::size_t index, double copy_g
   proto.dtype = std::string(dtype_name(p.key.dtype));
   proto.shape = p.family->shape_label(p.key);
   proto.dims = p.key.dims;
+  proto.dim_names = p.family->sizes().dims;
   proto.axes = p.key.axes;
   for (int attempt = 0; attempt <= static_cast<int>(order.size()); ++attempt) {
     std::vector<std::string> todo;

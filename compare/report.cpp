@@ -211,6 +211,7 @@ std::string row_to_json(const Row& r) {
             {"dims", r.dims},     {"variant", r.variant},   {"origin", r.origin},
             {"lesson", r.lesson}, {"source", source_name(r.source)}, {"status", status_name(r.status)},
             {"seed", r.seed}};
+  if (!r.dim_names.empty()) x["dim_names"] = r.dim_names;
   if (!r.axes.empty()) {
     json a = json::array();
     for (const auto& [n, v] : r.axes) a.push_back({n, v});
@@ -251,6 +252,7 @@ Row row_from_json(const std::string& text) {
   r.dtype = x.at("dtype");
   r.shape = x.at("shape");
   r.dims = x.at("dims").get<Dims>();
+  if (x.contains("dim_names")) r.dim_names = x["dim_names"].get<std::vector<std::string>>();
   if (x.contains("axes"))
     for (const auto& p : x["axes"]) r.axes.emplace_back(p.at(0).get<std::string>(), p.at(1).get<std::string>());
   r.variant = x.at("variant");

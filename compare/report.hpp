@@ -28,6 +28,7 @@ using AxisValues = std::vector<std::pair<std::string, std::string>>;
 struct Row {
   std::string family, dtype, shape;      // shape: "n=268435456", "2048x2048x2048", "1000x1000 op=row_max"
   Dims dims;
+  std::vector<std::string> dim_names;     // the family's names for dims ("M", "N", "K")
   AxisValues axes;
   std::string variant, origin, lesson;
   Source source = Source::handwritten;

@@ -90,7 +90,8 @@ def is_library(r):
 
 def axes_text(r):
     a = r.get("axes") or {}
-    return " ".join(f"{k}={v}" for k, v in a.items())
+    pairs = a.items() if isinstance(a, dict) else [tuple(p) for p in a]  # schema 2: [[name, value], ...]
+    return " ".join(f"{k}={v}" for k, v in pairs)
 
 
 def group_rows(report):
