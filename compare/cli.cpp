@@ -203,6 +203,8 @@ Plan parse_command_line(int argc, const char* const* argv) {
   app.add_flag("--isolate", plan.isolate, "run every problem in a child process: a variant that faults (illegal address, trap) loses only its own row, the problem is resumed without it");
   app.add_option("--inject-fault", plan.run.inject_fault, "testing the runner: add a variant that faults to every problem (oob: an out-of-bounds write; trap)")
       ->check(CLI::IsMember({"oob", "trap"}));
+  std::vector<std::string> delays;
+  app.add_option("--inject-delay", delays, "testing compare diff: VARIANT=MICROSECONDS makes that variant wait on the GPU after every launch (repeatable)");
   // Internal: how --isolate starts its children.
   app.add_option("--worker", plan.worker)->group("");
   app.add_option("--worker-out", plan.worker_out)->group("");
@@ -222,6 +224,12 @@ Plan parse_command_line(int argc, const char* const* argv) {
   if (plan.list_only) return plan;
   if (plan.run.stop.min_samples > plan.run.stop.max_samples) throw UsageError("--min-samples is larger than --max-samples");
 
+  for (const auto& d : delays) {
+    const auto eq = d.find('=');
+    if (eq == std::string::npos || eq == 0) throw UsageError("--inject-delay takes VARIANT=MICROSECONDS (got '" + d + "')");
+    const long long us = parse_positive_count(d.substr(eq + 1), "--inject-delay microseconds");
+    plan.run.inject_delay.emplace_back(d.substr(0, eq), static_cast<double>(us));
+  }
   plan.run.end_to_end = mode == "e2e";
   plan.l2_flush = flush == "write" ? L2Flush::write : L2Flush::read;
   if (*seed_opt) plan.run.seed = seed;

@@ -73,6 +73,9 @@ struct RunOptions {
   // Testing the runner itself: adds a variant that faults ("oob": an out-of-bounds write, "trap")
   // to every problem (compare --inject-fault). Empty: none.
   std::string inject_fault;
+  // Testing `compare diff`: the variants named here wait this many microseconds on the GPU after
+  // every launch (compare --inject-delay NAME=US), a slowdown the comparison must flag.
+  std::vector<std::pair<std::string, double>> inject_delay;
 };
 
 // True when `name` matches one of the globs (or there are none).

@@ -162,6 +162,12 @@ class TypedFamily final : public Family {
       } else {
         c.launch = [vp, &p](void* ws, cudaStream_t s) { vp->launch(p.args(ws), s); };
       }
+      for (const auto& [name, us] : opt.inject_delay)
+        if (name == v.info.name)
+          c.launch = [inner = std::move(c.launch), us = us](void* ws, cudaStream_t s) {
+            inner(ws, s);
+            launch_delay(us, s);
+          };
       out.push_back(std::move(c));
     }
     if (!opt.inject_fault.empty()) {

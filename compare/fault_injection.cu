@@ -14,6 +14,16 @@ __global__ void write_out_of_bounds(float* p) { p[(std::size_t{1} << 38) + threa
 
 __global__ void trap() { __trap(); }
 
+// Spins on the GPU's nanosecond timer: one thread, so it adds latency, not load.
+__global__ void wait_ns(unsigned long long ns) {
+  unsigned long long start = 0, now = 0;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
+  do {
+    __nanosleep(1000);
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+  } while (now - start < ns);
+}
+
 }  // namespace
 
 void launch_fault(const std::string& kind, void* workspace, cudaStream_t s) {
@@ -24,6 +34,11 @@ void launch_fault(const std::string& kind, void* workspace, cudaStream_t s) {
   } else {
     throw std::invalid_argument("unknown fault '" + kind + "'");
   }
+  KL_CHECK_LAUNCH();
+}
+
+void launch_delay(double microseconds, cudaStream_t s) {
+  wait_ns<<<1, 1, 0, s>>>(static_cast<unsigned long long>(microseconds * 1e3));
   KL_CHECK_LAUNCH();
 }
 

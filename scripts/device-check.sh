@@ -6,6 +6,12 @@
 #                                  [flush] [before] [profile] [sweeps | sweep_reduce sweep_gemm]
 #                                  [runtwice] [plots]
 # BIN_DIR: use prebuilt executables (compare, host_suite, gpu_suite) instead of building.
+#
+# On a lent GPU machine with a short budget: first `tests` alone with KL_GPU_SUITE_QUICK=2 (tens
+# of seconds; it reaches every kernel's paths), fix what fails, then the rest. Binaries built
+# elsewhere travel small as shared libraries (cmake -DKL_SHARED_LIBS=ON; run with
+# LD_LIBRARY_PATH=<dir> BIN_DIR=<dir> KL_COMPARE_EXE=<dir>/compare). When only a few files can
+# come back, pack OUTDIR: tar czf results.tgz -C OUTDIR .
 # STAGE_TIMEOUT: seconds any one stage may take (default 1500). SANITIZE_TOOLS: which
 # compute-sanitizer tools (default: memcheck racecheck synccheck).
 set -uo pipefail
@@ -85,10 +91,14 @@ fi
 if has sweeps || has sweep_gemm; then  # also the tile sweep of the gemm configurations
   run sweep_gemm "${cmp[@]}" -f gemm -t float,double --default-sweep --max-time 1 --name gemm_sweep
 fi
-if has runtwice; then  # two runs at one commit: compare diff must flag nothing
+if has runtwice; then  # two runs at one commit: compare diff must flag nothing; a slowed variant: only it
   run twice_a "${cmp[@]}" -f reduce,gemv,transpose --name twice_a
   run twice_b "${cmp[@]}" -f reduce,gemv,transpose --name twice_b
   run twice_diff "$bin/compare" diff "$out/twice_a.json" "$out/twice_b.json" --markdown "$out/twice_diff.md"
+  run twice_slowed "${cmp[@]}" -f reduce,gemv,transpose --inject-delay reduce7_vectorized_shuffle=20 --name twice_slowed
+  "$bin/compare" diff "$out/twice_a.json" "$out/twice_slowed.json" --markdown "$out/twice_slowed_diff.md" \
+    > "$out/twice_slowed_diff.log" 2>&1
+  echo "=== twice_slowed_diff: exit $? (1 expected: exactly reduce7_vectorized_shuffle flagged)"
 fi
 if has plots; then
   run plots python3 scripts/plot_compare.py "$out"/*.json -o "$out/plots"
