@@ -16,7 +16,9 @@ struct Shape {
 };
 
 std::vector<Shape> gemm_shapes() {
-  std::vector<Shape> s = {{1, 1, 1}, {17, 33, 9}, {31, 32, 33}, {1, 4096, 1}, {513, 257, 129}};
+  // 68×132×100: N and K multiples of 4 (the 16-byte copies) with k split in 2 by the split-K
+  // variants and gemm_auto, at every QUICK level (the other small shapes take the element paths).
+  std::vector<Shape> s = {{1, 1, 1}, {17, 33, 9}, {31, 32, 33}, {1, 4096, 1}, {513, 257, 129}, {68, 132, 100}};
   if (quick() < 2) s.insert(s.end(), {{4096, 1, 4096}, {4097, 4095, 17}, {1000, 1000, 1000}});
   if (quick() < 1) s.push_back({8192, 8192, 8192});
   return s;
@@ -87,6 +89,18 @@ TEST_CASE_TEMPLATE("every gemm variant passes at every shape", T, float, double)
 TEST_CASE_TEMPLATE("mutants: every gemm variant with k one short, an element dropped or a row unwritten fails", T, float, double) {
   const int M = 67, N = 133, K = quick() < 2 ? 1031 : 129;
   const ProblemKey key = make_key(family<GemmFamily>(), dtype_of<T>(), {M, N, K});
+  // The runner sizes the workspace for (M, N, K), and the mutants launch with K - 1 or M - 1:
+  // a split plan that needed more slices there would write past the workspace (the number of
+  // slices is not monotone in K or M in general, e.g. double gemm_auto at 1000×64×2817 uses
+  // more for K - 1). At these shapes it must not, or the mutants corrupt memory instead of
+  // failing their check.
+  for (const auto& list : {gemm_handwritten<T>(), gemm_library<T>()})
+    for (const GemmVariant<T>& v : list) {
+      if (!v.workspace_bytes) continue;
+      CAPTURE(v.info.name);
+      REQUIRE(v.workspace_bytes({M, N, K - 1}) <= v.workspace_bytes({M, N, K}));
+      REQUIRE(v.workspace_bytes({M - 1, N, K}) <= v.workspace_bytes({M, N, K}));
+    }
   // k one short with lda unchanged: A's first K - 1 columns repacked (so the variant reads them
   // densely), B's first K - 1 rows: C = sum over k < K - 1, exactly one term per element missing.
   DeviceArray<T> a_short(static_cast<std::size_t>(M) * (K - 1)), a_dropped(static_cast<std::size_t>(M) * K);
@@ -155,7 +169,9 @@ TEST_CASE_TEMPLATE("vector paths and their unaligned fallbacks agree bitwise", T
 }
 
 TEST_CASE_TEMPLATE("every aat variant passes at every shape", T, float, double) {
-  std::vector<Shape> shapes = {{1, 0, 1}, {17, 0, 9}, {33, 0, 31}, {513, 0, 129}, {1, 0, 4096}};
+  // 200×36: K a multiple of 4 (16-byte copies) at several tiles, an even number of triangle
+  // tile rows for the 64² and 128² tiles (4 and 2; 513 gives 9 and 5), odd for 96² (3).
+  std::vector<Shape> shapes = {{1, 0, 1}, {17, 0, 9}, {33, 0, 31}, {513, 0, 129}, {1, 0, 4096}, {200, 0, 36}};
   if (quick() < 2) shapes.insert(shapes.end(), {{4096, 0, 1}, {1000, 0, 1000}, {1025, 0, 333}});
   for (Shape s : shapes) {
     CAPTURE(s.M);

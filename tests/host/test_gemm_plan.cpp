@@ -117,6 +117,71 @@ TEST_CASE("DMMA fragments cover their tiles exactly once") {
   }
 }
 
+// The coverage test above cannot tell a fragment map from a wrong one that also covers its
+// tile (a transposed or permuted one). Here each map is pinned to the PTX ISA's own table
+// ("Matrix Fragments for mma.m16n8k4 / mma.m16n8k8 / mma.m16n8k16", the .f64 rows), written as
+// the ISA prints it, case by case (B and C of k8/k16 as CUTLASS's cute/atom/mma_traits_sm90.hpp
+// lays them out, SM90_16x8x{8,16}_F64F64F64F64_TN): a wrong map would make gemm11 compute a
+// permuted product on the GPU, which only the exact check would reveal, after a whole run.
+namespace ptx_isa {
+// A (16 × k) element a_i of lane (g, t).
+int a_row(int kmma, int g, int i) {
+  if (kmma == 4) return i == 0 ? g : g + 8;                 // a0: groupID; a1: groupID + 8
+  if (kmma == 8) return (i == 0 || i == 2) ? g : g + 8;      // a0, a2: groupID; a1, a3: + 8
+  return i % 2 == 0 ? g : g + 8;                             // k16: even i: groupID, else + 8
+}
+int a_col(int kmma, int t, int i) {
+  if (kmma == 4) return t;                                   // threadID_in_group
+  if (kmma == 8) return (i == 0 || i == 1) ? t : t + 4;      // a0, a1: t; a2, a3: t + 4
+  return i % 2 == 0 ? i * 2 + t : i * 2 - 2 + t;             // k16: (i·2) + t, or (i·2) - 2 + t
+}
+// B (k × 8) element b_i: row threadID_in_group + 4·i, column groupID.
+int b_row(int t, int i) { return i == 0 ? t : i == 1 ? t + 4 : i == 2 ? t + 8 : t + 12; }
+int b_col(int g) { return g; }
+// C/D (16 × 8) element c_e: c0, c1 in row groupID, c2, c3 in groupID + 8; column 2t + (e & 1).
+int c_row(int g, int e) { return e < 2 ? g : g + 8; }
+int c_col(int t, int e) { return t * 2 + (e & 1); }
+}  // namespace ptx_isa
+
+TEST_CASE("DMMA fragment maps are the PTX ISA's (f64 m16n8k4, k8, k16), and sm_80's m8n8k4 stacking") {
+  for (int kmma : {4, 8, 16}) {
+    CAPTURE(kmma);
+    for (int lane = 0; lane < 32; ++lane) {
+      const int g = lane >> 2, t = lane % 4;
+      CAPTURE(lane);
+      for (int i = 0; i < kmma / 2; ++i) {
+        CHECK(dmma_a_row(g, i) == ptx_isa::a_row(kmma, g, i));
+        CHECK(dmma_a_col(t, i) == ptx_isa::a_col(kmma, t, i));
+      }
+      for (int i = 0; i < kmma / 4; ++i) {
+        CHECK(dmma_b_row(t, i) == ptx_isa::b_row(t, i));
+        CHECK(dmma_b_col(g) == ptx_isa::b_col(g));
+      }
+      for (int e = 0; e < 4; ++e) {
+        CHECK(dmma_c_row(g, e) == ptx_isa::c_row(g, e));
+        CHECK(dmma_c_col(t, e) == ptx_isa::c_col(t, e));
+      }
+      // gemm11's sm_80 path: k step s of a 16 × 8 × k product is two m8n8k4 DMMAs, whose A
+      // element is (groupID, threadID_in_group), B element (threadID_in_group, groupID), C
+      // elements (groupID, 2t + e): rows 0-7 take a[2s], c0, c1; rows 8-15 a[2s + 1], c2, c3;
+      // both take b[s]. That is the m16n8k* map exactly when these hold.
+      for (int s = 0; s < kmma / 4; ++s) {
+        CHECK(dmma_a_row(g, 2 * s) == g);
+        CHECK(dmma_a_row(g, 2 * s + 1) == g + 8);
+        CHECK(dmma_a_col(t, 2 * s) == 4 * s + t);
+        CHECK(dmma_a_col(t, 2 * s + 1) == 4 * s + t);
+        CHECK(dmma_b_row(t, s) == 4 * s + t);
+      }
+      for (int e = 0; e < 2; ++e) {
+        CHECK(dmma_c_row(g, e) == g);
+        CHECK(dmma_c_row(g, e + 2) == g + 8);
+        CHECK(dmma_c_col(t, e) == 2 * t + e);
+        CHECK(dmma_c_col(t, e + 2) == 2 * t + e);
+      }
+    }
+  }
+}
+
 // A 64-bit shared load is served per half-warp: conflict-free when its 16 lanes use 16
 // different 8-byte bank pairs (double index mod 16).
 template <class Offset>
