@@ -84,6 +84,14 @@ TEST_CASE_TEMPLATE("every gemm variant passes at every shape", T, float, double)
   }
 }
 
+// More rows than 65,535 tiles of 16 (gridDim.y's limit): kernels with 16-row tiles must cut the
+// rows into slabs (launch_tiled), and the GPU reference takes its tile rows in a grid-stride
+// loop. `compare -f gemm -s 1048577x1x64` is this problem.
+TEST_CASE("every gemm variant at M past the grid's y limit") {
+  if (quick() >= 1) return;
+  expect_all_pass(run_family("gemm", DType::f32, {1048577, 1, 64}));
+}
+
 // Mutants of every gemm variant, each caught by the exact-input check even where the random
 // check's bound (gamma(K)·|A||B|) is larger than the term that went missing.
 TEST_CASE_TEMPLATE("mutants: every gemm variant with k one short, an element dropped or a row unwritten fails", T, float, double) {
