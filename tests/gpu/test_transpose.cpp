@@ -20,10 +20,15 @@ struct Shape {
 std::vector<Shape> transpose_shapes() {
   // 64×132: both sides multiples of 4, so the 16-byte steps take their vector path.
   std::vector<Shape> s = {{1, 1}, {17, 33}, {33, 17}, {31, 1}, {1, 31}, {131, 257}, {64, 132}, {257, 66}};
+  // 65,536 + 1 tile rows of 32 (131,073 of 16): past gridDim.y, so every kernel's tile-row loop
+  // runs, with its barriers (one column keeps it cheap enough for the sanitizers, whose synccheck
+  // is what checks those barriers).
+  s.push_back({2097153, 1});
   if (quick() < 2) {
     s.insert(s.end(), {{1, 100003}, {100003, 1}, {4097, 1023}, {1009, 997}, {1000, 1000}});
-    // 65,536 + 1 tile rows of 32 (131,073 of 16): past gridDim.y, so the tile-row loop runs.
-    s.push_back({2097153, 3});
+    // The tile-row loop with several columns, on the element path (3) and on the 16-byte path
+    // (2,097,160 × 4: both sides multiples of 4, the last of 65,537 tile rows 8 rows high).
+    s.insert(s.end(), {{2097153, 3}, {2097160, 4}});
   }
   if (quick() < 1) s.insert(s.end(), {{2048, 2048}, {16384, 4096}});
   return s;
