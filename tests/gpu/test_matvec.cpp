@@ -8,6 +8,7 @@
 #include "gpu_test_support.hpp"
 
 #include <cstring>
+#include <utility>
 
 using namespace kl;
 using namespace kl::test;
@@ -71,30 +72,37 @@ TEST_CASE_TEMPLATE("every gemv and gevm variant passes at every shape", T, float
   }
 }
 
-// N a multiple of the vector width but A and x one element past a 16-byte boundary: the
-// launchers must take the element path (a 16-byte load there would fault or read the wrong
-// elements) and still be right.
+// N a multiple of the vector width but A, x or both one element past a 16-byte boundary: the
+// launchers must take the element path wherever a 16-byte load would be misaligned (gemv reads
+// x as 16-byte items too, so an unaligned x alone must force it; gevm reads x by element) and
+// still be right. A misaligned 16-byte load faults, so a missing condition cannot pass.
 TEST_CASE_TEMPLATE("shapes the 16-byte path could take pass from unaligned pointers", T, float, double) {
-  auto run = [](auto tag, Shape s) {
+  auto run = [](auto tag, Shape s, int shift_a, int shift_x) {
     using F = typename decltype(tag)::type;
     CAPTURE(F::name);
     CAPTURE(s.M);
     CAPTURE(s.N);
+    CAPTURE(shift_a);
+    CAPTURE(shift_x);
     const std::size_t mn = static_cast<std::size_t>(s.M) * s.N, xn = x_length<F>(s.M, s.N);
     DeviceArray<T> a(mn + 1), x(xn + 1);
     expect_all_pass_with<F, T>(make_key(family<F>(), dtype_of<T>(), {s.M, s.N}),
                                [&](const MatVecArgs<T>& g, cudaStream_t st) {
-                                 KL_CUDA_CHECK(cudaMemcpyAsync(a.get() + 1, g.A, mn * sizeof(T), cudaMemcpyDeviceToDevice, st));
-                                 KL_CUDA_CHECK(cudaMemcpyAsync(x.get() + 1, g.x, xn * sizeof(T), cudaMemcpyDeviceToDevice, st));
+                                 KL_CUDA_CHECK(cudaMemcpyAsync(a.get() + shift_a, g.A, mn * sizeof(T),
+                                                               cudaMemcpyDeviceToDevice, st));
+                                 KL_CUDA_CHECK(cudaMemcpyAsync(x.get() + shift_x, g.x, xn * sizeof(T),
+                                                               cudaMemcpyDeviceToDevice, st));
                                  auto h = g;
-                                 h.A = a.get() + 1;
-                                 h.x = x.get() + 1;
+                                 h.A = a.get() + shift_a;
+                                 h.x = x.get() + shift_x;
                                  return h;
                                });
   };
   for (Shape s : std::vector<Shape>{{67, 132}, {5, 40000}, {2000, 96}}) {
-    run(TypeTag<GemvFamily>{}, s);
-    run(TypeTag<GevmFamily>{}, s);
+    for (auto [shift_a, shift_x] : {std::pair{1, 1}, std::pair{0, 1}, std::pair{1, 0}}) {
+      run(TypeTag<GemvFamily>{}, s, shift_a, shift_x);
+      run(TypeTag<GevmFamily>{}, s, shift_a, shift_x);
+    }
   }
 }
 
