@@ -7,6 +7,7 @@
 #include "gpu_test_support.hpp"
 
 #include <cstring>
+#include <utility>
 
 using namespace kl;
 using namespace kl::test;
@@ -45,8 +46,9 @@ TEST_CASE_TEMPLATE("every transpose variant passes at every shape", T, float, do
 }
 
 // The 16-byte steps fall back to element-wise accesses when a row of A or B is not 16-byte
-// aligned. Run every variant from buffers shifted by one element (which forces the fallback at a
-// shape whose sides are multiples of the vector width) and require the exact transpose.
+// aligned. Run every variant from buffers shifted by one element, A and B together or either
+// alone (each forces the fallback at a shape whose sides are multiples of the vector width; a
+// misaligned 16-byte access faults), and require the exact transpose.
 TEST_CASE_TEMPLATE("the element-wise fallbacks of the vector steps transpose exactly", T, float, double) {
   const int M = 68, N = 132;
   const std::size_t mn = static_cast<std::size_t>(M) * N;
@@ -57,14 +59,15 @@ TEST_CASE_TEMPLATE("the element-wise fallbacks of the vector steps transpose exa
   DeviceArray<T> dA(mn + 1), dB(mn + 1);
   for (const TransposeVariant<T>& v : transpose_handwritten<T>()) {
     CAPTURE(v.info.name);
-    for (int shift : {0, 1}) {
-      CAPTURE(shift);
-      KL_CUDA_CHECK(cudaMemcpy(dA.get() + shift, A.data(), mn * sizeof(T), cudaMemcpyHostToDevice));
+    for (auto [shift_a, shift_b] : {std::pair{0, 0}, std::pair{1, 1}, std::pair{0, 1}, std::pair{1, 0}}) {
+      CAPTURE(shift_a);
+      CAPTURE(shift_b);
+      KL_CUDA_CHECK(cudaMemcpy(dA.get() + shift_a, A.data(), mn * sizeof(T), cudaMemcpyHostToDevice));
       KL_CUDA_CHECK(cudaMemset(dB.get(), 0xff, (mn + 1) * sizeof(T)));
       if (v.prepare) v.prepare();
-      v.launch({dA.get() + shift, dB.get() + shift, M, N}, nullptr);
+      v.launch({dA.get() + shift_a, dB.get() + shift_b, M, N}, nullptr);
       KL_CUDA_CHECK(cudaDeviceSynchronize());
-      KL_CUDA_CHECK(cudaMemcpy(got.data(), dB.get() + shift, mn * sizeof(T), cudaMemcpyDeviceToHost));
+      KL_CUDA_CHECK(cudaMemcpy(got.data(), dB.get() + shift_b, mn * sizeof(T), cudaMemcpyDeviceToHost));
       CHECK(std::memcmp(got.data(), want.data(), mn * sizeof(T)) == 0);
     }
   }
