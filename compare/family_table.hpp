@@ -39,9 +39,13 @@
 //                          product's truncation (< 2^-23 relative) and the constant's own relative
 //                          error ε_c (about 4.0e-8) shift the sine's argument by at most
 //                          |q|·κ, κ = 2^-23(1 + ε_c) + ε_c, and MUFU.SIN reduces the revolutions
-//                          exactly (a float's fraction is exact), so its own error stays the
-//                          in-range one: 2^-21.41 + |q|·κ, with |q| <= x(1 + ρ). Outputs flushed
-//                          from the subnormal range add at most 2^-126.
+//                          exactly (a float's fraction is exact). Its own error on the reduced
+//                          revolutions is not documented: the guide's 2^-21.41 is __sinf's whole
+//                          error on [-π, π], FMUL.RZ's shift (up to π·κ there) included, so
+//                          MUFU.SIN alone is only known to be within 2^-21.41 + π·κ of
+//                          sin(2π·revolutions). Past π: 2^-21.41 + π·κ + |q|·κ, with
+//                          |q| <= x(1 + ρ). Outputs flushed from the subnormal range add at most
+//                          2^-126.
 //
 // The bound is that plus the reference's own error. The guide's errors come "from extensive but
 // not exhaustive tests", so they are not guarantees: the worst ratio each variant reaches (the
@@ -106,7 +110,9 @@ class TableBound {
       own = 2.5 * 0x1p-23 * std::min(1.0, std::fabs(r) + eps + propagated) + 2.5 * 0x1p-149;
     } else {
       const double q_hi = x * (1 + rho_);
-      own = kSinfE0 + (q_hi > std::numbers::pi ? q_hi * kappa_ : 0.0) + 0x1p-126;
+      // Past π: MUFU.SIN's own error (the documented total plus the shift it contains) and the
+      // shift of this argument.
+      own = kSinfE0 + (q_hi > std::numbers::pi ? (std::numbers::pi + q_hi) * kappa_ : 0.0) + 0x1p-126;
     }
     return own + propagated + eps;
   }

@@ -13,9 +13,15 @@
 // with the step as an argument; docs/transpose-and-table.md compares them.
 //
 // The copy: the step is an input of the operation (a table for this step), so the launcher
-// writes it with cudaMemcpyToSymbolAsync on the launch's stream every time, an enqueue, not a
-// synchronisation (from pageable memory the runtime stages the 4 bytes before returning), and
-// the timed operation holds that copy. table_const_once_<math> writes it only when it changes
+// writes it with cudaMemcpyToSymbolAsync on the launch's stream every time, and the timed
+// operation holds that copy. The source is pageable (the launch arguments' step), which the
+// runtime documents as consumed before the call returns: staged into pinned memory, or copied
+// synchronously ("API synchronization behavior": for pageable memory an async copy "might be
+// synchronous with respect to host", and where it must be staged "the driver may synchronize
+// with the stream"). So the argument may go out of scope at once, and no later step can leak
+// into this copy; what the documentation does not promise is that the call never waits for the
+// stream: where a driver does, the timing of table_const_* shows it (beside table_const_once_*,
+// which skips the copy). table_const_once_<math> writes it only when it changes
 // (the runner's repeated launches then time the kernel alone): the steady state of a parameter
 // set once for many launches, which isolates the read path from the copy. It uses its own
 // constant slot, so no other variant's copies can leave a value it does not know about.
@@ -45,6 +51,7 @@ __global__ void __launch_bounds__(table_detail::kBlock) tableKernel(float* __res
   if (index < n) devPtr[index] = Math::f(table_detail::argument(c_step[kSlot], index));
 }
 
+// `step` is read before the call returns (pageable source: see the header).
 inline void write_step(int slot, const float& step, cudaStream_t s) {
   KL_CUDA_CHECK(cudaMemcpyToSymbolAsync(c_step, &step, sizeof(float), slot * sizeof(float), cudaMemcpyHostToDevice, s));
 }

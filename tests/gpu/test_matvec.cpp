@@ -1,12 +1,14 @@
 // gemv and gevm: every variant × type at odd, degenerate and vector-aligned shapes (each path
 // of the launch plans: lanes or tile width fitted to N, split rows or slabs, every lane count of
 // the second pass); the 16-byte-capable shapes from unaligned pointers (the element fallback);
-// bitwise-repeatable results from the split steps; mutants of every variant (the sum one term
-// short, an element of x dropped, the last output never written) that must fail.
+// bitwise-repeatable results from the split steps; mutants of every variant, on the element and
+// on the 16-byte path (the sum one term short, the first or the last element of x dropped, the
+// last output never written) that must fail.
 #include "compare/family_matvec.hpp"
 #include "gpu_test_support.hpp"
 
 #include <cstring>
+#include <utility>
 
 using namespace kl;
 using namespace kl::test;
@@ -70,30 +72,37 @@ TEST_CASE_TEMPLATE("every gemv and gevm variant passes at every shape", T, float
   }
 }
 
-// N a multiple of the vector width but A and x one element past a 16-byte boundary: the
-// launchers must take the element path (a 16-byte load there would fault or read the wrong
-// elements) and still be right.
+// N a multiple of the vector width but A, x or both one element past a 16-byte boundary: the
+// launchers must take the element path wherever a 16-byte load would be misaligned (gemv reads
+// x as 16-byte items too, so an unaligned x alone must force it; gevm reads x by element) and
+// still be right. A misaligned 16-byte load faults, so a missing condition cannot pass.
 TEST_CASE_TEMPLATE("shapes the 16-byte path could take pass from unaligned pointers", T, float, double) {
-  auto run = [](auto tag, Shape s) {
+  auto run = [](auto tag, Shape s, int shift_a, int shift_x) {
     using F = typename decltype(tag)::type;
     CAPTURE(F::name);
     CAPTURE(s.M);
     CAPTURE(s.N);
+    CAPTURE(shift_a);
+    CAPTURE(shift_x);
     const std::size_t mn = static_cast<std::size_t>(s.M) * s.N, xn = x_length<F>(s.M, s.N);
     DeviceArray<T> a(mn + 1), x(xn + 1);
     expect_all_pass_with<F, T>(make_key(family<F>(), dtype_of<T>(), {s.M, s.N}),
                                [&](const MatVecArgs<T>& g, cudaStream_t st) {
-                                 KL_CUDA_CHECK(cudaMemcpyAsync(a.get() + 1, g.A, mn * sizeof(T), cudaMemcpyDeviceToDevice, st));
-                                 KL_CUDA_CHECK(cudaMemcpyAsync(x.get() + 1, g.x, xn * sizeof(T), cudaMemcpyDeviceToDevice, st));
+                                 KL_CUDA_CHECK(cudaMemcpyAsync(a.get() + shift_a, g.A, mn * sizeof(T),
+                                                               cudaMemcpyDeviceToDevice, st));
+                                 KL_CUDA_CHECK(cudaMemcpyAsync(x.get() + shift_x, g.x, xn * sizeof(T),
+                                                               cudaMemcpyDeviceToDevice, st));
                                  auto h = g;
-                                 h.A = a.get() + 1;
-                                 h.x = x.get() + 1;
+                                 h.A = a.get() + shift_a;
+                                 h.x = x.get() + shift_x;
                                  return h;
                                });
   };
   for (Shape s : std::vector<Shape>{{67, 132}, {5, 40000}, {2000, 96}}) {
-    run(TypeTag<GemvFamily>{}, s);
-    run(TypeTag<GevmFamily>{}, s);
+    for (auto [shift_a, shift_x] : {std::pair{1, 1}, std::pair{0, 1}, std::pair{1, 0}}) {
+      run(TypeTag<GemvFamily>{}, s, shift_a, shift_x);
+      run(TypeTag<GevmFamily>{}, s, shift_a, shift_x);
+    }
   }
 }
 
@@ -143,63 +152,83 @@ TEST_CASE_TEMPLATE("every variant gives the same bits twice", T, float, double) 
 }
 
 // Mutants of every variant (the library's too), each caught by the exact-input check. 131×1031:
-// gemv6 splits its rows into 3 segments, gemv7 gives a row 4 warps and gevm its rows 2 slabs,
-// so those paths are among the ones that must fail.
-TEST_CASE_TEMPLATE("mutants: every gemv variant with the sum one short, x[0] dropped or the last row unwritten fails", T,
-                   float, double) {
-  const int M = 131, N = 1031;
-  const ProblemKey key = make_key(family<GemvFamily>(), dtype_of<T>(), {M, N});
-  // N one short with A's first N - 1 columns repacked densely: y_i misses A[i][N-1]·x[N-1].
-  DeviceArray<T> a_short(static_cast<std::size_t>(M) * (N - 1)), x_dropped(N);
-  expect_mutants_fail<GemvFamily, T>(key, [&](const MatVecArgs<T>& g, cudaStream_t s) {
-    KL_CUDA_CHECK(cudaMemcpy2DAsync(a_short.get(), (N - 1) * sizeof(T), g.A, N * sizeof(T), (N - 1) * sizeof(T), M,
-                                    cudaMemcpyDeviceToDevice, s));
-    auto h = g;
-    h.A = a_short.get();
-    h.N = N - 1;
-    return h;
-  }, "sum one term short");
-  // x[0] = 0: every y_i misses A[i][0]·x[0] (x's edge elements are never zero in exact inputs).
-  expect_mutants_fail<GemvFamily, T>(key, [&](const MatVecArgs<T>& g, cudaStream_t s) {
-    KL_CUDA_CHECK(cudaMemcpyAsync(x_dropped.get(), g.x, N * sizeof(T), cudaMemcpyDeviceToDevice, s));
-    KL_CUDA_CHECK(cudaMemsetAsync(x_dropped.get(), 0, sizeof(T), s));
-    auto h = g;
-    h.x = x_dropped.get();
-    return h;
-  }, "x[0] dropped");
-  // The last row never computed: y[M-1] keeps its poison.
-  expect_mutants_fail<GemvFamily, T>(key, [&](const MatVecArgs<T>& g, cudaStream_t) {
-    auto h = g;
-    h.M = M - 1;
-    return h;
-  }, "last output unwritten");
+// the element path everywhere; gemv6 splits its rows into 3 segments, gemv7 gives a row 4 warps
+// and gevm its rows 2 slabs, so those paths are among the ones that must fail. 131×1032: the
+// same mutants on the 16-byte path (N a multiple of 4 floats and of 2 doubles; gevm still 2
+// slabs), with the last element of x dropped too, the 16-byte path's last item.
+std::vector<Shape> mutant_shapes() { return {{131, 1031}, {131, 1032}}; }
+
+TEST_CASE_TEMPLATE("mutants: every gemv variant with the sum one short, an end of x dropped or the last row unwritten fails",
+                   T, float, double) {
+  for (Shape sh : mutant_shapes()) {
+    const int M = sh.M, N = sh.N;
+    CAPTURE(M);
+    CAPTURE(N);
+    const ProblemKey key = make_key(family<GemvFamily>(), dtype_of<T>(), {M, N});
+    // N one short with A's first N - 1 columns repacked densely: y_i misses A[i][N-1]·x[N-1].
+    DeviceArray<T> a_short(static_cast<std::size_t>(M) * (N - 1)), x_dropped(N);
+    expect_mutants_fail<GemvFamily, T>(key, [&](const MatVecArgs<T>& g, cudaStream_t s) {
+      KL_CUDA_CHECK(cudaMemcpy2DAsync(a_short.get(), (N - 1) * sizeof(T), g.A, N * sizeof(T), (N - 1) * sizeof(T), M,
+                                      cudaMemcpyDeviceToDevice, s));
+      auto h = g;
+      h.A = a_short.get();
+      h.N = N - 1;
+      return h;
+    }, "sum one term short");
+    // x[0] = 0, then x[N-1] = 0: every y_i misses A[i][0]·x[0] (A[i][N-1]·x[N-1]); x's edge
+    // elements are never zero in exact inputs.
+    for (int dropped : {0, N - 1}) {
+      CAPTURE(dropped);
+      expect_mutants_fail<GemvFamily, T>(key, [&](const MatVecArgs<T>& g, cudaStream_t s) {
+        KL_CUDA_CHECK(cudaMemcpyAsync(x_dropped.get(), g.x, N * sizeof(T), cudaMemcpyDeviceToDevice, s));
+        KL_CUDA_CHECK(cudaMemsetAsync(x_dropped.get() + dropped, 0, sizeof(T), s));
+        auto h = g;
+        h.x = x_dropped.get();
+        return h;
+      }, "an end of x dropped");
+    }
+    // The last row never computed: y[M-1] keeps its poison.
+    expect_mutants_fail<GemvFamily, T>(key, [&](const MatVecArgs<T>& g, cudaStream_t) {
+      auto h = g;
+      h.M = M - 1;
+      return h;
+    }, "last output unwritten");
+  }
 }
 
-TEST_CASE_TEMPLATE("mutants: every gevm variant with the sum one short, x[0] dropped or the last column unwritten fails",
+TEST_CASE_TEMPLATE("mutants: every gevm variant with the sum one short, an end of x dropped or the last column unwritten "
+                   "fails",
                    T, float, double) {
-  const int M = 131, N = 1031;
-  const ProblemKey key = make_key(family<GevmFamily>(), dtype_of<T>(), {M, N});
-  DeviceArray<T> a_narrow(static_cast<std::size_t>(M) * (N - 1)), x_dropped(M);
-  // M one short: A's first M - 1 rows keep their pitch; y_j misses x[M-1]·A[M-1][j].
-  expect_mutants_fail<GevmFamily, T>(key, [&](const MatVecArgs<T>& g, cudaStream_t) {
-    auto h = g;
-    h.M = M - 1;
-    return h;
-  }, "sum one term short");
-  expect_mutants_fail<GevmFamily, T>(key, [&](const MatVecArgs<T>& g, cudaStream_t s) {
-    KL_CUDA_CHECK(cudaMemcpyAsync(x_dropped.get(), g.x, M * sizeof(T), cudaMemcpyDeviceToDevice, s));
-    KL_CUDA_CHECK(cudaMemsetAsync(x_dropped.get(), 0, sizeof(T), s));
-    auto h = g;
-    h.x = x_dropped.get();
-    return h;
-  }, "x[0] dropped");
-  // N one short with A's first N - 1 columns repacked: y[N-1] keeps its poison.
-  expect_mutants_fail<GevmFamily, T>(key, [&](const MatVecArgs<T>& g, cudaStream_t s) {
-    KL_CUDA_CHECK(cudaMemcpy2DAsync(a_narrow.get(), (N - 1) * sizeof(T), g.A, N * sizeof(T), (N - 1) * sizeof(T), M,
-                                    cudaMemcpyDeviceToDevice, s));
-    auto h = g;
-    h.A = a_narrow.get();
-    h.N = N - 1;
-    return h;
-  }, "last output unwritten");
+  for (Shape sh : mutant_shapes()) {
+    const int M = sh.M, N = sh.N;
+    CAPTURE(M);
+    CAPTURE(N);
+    const ProblemKey key = make_key(family<GevmFamily>(), dtype_of<T>(), {M, N});
+    DeviceArray<T> a_narrow(static_cast<std::size_t>(M) * (N - 1)), x_dropped(M);
+    // M one short: A's first M - 1 rows keep their pitch; y_j misses x[M-1]·A[M-1][j].
+    expect_mutants_fail<GevmFamily, T>(key, [&](const MatVecArgs<T>& g, cudaStream_t) {
+      auto h = g;
+      h.M = M - 1;
+      return h;
+    }, "sum one term short");
+    for (int dropped : {0, M - 1}) {
+      CAPTURE(dropped);
+      expect_mutants_fail<GevmFamily, T>(key, [&](const MatVecArgs<T>& g, cudaStream_t s) {
+        KL_CUDA_CHECK(cudaMemcpyAsync(x_dropped.get(), g.x, M * sizeof(T), cudaMemcpyDeviceToDevice, s));
+        KL_CUDA_CHECK(cudaMemsetAsync(x_dropped.get() + dropped, 0, sizeof(T), s));
+        auto h = g;
+        h.x = x_dropped.get();
+        return h;
+      }, "an end of x dropped");
+    }
+    // N one short with A's first N - 1 columns repacked: y[N-1] keeps its poison.
+    expect_mutants_fail<GevmFamily, T>(key, [&](const MatVecArgs<T>& g, cudaStream_t s) {
+      KL_CUDA_CHECK(cudaMemcpy2DAsync(a_narrow.get(), (N - 1) * sizeof(T), g.A, N * sizeof(T), (N - 1) * sizeof(T), M,
+                                      cudaMemcpyDeviceToDevice, s));
+      auto h = g;
+      h.A = a_narrow.get();
+      h.N = N - 1;
+      return h;
+    }, "last output unwritten");
+  }
 }
