@@ -25,7 +25,9 @@
 //
 // Rounding depth. CUB's segmented reduce gives each segment one block running the reduce policy:
 // lib_detail::cub_segmented_depth (library_common.cuh, read from the CCCL 3.0 source). cuBLAS
-// documents no order for gemv: the family's default, N (or M for columns), holds for any order.
+// documents no order for gemv: the family's default, N (or M for columns), holds for any order; in
+// float it bounds nothing from 2^23 elements per output on (1 × 2^24 row sums, 2^24 × 1 column
+// means), which cublas_gemv_ones therefore declares unsupported.
 // The mean's scaling (the division, or alpha = 1/N and the product) is added by the family.
 #include <cub/device/device_segmented_reduce.cuh>
 #include <thrust/iterator/counting_iterator.h>
@@ -41,6 +43,7 @@
 #include "common/cublas_handle.hpp"
 #include "common/cuda_check.hpp"
 #include "common/device_helpers.cuh"
+#include "common/reduce_launch.cuh"
 #include "common/variant.hpp"
 #include "library_baselines/library_common.cuh"
 
@@ -158,14 +161,20 @@ __global__ void fill_ones(T* __restrict__ p, std::size_t n) {
 // The ones vector: one per column for row ops (A·1), one per row for col_mean (Aᵀ·1).
 std::size_t ones_length(RowsShape s) { return static_cast<std::size_t>(is_column_op(s.op) ? s.M : s.N); }
 
+template <class T>
 const char* gemv_unsupported(RowsShape s) {
   switch (s.op) {
     case RowOp::row_max:
     case RowOp::row_min:
     case RowOp::row_sumsq:
       return "gemv with a vector of ones forms sums (and, scaled, means), not max, min or sums of squares";
-    default: return nullptr;
+    default: break;
   }
+  // No rounding_depth: the family's default, the count, the only bound that holds for any order.
+  if (reduce_launch::rows_unbounded_depth<T>(s.op, static_cast<double>(ones_length(s))))
+    return "cuBLAS documents no summation order for gemv, and the bound that holds for every order (a chain of N, "
+           "or M, roundings) means nothing at this size: gamma >= 1";
+  return nullptr;
 }
 
 template <class T>
@@ -208,7 +217,7 @@ std::vector<RowsVariant<T>> rows_library() {
                    Source::library},
           .launch = gemv_launch<T>,
           .workspace_bytes = [](RowsShape s) { return ones_length(s) * sizeof(T); },
-          .unsupported = gemv_unsupported,
+          .unsupported = gemv_unsupported<T>,
           .prepare = prepare_cublas,
       },
   };
