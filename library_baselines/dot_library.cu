@@ -21,13 +21,13 @@
 // additions is at most n roundings high). For float that bound means nothing from n = 2^23 - 1 on
 // (gamma(n + 1) >= 1: the runner would fail cuBLAS on a meaningless bound, 2^28 included), so
 // cublas_dot declares those sizes unsupported rather than claim an order nobody documents;
-// Thrust and CUB, whose order is read from the CCCL source, remain the yardsticks there. Thrust's inner_product is cub::DeviceReduce::Reduce
-// over transform(zip(x, y), multiplies) with plus and a zero init (thrust/system/cuda/detail/
-// inner_product.h, reduce.h: reduce_n_impl), and TransformReduce is the same DispatchReduce with
-// the transform inside: both have cub::DeviceReduce's depth (lib_detail::cub_reduce_depth in
-// library_common.cuh, which recovers CUB's grid from its own temporary-storage query for the very
-// iterator and offset types that are launched). The one rounding of each product is added by the
-// family.
+// Thrust and CUB, whose order is read from the CCCL source, remain the yardsticks there.
+// Thrust's inner_product is cub::DeviceReduce::Reduce over transform(zip(x, y), multiplies) with
+// plus and a zero init (thrust/system/cuda/detail/inner_product.h, reduce.h: reduce_n_impl), and
+// TransformReduce is the same DispatchReduce with the transform inside: both have
+// cub::DeviceReduce's depth (lib_detail::cub_reduce_depth in library_common.cuh, which recovers
+// CUB's grid from its own temporary-storage query for the very iterator and offset types that are
+// launched). The one rounding of each product is added by the family.
 #include <cub/device/device_reduce.cuh>
 #include <thrust/execution_policy.h>
 #include <thrust/functional.h>
