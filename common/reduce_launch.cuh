@@ -17,11 +17,38 @@
 
 #include <cmath>
 #include <cstddef>
+#include <limits>
+#include <type_traits>
 
 namespace kl::reduce_launch {
 
 // log2 of a power of two known at run time.
 inline double log2_exact(std::size_t x) { return std::log2(static_cast<double>(x)); }
+
+// Whether a chain of `depth` roundings in T is too long for any error bound: gamma(depth) >= 1
+// (depth·u >= 1/2), which lets anything within sum|x| of the truth pass, so the runner fails such
+// a check as meaningless (compare/tolerance.hpp: meaningful_factor). A variant whose depth (plus
+// what its family adds: the product's rounding in dot, a square or a mean's scaling in rows)
+// reaches it at some size cannot promise anything about its result there and declares the size
+// unsupported instead: a serial kernel (004's atomics over millions of partials, the documents'
+// thread per row over 2^24 elements) or a library that documents no summation order (cuBLAS: the
+// only bound that holds for every order is the longest chain, n). Integers: never (exact).
+template <class T>
+bool unbounded_depth(double depth) {
+  if constexpr (std::is_integral_v<T>) {
+    return false;
+  } else {
+    return depth * (std::numeric_limits<T>::epsilon() / 2) >= 0.5;
+  }
+}
+
+// The same for a rows operation: its declared depth plus what the family adds for op
+// (row_op_extra_roundings); max and min need no bound.
+template <class T>
+bool rows_unbounded_depth(RowOp op, double depth) {
+  const int extra = row_op_extra_roundings(op);
+  return extra >= 0 && unbounded_depth<T>(depth + extra);
+}
 
 // ---------------------------------------------------------------------------------------------
 // multipass

@@ -126,17 +126,12 @@ struct RowsFamily : FamilyTraits {
     }
 
    protected:
+    // Sums gamma(h), sums of squares gamma(h + 1), means gamma(h + 2); max and min exact
+    // (row_op_extra_roundings, common/variant.hpp, which the variants' hooks use too).
     double error_factor(const Candidate& c) const override {
-      const double u = unit_roundoff<T>();
-      switch (s_.op) {
-        case RowOp::row_max:
-        case RowOp::row_min: return 0;  // selections: exact
-        case RowOp::row_sumsq: return gamma_bound(c.rounding_depth + 1, u);
-        case RowOp::row_mean:
-        case RowOp::col_mean: return gamma_bound(c.rounding_depth + 2, u);
-        case RowOp::row_sum: break;
-      }
-      return gamma_bound(c.rounding_depth, u);
+      const int extra = row_op_extra_roundings(s_.op);
+      if (extra < 0) return 0;  // selections: exact
+      return gamma_bound(c.rounding_depth + extra, unit_roundoff<T>());
     }
 
     void make_inputs(InputKind kind, std::uint64_t seed) override {

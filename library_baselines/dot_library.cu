@@ -18,13 +18,16 @@
 //                           are loaded, never stored. Temporary storage = workspace.
 //
 // Rounding depth. cuBLAS documents no order for dot: the family's default, n (any order of n
-// additions is at most n roundings high). Thrust's inner_product is cub::DeviceReduce::Reduce
-// over transform(zip(x, y), multiplies) with plus and a zero init (thrust/system/cuda/detail/
-// inner_product.h, reduce.h: reduce_n_impl), and TransformReduce is the same DispatchReduce with
-// the transform inside: both have cub::DeviceReduce's depth (lib_detail::cub_reduce_depth in
-// library_common.cuh, which recovers CUB's grid from its own temporary-storage query for the very
-// iterator and offset types that are launched). The one rounding of each product is added by the
-// family.
+// additions is at most n roundings high). For float that bound means nothing from n = 2^23 - 1 on
+// (gamma(n + 1) >= 1: the runner would fail cuBLAS on a meaningless bound, 2^28 included), so
+// cublas_dot declares those sizes unsupported rather than claim an order nobody documents;
+// Thrust and CUB, whose order is read from the CCCL source, remain the yardsticks there.
+// Thrust's inner_product is cub::DeviceReduce::Reduce over transform(zip(x, y), multiplies) with
+// plus and a zero init (thrust/system/cuda/detail/inner_product.h, reduce.h: reduce_n_impl), and
+// TransformReduce is the same DispatchReduce with the transform inside: both have
+// cub::DeviceReduce's depth (lib_detail::cub_reduce_depth in library_common.cuh, which recovers
+// CUB's grid from its own temporary-storage query for the very iterator and offset types that are
+// launched). The one rounding of each product is added by the family.
 #include <cub/device/device_reduce.cuh>
 #include <thrust/execution_policy.h>
 #include <thrust/functional.h>
@@ -42,6 +45,7 @@
 #include "common/cached_query.hpp"
 #include "common/cublas_handle.hpp"
 #include "common/cuda_check.hpp"
+#include "common/reduce_launch.cuh"
 #include "common/variant.hpp"
 #include "library_baselines/library_common.cuh"
 
@@ -155,8 +159,13 @@ std::vector<DotVariant<T>> dot_library() {
       {
           .info = {"cublas_dot", "cuBLAS", "cublasSdot_64/cublasDdot_64, result written on the device", Source::library},
           .launch = cublas_launch<T>,
-          .unsupported = [](std::size_t) -> const char* {
-            return std::is_integral_v<T> ? "cuBLAS has no integer dot product (cublas<t>dot is S, D, C, Z only)" : nullptr;
+          .unsupported = [](std::size_t n) -> const char* {
+            if (std::is_integral_v<T>) return "cuBLAS has no integer dot product (cublas<t>dot is S, D, C, Z only)";
+            // The family's default depth n, plus the product's rounding.
+            if (reduce_launch::unbounded_depth<T>(static_cast<double>(n) + 1))
+              return "cuBLAS documents no summation order for dot, and the bound that holds for every order (a chain "
+                     "of n roundings) means nothing at this n: gamma(n) >= 1";
+            return nullptr;
           },
           .prepare = prepare_cublas,
       },

@@ -14,19 +14,30 @@
 //                           element is not free either. It is there to show what CUB alone gives;
 //                           cuBLAS's gemv is the library's answer for columns.
 //   "cublas_gemv_ones"      cublasSgemv_64 / cublasDgemv_64 with a vector of ones: A·1 sums the
-//                           rows, Aᵀ·1 the columns, alpha = 1/N or 1/M makes the means. Row-major A
-//                           (pitch elements apart) is, to column-major cuBLAS, the N × M matrix Aᵀ
-//                           with lda = pitch: row sums are op T, column sums op N, nothing copied.
-//                           The ones vector lives in the workspace, whose contents are undefined on
-//                           entry, so the launcher fills it on the stream at every launch: that
-//                           fill (N or M elements, against M·N read by gemv) is part of what this
-//                           baseline must do and is in its time. gemv forms sums of products:
-//                           max, min and sums of squares are declared unsupported.
+//                           rows, Aᵀ·1 the columns. Row-major A (pitch elements apart) is, to
+//                           column-major cuBLAS, the N × M matrix Aᵀ with lda = pitch: row sums are
+//                           op T, column sums op N, nothing copied. The ones vector lives in the
+//                           workspace, whose contents are undefined on entry, so the launcher fills
+//                           it on the stream at every launch: that fill (N or M elements, against
+//                           M·N read by gemv) is part of what this baseline must do and is in its
+//                           time. Means: gemv with alpha = 1, then cublas<t>scal by 1/N (1/M) over
+//                           the M (N) sums. Not alpha = 1/N in gemv: cuBLAS documents y = α·op(A)·x
+//                           + β·y, not where α is applied, and the reference BLAS's op-N gemv
+//                           scales each x_j by α before the products (TEMP = ALPHA*X(JX)); a gemv
+//                           that does so rounds every product a_ij·fl(1/N), which fails the
+//                           exact-input check of a mean (the sum of integers is exact, its mean
+//                           within two roundings) by up to gamma(count)·sum|a|/N. scal documents
+//                           one product per element: the mean is fl(s·fl(1/N)), as the family's
+//                           bound has it, whatever gemv does inside. The extra launch (M or N
+//                           elements read and written) is in the time. gemv forms sums of
+//                           products: max, min and sums of squares are declared unsupported.
 //
 // Rounding depth. CUB's segmented reduce gives each segment one block running the reduce policy:
 // lib_detail::cub_segmented_depth (library_common.cuh, read from the CCCL 3.0 source). cuBLAS
-// documents no order for gemv: the family's default, N (or M for columns), holds for any order.
-// The mean's scaling (the division, or alpha = 1/N and the product) is added by the family.
+// documents no order for gemv: the family's default, N (or M for columns), holds for any order; in
+// float it bounds nothing from 2^23 elements per output on (1 × 2^24 row sums, 2^24 × 1 column
+// means), which cublas_gemv_ones therefore declares unsupported.
+// The mean's scaling (the division, or 1/N and the product) is added by the family.
 #include <cub/device/device_segmented_reduce.cuh>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
@@ -41,6 +52,7 @@
 #include "common/cublas_handle.hpp"
 #include "common/cuda_check.hpp"
 #include "common/device_helpers.cuh"
+#include "common/reduce_launch.cuh"
 #include "common/variant.hpp"
 #include "library_baselines/library_common.cuh"
 
@@ -147,6 +159,12 @@ cublasStatus_t gemv64(cublasHandle_t h, cublasOperation_t op, std::int64_t m, st
                       const double* A, std::int64_t lda, const double* x, const double* beta, double* y) {
   return cublasDgemv_64(h, op, m, n, alpha, A, lda, x, 1, beta, y, 1);
 }
+cublasStatus_t scal64(cublasHandle_t h, std::int64_t n, const float* alpha, float* x) {
+  return cublasSscal_64(h, n, alpha, x, 1);
+}
+cublasStatus_t scal64(cublasHandle_t h, std::int64_t n, const double* alpha, double* x) {
+  return cublasDscal_64(h, n, alpha, x, 1);
+}
 
 template <class T>
 __global__ void fill_ones(T* __restrict__ p, std::size_t n) {
@@ -158,14 +176,20 @@ __global__ void fill_ones(T* __restrict__ p, std::size_t n) {
 // The ones vector: one per column for row ops (A·1), one per row for col_mean (Aᵀ·1).
 std::size_t ones_length(RowsShape s) { return static_cast<std::size_t>(is_column_op(s.op) ? s.M : s.N); }
 
+template <class T>
 const char* gemv_unsupported(RowsShape s) {
   switch (s.op) {
     case RowOp::row_max:
     case RowOp::row_min:
     case RowOp::row_sumsq:
       return "gemv with a vector of ones forms sums (and, scaled, means), not max, min or sums of squares";
-    default: return nullptr;
+    default: break;
   }
+  // No rounding_depth: the family's default, the count, the only bound that holds for any order.
+  if (reduce_launch::rows_unbounded_depth<T>(s.op, static_cast<double>(ones_length(s))))
+    return "cuBLAS documents no summation order for gemv, and the bound that holds for every order (a chain of N, "
+           "or M, roundings) means nothing at this size: gamma >= 1";
+  return nullptr;
 }
 
 template <class T>
@@ -178,11 +202,19 @@ void gemv_launch(const RowsArgs<T>& a, cudaStream_t s) {
   KL_CHECK_LAUNCH();
   // Column-major view: X = Aᵀ is N × M with lda = pitch. Row sums y(M) = Xᵀ·1(N): op T;
   // column sums y(N) = X·1(M): op N. m, n are X's dimensions in both cases.
+  // beta = 0: y is not read (cuBLAS: "if beta == 0 then y does not have to be a valid input"),
+  // so the poisoned output does not leak in.
   const bool columns = is_column_op(a.op);
-  const T alpha = a.op == RowOp::row_mean ? T(1) / T(a.N) : columns ? T(1) / T(a.M) : T(1);
-  const T beta = T(0);
-  KL_CUBLAS_CHECK(gemv64(cublas_on(s), columns ? CUBLAS_OP_N : CUBLAS_OP_T, a.N, a.M, &alpha, a.A,
-                         static_cast<std::int64_t>(a.pitch), ones, &beta, a.out));
+  const T one = T(1), zero = T(0);
+  cublasHandle_t h = cublas_on(s);
+  KL_CUBLAS_CHECK(gemv64(h, columns ? CUBLAS_OP_N : CUBLAS_OP_T, a.N, a.M, &one, a.A, static_cast<std::int64_t>(a.pitch),
+                         ones, &zero, a.out));
+  if (a.op == RowOp::row_mean || columns) {
+    // 1/count rounded once to T (from double: for float within u + u64, as the family allows).
+    const std::int64_t outputs = columns ? a.N : a.M;
+    const T inv = static_cast<T>(1.0 / static_cast<double>(columns ? a.M : a.N));
+    KL_CUBLAS_CHECK(scal64(h, outputs, &inv, a.out));
+  }
 }
 
 }  // namespace
@@ -203,12 +235,12 @@ std::vector<RowsVariant<T>> rows_library() {
       },
       {
           .info = {"cublas_gemv_ones", "cuBLAS",
-                   "gemv with a vector of ones (filled on the stream each launch): row sums A*1, column sums A^T*1, "
-                   "means by alpha",
+                   "gemv with a vector of ones (filled on the stream each launch): row sums A*1, column sums A^T*1; "
+                   "means scaled by 1/N (1/M) with scal",
                    Source::library},
           .launch = gemv_launch<T>,
           .workspace_bytes = [](RowsShape s) { return ones_length(s) * sizeof(T); },
-          .unsupported = gemv_unsupported,
+          .unsupported = gemv_unsupported<T>,
           .prepare = prepare_cublas,
       },
   };

@@ -62,21 +62,17 @@ inline double multipass_depth(std::size_t n, std::size_t per_block) {
   return reduce_launch::multipass_passes(n, per_block) * log2_exact(per_block);
 }
 
-// A float or double chain of roundings so long that gamma(depth + 1) >= 1 (depth·u >= 1/2) bounds
-// nothing: the runner would fail the variant on a meaningless bound (compare/tolerance.hpp). Such a
-// variant (004's atomics accumulate one partial per 64 values into one float, serially) cannot
-// promise anything about its result at that size, so it declares the size unsupported instead.
+// A float or double chain of roundings so long that gamma(depth + 1) >= 1 (the + 1: the family's
+// rounding of each product) bounds nothing: the runner would fail the variant on a meaningless
+// bound (reduce_launch::unbounded_depth). Such a variant (004's atomics accumulate one partial per
+// 64 values into one float, serially) cannot promise anything about its result at that size, so it
+// declares the size unsupported instead.
 template <class T>
 const char* no_error_bound(double depth) {
-  if constexpr (std::is_integral_v<T>) {
-    return nullptr;
-  } else {
-    constexpr double u = std::numeric_limits<T>::epsilon() / 2;
-    if ((depth + 1) * u < 0.5) return nullptr;
-    return std::is_same_v<T, float>
-               ? "a serial float chain this long (one atomicAdd per block into one value) has no error bound: gamma(depth) >= 1"
-               : "a serial double chain this long has no error bound: gamma(depth) >= 1";
-  }
+  if (!reduce_launch::unbounded_depth<T>(depth + 1)) return nullptr;
+  return std::is_same_v<T, float>
+             ? "a serial float chain this long (one atomicAdd per block into one value) has no error bound: gamma(depth) >= 1"
+             : "a serial double chain this long has no error bound: gamma(depth) >= 1";
 }
 
 }  // namespace kl::dot_detail

@@ -9,6 +9,8 @@
 //   combine_parts                the deterministic second pass of the split strategies: a warp per
 //                                output folds that output's partials in index order
 //   layout_aligned               whether every row may be read as 16-byte vectors
+//   no_error_bound               the `unsupported` hook of the documents' serial kernels, whose
+//                                single chain over a row (column) of 2^23 floats bounds nothing
 //
 // Rounding depth: what each variant declares counts the combines of a sum; the family adds the
 // rounding of each square (sum of squares) and the two of a mean (the count converted to T and the
@@ -91,6 +93,16 @@ inline const char* row_ops_only(RowsShape s) {
 }
 inline const char* column_ops_only(RowsShape s) {
   return is_column_op(s.op) ? nullptr : "a per-column kernel (col_mean only): the row operations are the other steps'";
+}
+
+// The `unsupported` hook of a kernel whose declared depth, Depth(shape), is so long for op that
+// no error bound holds (reduce_launch::rows_unbounded_depth: gamma >= 1, which the runner would fail
+// as meaningless): the documents' thread per row (column) and one-warp tile fold run one serial
+// chain over the whole row, 2^24 roundings at 1 × 2^24. Max and min are unaffected (exact).
+template <class T, double (*Depth)(RowsShape)>
+const char* no_error_bound(RowsShape s) {
+  if (!reduce_launch::rows_unbounded_depth<T>(s.op, Depth(s))) return nullptr;
+  return "one serial chain over each row (column) this long has no error bound in this type: gamma(depth) >= 1";
 }
 
 // Every row starts on a 16-byte boundary: the base is aligned and the pitch is a multiple of 16

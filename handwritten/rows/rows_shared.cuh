@@ -98,6 +98,7 @@ RowsVariant<T> variant() {
                "32x32 tiles loaded coalesced into shared memory; folding a tile row reads down a column: 32-way bank conflict"},
       .launch = launch<T, 0>,
       .rounding_depth = depth,
+      .unsupported = rows_detail::no_error_bound<T, depth>,  // sums over 2^23 floats or more
   };
 }
 

@@ -24,6 +24,7 @@ RowsVariant<T> variant() {
                "the same tiles padded by one element per row: the column read spans all 32 banks, no conflict"},
       .launch = rows_shared::launch<T, 1>,
       .rounding_depth = rows_shared::depth,
+      .unsupported = rows_detail::no_error_bound<T, rows_shared::depth>,
   };
 }
 

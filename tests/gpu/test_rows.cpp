@@ -23,9 +23,15 @@ struct Shape {
   long long M, N;
 };
 
+// A shape that splits both ways: rows_block_split cuts its 8209-element rows in 2 chunks (3 for
+// double) and rows_cols_coalesced its 260-row columns in 2 chunks, so both second passes
+// (combine_parts) and rows_auto's split path run even under the sanitizers.
+constexpr Shape kSplitBothWays = {260, 8209};
+
 std::vector<Shape> shapes() {
-  // Under the sanitizers (quick 2): still one row, one column, odd and multi-block shapes.
-  if (quick() >= 2) return {{1, 1}, {1, 1031}, {1031, 1}, {31, 33}, {33, 31}, {257, 7}, {7, 1031}};
+  // Under the sanitizers (quick 2): still one row, one column, odd and multi-block shapes, and
+  // both split paths.
+  if (quick() >= 2) return {{1, 1}, {1, 1031}, {1031, 1}, {31, 33}, {33, 31}, {257, 7}, {7, 1031}, kSplitBothWays};
   std::vector<Shape> s = {{1, 1}, {1, 100003}, {100003, 1}, {1009, 997}, {31, 33}, {33, 31}, {100003, 7}, {7, 100003}};
   // One row and one column long enough for rows_block_split to cut the row into 128 chunks and
   // rows_cols_coalesced to split the column into 1024; 2500 × 2001 as in the default run.
@@ -83,7 +89,9 @@ TEST_CASE_TEMPLATE("every rows variant passes at every shape, operation and layo
 // one and the element one must all give exactly the host's sum, max and min. The padding holds
 // NaN (sum) or ±inf (max, min), as in the family, so a kernel that reads it fails.
 TEST_CASE_TEMPLATE("rows variants agree exactly at every base alignment and pitch", T, float, double) {
-  const std::vector<Shape> cases = {{37, 1024}, {37, 1031}, {5, 4099}, {300, 5}};
+  // N = 5, 13, 50, 100, 1031: every group size of rows_subwarp (1..32 lanes per row, float and
+  // double); 3 × 20011: rows_block_split's chunks (their peeled heads and tails) and its second pass.
+  const std::vector<Shape> cases = {{37, 1024}, {37, 1031}, {5, 4099}, {300, 5}, {37, 13}, {37, 50}, {37, 100}, {3, 20011}};
   for (Shape sh : cases) {
     const std::size_t M = static_cast<std::size_t>(sh.M), N = static_cast<std::size_t>(sh.N);
     std::vector<T> values(M * N);
@@ -139,36 +147,47 @@ TEST_CASE_TEMPLATE("rows variants agree exactly at every base alignment and pitc
 // next row in its last (family_rows.hpp), so an edge element dropped or shifted changes the answer.
 TEST_CASE_TEMPLATE("mutants: every rows variant with the last column dropped, rows shifted or no output fails", T, float,
                    double) {
-  const int M = quick() < 2 ? 67 : 37, N = quick() < 2 ? 1031 : 129;
-  const std::size_t max_pitch = pitch_for(N, sizeof(T), true);
-  DeviceArray<T> shifted(static_cast<std::size_t>(M) * max_pitch + 1), elsewhere(std::max(M, N));
-  for (const std::string& op : ops()) {
-    for (const std::string& layout : kLayouts) {
-      CAPTURE(op);
-      CAPTURE(layout);
-      const ProblemKey key = make_key(family<RowsFamily>(), dtype_of<T>(), {M, N}, {{"op", op}, {"layout", layout}});
-      // The last column of every row dropped: N - 1 columns read, the pitch unchanged (the column
-      // mean then leaves its last output unwritten).
-      expect_mutants_fail<RowsFamily, T>(key, [](const RowsArgs<T>& a, cudaStream_t) {
-        auto b = a;
-        b.N -= 1;
-        return b;
-      }, "last column dropped");
-      // Every row read one element late: the first element dropped, the next row's first (or the
-      // padding) taken instead. The copy has one element more, so the last row stays in bounds.
-      expect_mutants_fail<RowsFamily, T>(key, [&](const RowsArgs<T>& a, cudaStream_t s) {
-        const std::size_t elems = static_cast<std::size_t>(a.M) * a.pitch;
-        KL_CUDA_CHECK(cudaMemcpyAsync(shifted.get(), a.A, elems * sizeof(T), cudaMemcpyDeviceToDevice, s));
-        KL_CUDA_CHECK(cudaMemsetAsync(shifted.get() + elems, 0, sizeof(T), s));
-        auto b = a;
-        b.A = shifted.get() + 1;
-        return b;
-      }, "every row shifted by one element");
-      expect_mutants_fail<RowsFamily, T>(key, [&](const RowsArgs<T>& a, cudaStream_t) {
-        auto b = a;
-        b.out = elsewhere.get();
-        return b;
-      }, "output never written");
+  // A plain shape, and one where the split steps run their second pass.
+  const std::vector<Shape> mutant_shapes = {quick() < 2 ? Shape{67, 1031} : Shape{37, 129}, kSplitBothWays};
+  std::size_t most = 0;
+  int widest = 0;
+  for (Shape sh : mutant_shapes) {
+    most = std::max(most, static_cast<std::size_t>(sh.M) * pitch_for(static_cast<std::size_t>(sh.N), sizeof(T), true));
+    widest = std::max({widest, static_cast<int>(sh.M), static_cast<int>(sh.N)});
+  }
+  DeviceArray<T> shifted(most + 1), elsewhere(static_cast<std::size_t>(widest));
+  for (Shape sh : mutant_shapes) {
+    for (const std::string& op : ops()) {
+      for (const std::string& layout : kLayouts) {
+        const int M = static_cast<int>(sh.M), N = static_cast<int>(sh.N);
+        CAPTURE(M);
+        CAPTURE(N);
+        CAPTURE(op);
+        CAPTURE(layout);
+        const ProblemKey key = make_key(family<RowsFamily>(), dtype_of<T>(), {M, N}, {{"op", op}, {"layout", layout}});
+        // The last column of every row dropped: N - 1 columns read, the pitch unchanged (the column
+        // mean then leaves its last output unwritten).
+        expect_mutants_fail<RowsFamily, T>(key, [](const RowsArgs<T>& a, cudaStream_t) {
+          auto b = a;
+          b.N -= 1;
+          return b;
+        }, "last column dropped");
+        // Every row read one element late: the first element dropped, the next row's first (or the
+        // padding) taken instead. The copy has one element more, so the last row stays in bounds.
+        expect_mutants_fail<RowsFamily, T>(key, [&](const RowsArgs<T>& a, cudaStream_t s) {
+          const std::size_t elems = static_cast<std::size_t>(a.M) * a.pitch;
+          KL_CUDA_CHECK(cudaMemcpyAsync(shifted.get(), a.A, elems * sizeof(T), cudaMemcpyDeviceToDevice, s));
+          KL_CUDA_CHECK(cudaMemsetAsync(shifted.get() + elems, 0, sizeof(T), s));
+          auto b = a;
+          b.A = shifted.get() + 1;
+          return b;
+        }, "every row shifted by one element");
+        expect_mutants_fail<RowsFamily, T>(key, [&](const RowsArgs<T>& a, cudaStream_t) {
+          auto b = a;
+          b.out = elsewhere.get();
+          return b;
+        }, "output never written");
+      }
     }
   }
 }
