@@ -55,13 +55,6 @@ using lib_detail::WorkspaceAllocator;
 // ---------------------------------------------------------------------------------------------
 // cublas_dot
 
-cublasStatus_t dot64(cublasHandle_t h, std::int64_t n, const float* x, const float* y, float* result) {
-  return cublasSdot_64(h, n, x, 1, y, 1, result);
-}
-cublasStatus_t dot64(cublasHandle_t h, std::int64_t n, const double* x, const double* y, double* result) {
-  return cublasDdot_64(h, n, x, 1, y, 1, result);
-}
-
 template <class T>
 void cublas_launch(const DotArgs<T>& a, cudaStream_t s) {
   if constexpr (std::is_integral_v<T>) {
@@ -69,7 +62,8 @@ void cublas_launch(const DotArgs<T>& a, cudaStream_t s) {
   } else {
     cublasHandle_t h = cublas_on(s);
     KL_CUBLAS_CHECK(cublasSetPointerMode(h, CUBLAS_POINTER_MODE_DEVICE));
-    const cublasStatus_t status = dot64(h, static_cast<std::int64_t>(a.n), a.x, a.y, a.out);
+    const cublasStatus_t status =
+        cublas_sd<T>(cublasSdot_64, cublasDdot_64)(h, static_cast<std::int64_t>(a.n), a.x, 1, a.y, 1, a.out);
     KL_CUBLAS_CHECK(cublasSetPointerMode(h, CUBLAS_POINTER_MODE_HOST));
     KL_CUBLAS_CHECK(status);
   }

@@ -139,15 +139,6 @@ void cub_launch(const RowsArgs<T>& a, cudaStream_t s) {
 // ---------------------------------------------------------------------------------------------
 // cublas_gemv_ones
 
-cublasStatus_t gemv64(cublasHandle_t h, cublasOperation_t op, std::int64_t m, std::int64_t n, const float* alpha,
-                      const float* A, std::int64_t lda, const float* x, const float* beta, float* y) {
-  return cublasSgemv_64(h, op, m, n, alpha, A, lda, x, 1, beta, y, 1);
-}
-cublasStatus_t gemv64(cublasHandle_t h, cublasOperation_t op, std::int64_t m, std::int64_t n, const double* alpha,
-                      const double* A, std::int64_t lda, const double* x, const double* beta, double* y) {
-  return cublasDgemv_64(h, op, m, n, alpha, A, lda, x, 1, beta, y, 1);
-}
-
 template <class T>
 __global__ void fill_ones(T* __restrict__ p, std::size_t n) {
   for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
@@ -181,8 +172,9 @@ void gemv_launch(const RowsArgs<T>& a, cudaStream_t s) {
   const bool columns = is_column_op(a.op);
   const T alpha = a.op == RowOp::row_mean ? T(1) / T(a.N) : columns ? T(1) / T(a.M) : T(1);
   const T beta = T(0);
-  KL_CUBLAS_CHECK(gemv64(cublas_on(s), columns ? CUBLAS_OP_N : CUBLAS_OP_T, a.N, a.M, &alpha, a.A,
-                         static_cast<std::int64_t>(a.pitch), ones, &beta, a.out));
+  KL_CUBLAS_CHECK(cublas_sd<T>(cublasSgemv_64, cublasDgemv_64)(cublas_on(s), columns ? CUBLAS_OP_N : CUBLAS_OP_T, a.N, a.M,
+                                                              &alpha, a.A, static_cast<std::int64_t>(a.pitch), ones, 1,
+                                                              &beta, a.out, 1));
 }
 
 }  // namespace
