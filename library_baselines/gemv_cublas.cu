@@ -28,8 +28,8 @@ namespace {
 template <class T>
 void gemv_row_major(cublasHandle_t h, bool x_times_a, int M, int N, const T* A, const T* x, T* y) {
   const T one = T(1), zero = T(0);
-  KL_CUBLAS_CHECK(cublas_sd<T>(cublasSgemv, cublasDgemv)(h, x_times_a ? CUBLAS_OP_N : CUBLAS_OP_T, N, M, &one, A, N, x, 1,
-                                                        &zero, y, 1));
+  const cublasOperation_t op = x_times_a ? CUBLAS_OP_N : CUBLAS_OP_T;
+  KL_CUBLAS_CHECK(cublas_sd<T>(cublasSgemv, cublasDgemv)(h, op, N, M, &one, A, N, x, 1, &zero, y, 1));
 }
 
 template <class T>

@@ -172,9 +172,9 @@ void gemv_launch(const RowsArgs<T>& a, cudaStream_t s) {
   const bool columns = is_column_op(a.op);
   const T alpha = a.op == RowOp::row_mean ? T(1) / T(a.N) : columns ? T(1) / T(a.M) : T(1);
   const T beta = T(0);
-  KL_CUBLAS_CHECK(cublas_sd<T>(cublasSgemv_64, cublasDgemv_64)(cublas_on(s), columns ? CUBLAS_OP_N : CUBLAS_OP_T, a.N, a.M,
-                                                              &alpha, a.A, static_cast<std::int64_t>(a.pitch), ones, 1,
-                                                              &beta, a.out, 1));
+  KL_CUBLAS_CHECK(cublas_sd<T>(cublasSgemv_64, cublasDgemv_64)(cublas_on(s), columns ? CUBLAS_OP_N : CUBLAS_OP_T, a.N,
+                                                              a.M, &alpha, a.A, static_cast<std::int64_t>(a.pitch), ones,
+                                                              1, &beta, a.out, 1));
 }
 
 }  // namespace

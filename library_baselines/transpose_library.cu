@@ -36,8 +36,8 @@ template <class T>
 void launch_geam(const TransposeArgs<T>& a, cudaStream_t s) {
   const T one = T(1), zero = T(0);
   // Column-major: Y (M×N, ldc M) = 1·Xᵀ + 0·(A's buffer as M×N, ld M), X = A's buffer as N×M, ld N.
-  KL_CUBLAS_CHECK(cublas_sd<T>(cublasSgeam, cublasDgeam)(cublas_on(s), CUBLAS_OP_T, CUBLAS_OP_N, a.M, a.N, &one, a.A, a.N,
-                                                        &zero, a.A, a.M, a.B, a.M));
+  KL_CUBLAS_CHECK(cublas_sd<T>(cublasSgeam, cublasDgeam)(cublas_on(s), CUBLAS_OP_T, CUBLAS_OP_N, a.M, a.N, &one, a.A,
+                                                        a.N, &zero, a.A, a.M, a.B, a.M));
 }
 
 }  // namespace
