@@ -42,8 +42,7 @@ class MatVecProblem final : public ProductProblem<T> {
   MatVecProblem(const ProblemKey& k, const RunContext& ctx)
       : ProductProblem<T>(k, ctx, input_sizes(k), kGevm ? 1 : rows(k), kGevm ? cols(k) : 1, kGevm ? rows(k) : cols(k)),
         rows_(rows(k)),
-        cols_(cols(k)),
-        copy_gbps_(ctx.copy_gbps) {}
+        cols_(cols(k)) {}
 
   static int rows(const ProblemKey& k) { return static_cast<int>(k.dims.at(0)); }
   static int cols(const ProblemKey& k) { return static_cast<int>(k.dims.at(1)); }
@@ -67,7 +66,7 @@ class MatVecProblem final : public ProductProblem<T> {
 
   Metric metric() const override {
     const double M = rows_, N = cols_;
-    return Metric::bandwidth((M * N + M + N) * sizeof(T), copy_gbps_);
+    return this->bandwidth_metric((M * N + M + N) * sizeof(T));
   }
 
  protected:
@@ -84,7 +83,6 @@ class MatVecProblem final : public ProductProblem<T> {
 
  private:
   int rows_, cols_;
-  double copy_gbps_;
 };
 
 struct GemvFamily : FamilyTraits {

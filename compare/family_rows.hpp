@@ -97,7 +97,7 @@ struct RowsFamily : FamilyTraits {
   class Problem final : public ProblemBase<T> {
    public:
     Problem(const ProblemKey& k, const RunContext& ctx)
-        : ProblemBase<T>(k, ctx, input_sizes(k), output_size(k)), s_(size_of(k)), copy_gbps_(ctx.copy_gbps) {}
+        : ProblemBase<T>(k, ctx, input_sizes(k), output_size(k)), s_(size_of(k)) {}
 
     static std::size_t pitch_of(const ProblemKey& k) {
       const std::size_t n = static_cast<std::size_t>(k.dims.at(1));
@@ -122,7 +122,7 @@ struct RowsFamily : FamilyTraits {
     double default_depth() const { return static_cast<double>(count()); }
     Metric metric() const override {
       const double read = static_cast<double>(s_.M) * s_.N * sizeof(T);
-      return Metric::bandwidth(read + static_cast<double>(this->out().size() * sizeof(T)), copy_gbps_);
+      return this->bandwidth_metric(read + static_cast<double>(this->out().size() * sizeof(T)));
     }
 
    protected:
@@ -260,7 +260,6 @@ struct RowsFamily : FamilyTraits {
     }
 
     RowsShape s_;
-    double copy_gbps_;
   };
 };
 

@@ -154,7 +154,7 @@ struct TableFamily : FamilyTraits {
   class Problem final : public ProblemBase<T> {
    public:
     Problem(const ProblemKey& k, const RunContext& ctx)
-        : ProblemBase<T>(k, ctx, {}, output_size(k)), shape_(size_of(k)), copy_gbps_(ctx.copy_gbps) {
+        : ProblemBase<T>(k, ctx, {}, output_size(k)), shape_(size_of(k)) {
       this->exact_check_is_separate_ = false;  // no inputs: one check, against the bound
     }
     static TableShape size_of(const ProblemKey& k) {
@@ -170,7 +170,7 @@ struct TableFamily : FamilyTraits {
     Args<T> args(void*) const { return {this->out().device(), shape_.n, static_cast<T>(shape_.step)}; }
     double default_depth() const { return 0; }  // unused: the bound is the error model's
     Metric metric() const override {
-      return Metric::bandwidth(static_cast<double>(shape_.n) * sizeof(T), copy_gbps_);
+      return this->bandwidth_metric(static_cast<double>(shape_.n) * sizeof(T));
     }
 
     Check validate(const Candidate& c) override {
@@ -263,7 +263,6 @@ struct TableFamily : FamilyTraits {
     }
 
     TableShape shape_;
-    double copy_gbps_;
     std::string lib_model_;
     std::map<std::string, Bounds> bounds_;
   };

@@ -242,7 +242,7 @@ class ProblemBase : public Problem {
  public:
   ProblemBase(const ProblemKey& key, const RunContext& ctx, const std::vector<std::size_t>& input_sizes,
               std::size_t output_size)
-      : key_(key), out_(output_size), end_to_end_(ctx.opt.end_to_end) {
+      : key_(key), out_(output_size), end_to_end_(ctx.opt.end_to_end), copy_gbps_(ctx.copy_gbps) {
     inputs_.reserve(input_sizes.size());
     for (std::size_t n : input_sizes) inputs_.emplace_back(n);
   }
@@ -285,6 +285,10 @@ class ProblemBase : public Problem {
   const CheckedOutput<T>& out() const { return out_; }
   InputKind kind() const { return kind_; }
 
+  // The metric of a family bound by memory traffic: GB/s over the `bytes` one run must move,
+  // against the device-to-device copy bandwidth measured in this run.
+  Metric bandwidth_metric(double bytes) const { return Metric::bandwidth(bytes, copy_gbps_); }
+
  protected:
   virtual void make_inputs(InputKind kind, std::uint64_t seed) = 0;
   virtual void make_reference(InputKind kind) = 0;
@@ -305,6 +309,7 @@ class ProblemBase : public Problem {
   CheckedOutput<T> out_;
   InputKind kind_ = InputKind::random;
   bool end_to_end_;
+  double copy_gbps_;
 };
 
 }  // namespace kl
