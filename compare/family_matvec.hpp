@@ -44,8 +44,8 @@ class MatVecProblem final : public ProductProblem<T> {
         rows_(rows(k)),
         cols_(cols(k)) {}
 
-  static int rows(const ProblemKey& k) { return static_cast<int>(k.dims.at(0)); }
-  static int cols(const ProblemKey& k) { return static_cast<int>(k.dims.at(1)); }
+  static int rows(const ProblemKey& k) { return dim(k, 0); }
+  static int cols(const ProblemKey& k) { return dim(k, 1); }
   static MatrixShape size_of(const ProblemKey& k) { return {rows(k), cols(k)}; }
   static std::vector<std::size_t> input_sizes(const ProblemKey& k) {
     const std::size_t M = rows(k), N = cols(k);

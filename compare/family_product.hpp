@@ -109,7 +109,6 @@ struct GemmFamily : FamilyTraits {
    public:
     Problem(const ProblemKey& k, const RunContext& ctx)
         : ProductProblem<T>(k, ctx, input_sizes(k), dim(k, 0), dim(k, 1), dim(k, 2)) {}
-    static int dim(const ProblemKey& k, int i) { return static_cast<int>(k.dims.at(i)); }
     static GemmShape size_of(const ProblemKey& k) { return {dim(k, 0), dim(k, 1), dim(k, 2)}; }
     static std::vector<std::size_t> input_sizes(const ProblemKey& k) {
       const std::size_t M = dim(k, 0), N = dim(k, 1), K = dim(k, 2);
@@ -155,7 +154,6 @@ struct AatFamily : FamilyTraits {
    public:
     Problem(const ProblemKey& k, const RunContext& ctx)
         : ProductProblem<T>(k, ctx, input_sizes(k), dim(k, 0), dim(k, 0), dim(k, 1)) {}
-    static int dim(const ProblemKey& k, int i) { return static_cast<int>(k.dims.at(i)); }
     static AatShape size_of(const ProblemKey& k) { return {dim(k, 0), dim(k, 1)}; }
     static std::vector<std::size_t> input_sizes(const ProblemKey& k) { return {std::size_t(dim(k, 0)) * dim(k, 1)}; }
     static std::size_t output_size(const ProblemKey& k) { return std::size_t(dim(k, 0)) * dim(k, 0); }

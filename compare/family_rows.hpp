@@ -106,7 +106,7 @@ struct RowsFamily : FamilyTraits {
       return (n + per16 - 1) / per16 * per16;
     }
     static RowsShape size_of(const ProblemKey& k) {
-      return {static_cast<int>(k.dims.at(0)), static_cast<int>(k.dims.at(1)), pitch_of(k), parse_row_op(k.axis("op"))};
+      return {dim(k, 0), dim(k, 1), pitch_of(k), parse_row_op(k.axis("op"))};
     }
     static std::vector<std::size_t> input_sizes(const ProblemKey& k) {
       return {static_cast<std::size_t>(k.dims.at(0)) * pitch_of(k)};

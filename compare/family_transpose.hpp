@@ -44,7 +44,6 @@ struct TransposeFamily : FamilyTraits {
         : ProblemBase<T>(k, ctx, input_sizes(k), output_size(k)), M_(dim(k, 0)), N_(dim(k, 1)) {
       this->exact_check_is_separate_ = false;  // the random check is already an equality
     }
-    static int dim(const ProblemKey& k, int i) { return static_cast<int>(k.dims.at(i)); }
     static MatrixShape size_of(const ProblemKey& k) { return {dim(k, 0), dim(k, 1)}; }
     static std::vector<std::size_t> input_sizes(const ProblemKey& k) { return {output_size(k)}; }
     static std::size_t output_size(const ProblemKey& k) { return static_cast<std::size_t>(dim(k, 0)) * dim(k, 1); }

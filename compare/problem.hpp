@@ -234,6 +234,10 @@ class CheckedOutput {
   T poison_{};
 };
 
+// Dimension i of a problem as the int the kernels take (SizeSpec refuses any dimension above
+// kMaxDim = 2^30).
+inline int dim(const ProblemKey& k, std::size_t i) { return static_cast<int>(k.dims.at(i)); }
+
 // The Problem interface over Input<T>s and one CheckedOutput<T>. A family derives from it and
 // supplies make_inputs (host values of a kind), make_reference (the output's ref, scale, slack),
 // metric(), and its launch arguments; error_factor when its bound is not gamma(depth).
