@@ -85,30 +85,30 @@ class MatVecProblem final : public ProductProblem<T> {
   int rows_, cols_;
 };
 
-struct GemvFamily : FamilyTraits {
-  static constexpr std::string_view name = "gemv";
-  static constexpr std::string_view summary = "y = A·x, A row-major M×N (doc 003; ladder beyond it)";
+// What the two families share: all but their names and lists (gevm multiplies the same matrices
+// from the left: gemv's types, sizes, arguments and problem).
+template <bool kGevm>
+struct MatVecTraits : FamilyTraits {
   static constexpr std::string_view unit = "GB/s";
   using Types = TypeList<float, double>;
   static std::vector<DType> default_types() { return {DType::f32, DType::f64}; }
   static SizeSpec sizes() { return matvec_sizes(); }
   template <class T> using Args = MatVecArgs<T>;
-  template <class T> static std::vector<Variant<Args<T>>> handwritten() { return gemv_handwritten<T>(); }
-  template <class T> static std::vector<Variant<Args<T>>> library() { return gemv_library<T>(); }
-  template <class T> using Problem = MatVecProblem<T, false>;
+  template <class T> using Problem = MatVecProblem<T, kGevm>;
 };
 
-struct GevmFamily : FamilyTraits {
+struct GemvFamily : MatVecTraits<false> {
+  static constexpr std::string_view name = "gemv";
+  static constexpr std::string_view summary = "y = A·x, A row-major M×N (doc 003; ladder beyond it)";
+  template <class T> static std::vector<Variant<Args<T>>> handwritten() { return gemv_handwritten<T>(); }
+  template <class T> static std::vector<Variant<Args<T>>> library() { return gemv_library<T>(); }
+};
+
+struct GevmFamily : MatVecTraits<true> {
   static constexpr std::string_view name = "gevm";
   static constexpr std::string_view summary = "y = x·A, A row-major M×N (doc 003 \"by analogy\"; ladder beyond it)";
-  static constexpr std::string_view unit = "GB/s";
-  using Types = TypeList<float, double>;
-  static std::vector<DType> default_types() { return {DType::f32, DType::f64}; }
-  static SizeSpec sizes() { return matvec_sizes(); }
-  template <class T> using Args = MatVecArgs<T>;
   template <class T> static std::vector<Variant<Args<T>>> handwritten() { return gevm_handwritten<T>(); }
   template <class T> static std::vector<Variant<Args<T>>> library() { return gevm_library<T>(); }
-  template <class T> using Problem = MatVecProblem<T, true>;
 };
 
 }  // namespace kl
