@@ -164,7 +164,7 @@ struct TableFamily : FamilyTraits {
     static std::vector<std::size_t> input_sizes(const ProblemKey&) { return {}; }
     static std::size_t output_size(const ProblemKey& k) { return static_cast<std::size_t>(k.dims.at(0)); }
     static std::size_t scratch_bytes(const ProblemKey& k) {
-      return output_size(k) > kHostTableRef ? 2 * output_size(k) * sizeof(double) : 0;
+      return output_size(k) > kHostTableRef ? CheckedOutput<T>::reference_scratch_bytes(output_size(k)) : 0;
     }
 
     Args<T> args(void*) const { return {this->out().device(), shape_.n, static_cast<T>(shape_.step)}; }
@@ -202,10 +202,7 @@ struct TableFamily : FamilyTraits {
       if (n <= kHostTableRef) {
         reference_table_host(shape_.step, n, o.ref.data(), o.scale.data());
       } else {
-        DeviceArray<double> dref(n), dx(n);
-        reference_table_device(shape_.step, n, dref.get(), dx.get());
-        KL_CUDA_CHECK(cudaMemcpy(o.ref.data(), dref.get(), n * sizeof(double), cudaMemcpyDeviceToHost));
-        KL_CUDA_CHECK(cudaMemcpy(o.scale.data(), dx.get(), n * sizeof(double), cudaMemcpyDeviceToHost));
+        o.reference_from_device([&](double* dref, double* dx) { reference_table_device(shape_.step, n, dref, dx); });
       }
       for (std::size_t i = 0; i < n; ++i) o.slack[i] = table_reference_error(o.scale[i]);
       bounds_.clear();

@@ -208,6 +208,17 @@ class CheckedOutput {
       return kind == InputKind::exact ? 2 * exact_slack_at(i) : (factor + lib_factor_) * scale[i];
     });
   }
+  // A reference computed on the GPU: compute(ref, scale) writes both, fp64, into device scratch
+  // (reference_scratch_bytes(size()): what the family's scratch_bytes declares), then downloaded.
+  static std::size_t reference_scratch_bytes(std::size_t n) { return 2 * n * sizeof(double); }
+  template <class Compute>
+  void reference_from_device(Compute&& compute) {
+    DeviceArray<double> dref(size()), dscale(size());
+    compute(dref.get(), dscale.get());
+    KL_CUDA_CHECK(cudaMemcpy(ref.data(), dref.get(), size() * sizeof(double), cudaMemcpyDeviceToHost));
+    KL_CUDA_CHECK(cudaMemcpy(scale.data(), dscale.get(), size() * sizeof(double), cudaMemcpyDeviceToHost));
+  }
+
   void keep_pinned() {
     if (pinned_.size() != size()) pinned_ = PinnedArray<T>(size());
   }
