@@ -1,5 +1,5 @@
-// cuBLAS for every library baseline: status checks in the style of common/cuda_check.hpp, and one
-// handle per process.
+// cuBLAS for every library baseline: status checks in the style of common/cuda_check.hpp, one
+// handle per process, and the choice between a routine's S and D forms.
 //
 // Creating a handle costs milliseconds and allocates device memory, so it is made once, in a
 // variant's prepare() (outside any timed region), as a function-local static: thread-safe
@@ -15,6 +15,7 @@
 #include <cublas_v2.h>
 
 #include <string>
+#include <type_traits>
 
 #include "common/cuda_check.hpp"
 
@@ -70,6 +71,20 @@ inline cublasHandle_t cublas_on(cudaStream_t stream) {
   cublasHandle_t h = cublas_handle();
   KL_CUBLAS_CHECK(cublasSetStream(h, stream));
   return h;
+}
+
+// Element-type dispatch, said once for every baseline: cublas_sd<T>(cublasSgemm, cublasDgemm) is
+// the routine for T (S for float, D for double), called with the same arguments as either, so
+// the compiler checks them against the routine that runs:
+//   KL_CUBLAS_CHECK(cublas_sd<T>(cublasSgeam, cublasDgeam)(h, ta, tb, m, n, &one, A, lda, ...));
+template <class T, class SRoutine, class DRoutine>
+constexpr auto cublas_sd([[maybe_unused]] SRoutine s_routine, [[maybe_unused]] DRoutine d_routine) {
+  static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>, "cuBLAS's S and D routines: float or double");
+  if constexpr (std::is_same_v<T, float>) {
+    return s_routine;
+  } else {
+    return d_routine;
+  }
 }
 
 }  // namespace kl

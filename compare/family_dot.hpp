@@ -44,7 +44,7 @@ struct DotFamily : FamilyTraits {
   class Problem final : public ProblemBase<T> {
    public:
     Problem(const ProblemKey& k, const RunContext& ctx)
-        : ProblemBase<T>(k, ctx, input_sizes(k), 1), n_(size_of(k)), copy_gbps_(ctx.copy_gbps) {}
+        : ProblemBase<T>(k, ctx, input_sizes(k), 1), n_(size_of(k)) {}
     static std::size_t size_of(const ProblemKey& k) { return static_cast<std::size_t>(k.dims.at(0)); }
     static std::vector<std::size_t> input_sizes(const ProblemKey& k) { return {size_of(k), size_of(k)}; }
     static std::size_t output_size(const ProblemKey&) { return 1; }
@@ -54,7 +54,7 @@ struct DotFamily : FamilyTraits {
     }
     double default_depth() const { return static_cast<double>(n_); }  // any order: n - 1 roundings at most
     Metric metric() const override {
-      return Metric::bandwidth(static_cast<double>((2 * n_ + 1) * sizeof(T)), copy_gbps_);
+      return this->bandwidth_metric(static_cast<double>((2 * n_ + 1) * sizeof(T)));
     }
 
    protected:
@@ -103,7 +103,6 @@ struct DotFamily : FamilyTraits {
 
    private:
     std::size_t n_;
-    double copy_gbps_;
   };
 };
 

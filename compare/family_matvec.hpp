@@ -42,11 +42,10 @@ class MatVecProblem final : public ProductProblem<T> {
   MatVecProblem(const ProblemKey& k, const RunContext& ctx)
       : ProductProblem<T>(k, ctx, input_sizes(k), kGevm ? 1 : rows(k), kGevm ? cols(k) : 1, kGevm ? rows(k) : cols(k)),
         rows_(rows(k)),
-        cols_(cols(k)),
-        copy_gbps_(ctx.copy_gbps) {}
+        cols_(cols(k)) {}
 
-  static int rows(const ProblemKey& k) { return static_cast<int>(k.dims.at(0)); }
-  static int cols(const ProblemKey& k) { return static_cast<int>(k.dims.at(1)); }
+  static int rows(const ProblemKey& k) { return dim(k, 0); }
+  static int cols(const ProblemKey& k) { return dim(k, 1); }
   static MatrixShape size_of(const ProblemKey& k) { return {rows(k), cols(k)}; }
   static std::vector<std::size_t> input_sizes(const ProblemKey& k) {
     const std::size_t M = rows(k), N = cols(k);
@@ -67,7 +66,7 @@ class MatVecProblem final : public ProductProblem<T> {
 
   Metric metric() const override {
     const double M = rows_, N = cols_;
-    return Metric::bandwidth((M * N + M + N) * sizeof(T), copy_gbps_);
+    return this->bandwidth_metric((M * N + M + N) * sizeof(T));
   }
 
  protected:
@@ -84,33 +83,32 @@ class MatVecProblem final : public ProductProblem<T> {
 
  private:
   int rows_, cols_;
-  double copy_gbps_;
 };
 
-struct GemvFamily : FamilyTraits {
+// What the two families share: all but their names and lists (gevm multiplies the same matrices
+// from the left: gemv's types, sizes, arguments and problem).
+template <bool kGevm>
+struct MatVecTraits : FamilyTraits {
+  static constexpr std::string_view unit = "GB/s";
+  using Types = TypeList<float, double>;
+  static std::vector<DType> default_types() { return {DType::f32, DType::f64}; }
+  static SizeSpec sizes() { return matvec_sizes(); }
+  template <class T> using Args = MatVecArgs<T>;
+  template <class T> using Problem = MatVecProblem<T, kGevm>;
+};
+
+struct GemvFamily : MatVecTraits<false> {
   static constexpr std::string_view name = "gemv";
   static constexpr std::string_view summary = "y = A·x, A row-major M×N (doc 003; ladder beyond it)";
-  static constexpr std::string_view unit = "GB/s";
-  using Types = TypeList<float, double>;
-  static std::vector<DType> default_types() { return {DType::f32, DType::f64}; }
-  static SizeSpec sizes() { return matvec_sizes(); }
-  template <class T> using Args = MatVecArgs<T>;
   template <class T> static std::vector<Variant<Args<T>>> handwritten() { return gemv_handwritten<T>(); }
   template <class T> static std::vector<Variant<Args<T>>> library() { return gemv_library<T>(); }
-  template <class T> using Problem = MatVecProblem<T, false>;
 };
 
-struct GevmFamily : FamilyTraits {
+struct GevmFamily : MatVecTraits<true> {
   static constexpr std::string_view name = "gevm";
   static constexpr std::string_view summary = "y = x·A, A row-major M×N (doc 003 \"by analogy\"; ladder beyond it)";
-  static constexpr std::string_view unit = "GB/s";
-  using Types = TypeList<float, double>;
-  static std::vector<DType> default_types() { return {DType::f32, DType::f64}; }
-  static SizeSpec sizes() { return matvec_sizes(); }
-  template <class T> using Args = MatVecArgs<T>;
   template <class T> static std::vector<Variant<Args<T>>> handwritten() { return gevm_handwritten<T>(); }
   template <class T> static std::vector<Variant<Args<T>>> library() { return gevm_library<T>(); }
-  template <class T> using Problem = MatVecProblem<T, true>;
 };
 
 }  // namespace kl

@@ -30,7 +30,8 @@ class ProductProblem : public ProblemBase<T> {
       : ProblemBase<T>(k, ctx, inputs, static_cast<std::size_t>(M) * N), M_(M), N_(N), K_(K), dev_(ctx.dev) {}
 
   static std::size_t reference_scratch(double M, double N, double K) {
-    return M * N * K > kHostRefMacs ? static_cast<std::size_t>(2 * M * N) * sizeof(double) : 0;
+    return M * N * K > kHostRefMacs ? CheckedOutput<T>::reference_scratch_bytes(static_cast<std::size_t>(M * N))
+                                    : 0;
   }
   double default_depth() const { return K_; }  // one chain of K products per element
   Metric metric() const override {
@@ -66,11 +67,10 @@ class ProductProblem : public ProblemBase<T> {
     if (static_cast<double>(M_) * N_ * K_ <= kHostRefMacs) {
       reference_product_host(a, K_, 1, b_host(), sb_k(), sb_j(), M_, N_, K_, o.ref.data(), abs.data());
     } else {
-      DeviceArray<double> dref(mn), dabs(mn);
-      reference_product_device(this->in(0).device(), K_, 1, b_device(), sb_k(), sb_j(), M_, N_, K_, dref.get(),
-                               dabs.get(), nullptr);
-      KL_CUDA_CHECK(cudaMemcpy(o.ref.data(), dref.get(), mn * sizeof(double), cudaMemcpyDeviceToHost));
-      KL_CUDA_CHECK(cudaMemcpy(abs.data(), dabs.get(), mn * sizeof(double), cudaMemcpyDeviceToHost));
+      o.reference_from_device([&](double* dref, double* dabs) {
+        reference_product_device(this->in(0).device(), K_, 1, b_device(), sb_k(), sb_j(), M_, N_, K_, dref, dabs,
+                                 nullptr);
+      });
     }
     if (kind == InputKind::exact) return;  // exact: equality, no scale needed
     // The kernel's bound is gamma(K)·(|A|·|B|)_ij; |A|·|B| was itself summed in fp64 (relative
@@ -109,7 +109,6 @@ struct GemmFamily : FamilyTraits {
    public:
     Problem(const ProblemKey& k, const RunContext& ctx)
         : ProductProblem<T>(k, ctx, input_sizes(k), dim(k, 0), dim(k, 1), dim(k, 2)) {}
-    static int dim(const ProblemKey& k, int i) { return static_cast<int>(k.dims.at(i)); }
     static GemmShape size_of(const ProblemKey& k) { return {dim(k, 0), dim(k, 1), dim(k, 2)}; }
     static std::vector<std::size_t> input_sizes(const ProblemKey& k) {
       const std::size_t M = dim(k, 0), N = dim(k, 1), K = dim(k, 2);
@@ -155,7 +154,6 @@ struct AatFamily : FamilyTraits {
    public:
     Problem(const ProblemKey& k, const RunContext& ctx)
         : ProductProblem<T>(k, ctx, input_sizes(k), dim(k, 0), dim(k, 0), dim(k, 1)) {}
-    static int dim(const ProblemKey& k, int i) { return static_cast<int>(k.dims.at(i)); }
     static AatShape size_of(const ProblemKey& k) { return {dim(k, 0), dim(k, 1)}; }
     static std::vector<std::size_t> input_sizes(const ProblemKey& k) { return {std::size_t(dim(k, 0)) * dim(k, 1)}; }
     static std::size_t output_size(const ProblemKey& k) { return std::size_t(dim(k, 0)) * dim(k, 0); }

@@ -97,7 +97,7 @@ struct RowsFamily : FamilyTraits {
   class Problem final : public ProblemBase<T> {
    public:
     Problem(const ProblemKey& k, const RunContext& ctx)
-        : ProblemBase<T>(k, ctx, input_sizes(k), output_size(k)), s_(size_of(k)), copy_gbps_(ctx.copy_gbps) {}
+        : ProblemBase<T>(k, ctx, input_sizes(k), output_size(k)), s_(size_of(k)) {}
 
     static std::size_t pitch_of(const ProblemKey& k) {
       const std::size_t n = static_cast<std::size_t>(k.dims.at(1));
@@ -106,7 +106,7 @@ struct RowsFamily : FamilyTraits {
       return (n + per16 - 1) / per16 * per16;
     }
     static RowsShape size_of(const ProblemKey& k) {
-      return {static_cast<int>(k.dims.at(0)), static_cast<int>(k.dims.at(1)), pitch_of(k), parse_row_op(k.axis("op"))};
+      return {dim(k, 0), dim(k, 1), pitch_of(k), parse_row_op(k.axis("op"))};
     }
     static std::vector<std::size_t> input_sizes(const ProblemKey& k) {
       return {static_cast<std::size_t>(k.dims.at(0)) * pitch_of(k)};
@@ -122,7 +122,7 @@ struct RowsFamily : FamilyTraits {
     double default_depth() const { return static_cast<double>(count()); }
     Metric metric() const override {
       const double read = static_cast<double>(s_.M) * s_.N * sizeof(T);
-      return Metric::bandwidth(read + static_cast<double>(this->out().size() * sizeof(T)), copy_gbps_);
+      return this->bandwidth_metric(read + static_cast<double>(this->out().size() * sizeof(T)));
     }
 
    protected:
@@ -255,7 +255,6 @@ struct RowsFamily : FamilyTraits {
     }
 
     RowsShape s_;
-    double copy_gbps_;
   };
 };
 

@@ -160,7 +160,7 @@ struct TableFamily : FamilyTraits {
   class Problem final : public ProblemBase<T> {
    public:
     Problem(const ProblemKey& k, const RunContext& ctx)
-        : ProblemBase<T>(k, ctx, {}, output_size(k)), shape_(size_of(k)), copy_gbps_(ctx.copy_gbps) {
+        : ProblemBase<T>(k, ctx, {}, output_size(k)), shape_(size_of(k)) {
       this->exact_check_is_separate_ = false;  // no inputs: one check, against the bound
     }
     static TableShape size_of(const ProblemKey& k) {
@@ -170,13 +170,13 @@ struct TableFamily : FamilyTraits {
     static std::vector<std::size_t> input_sizes(const ProblemKey&) { return {}; }
     static std::size_t output_size(const ProblemKey& k) { return static_cast<std::size_t>(k.dims.at(0)); }
     static std::size_t scratch_bytes(const ProblemKey& k) {
-      return output_size(k) > kHostTableRef ? 2 * output_size(k) * sizeof(double) : 0;
+      return output_size(k) > kHostTableRef ? CheckedOutput<T>::reference_scratch_bytes(output_size(k)) : 0;
     }
 
     Args<T> args(void*) const { return {this->out().device(), shape_.n, static_cast<T>(shape_.step)}; }
     double default_depth() const { return 0; }  // unused: the bound is the error model's
     Metric metric() const override {
-      return Metric::bandwidth(static_cast<double>(shape_.n) * sizeof(T), copy_gbps_);
+      return this->bandwidth_metric(static_cast<double>(shape_.n) * sizeof(T));
     }
 
     Check validate(const Candidate& c) override {
@@ -208,10 +208,7 @@ struct TableFamily : FamilyTraits {
       if (n <= kHostTableRef) {
         reference_table_host(shape_.step, n, o.ref.data(), o.scale.data());
       } else {
-        DeviceArray<double> dref(n), dx(n);
-        reference_table_device(shape_.step, n, dref.get(), dx.get());
-        KL_CUDA_CHECK(cudaMemcpy(o.ref.data(), dref.get(), n * sizeof(double), cudaMemcpyDeviceToHost));
-        KL_CUDA_CHECK(cudaMemcpy(o.scale.data(), dx.get(), n * sizeof(double), cudaMemcpyDeviceToHost));
+        o.reference_from_device([&](double* dref, double* dx) { reference_table_device(shape_.step, n, dref, dx); });
       }
       for (std::size_t i = 0; i < n; ++i) o.slack[i] = table_reference_error(o.scale[i]);
       bounds_.clear();
@@ -269,7 +266,6 @@ struct TableFamily : FamilyTraits {
     }
 
     TableShape shape_;
-    double copy_gbps_;
     std::string lib_model_;
     std::map<std::string, Bounds> bounds_;
   };

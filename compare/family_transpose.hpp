@@ -41,10 +41,9 @@ struct TransposeFamily : FamilyTraits {
   class Problem final : public ProblemBase<T> {
    public:
     Problem(const ProblemKey& k, const RunContext& ctx)
-        : ProblemBase<T>(k, ctx, input_sizes(k), output_size(k)), M_(dim(k, 0)), N_(dim(k, 1)), copy_gbps_(ctx.copy_gbps) {
+        : ProblemBase<T>(k, ctx, input_sizes(k), output_size(k)), M_(dim(k, 0)), N_(dim(k, 1)) {
       this->exact_check_is_separate_ = false;  // the random check is already an equality
     }
-    static int dim(const ProblemKey& k, int i) { return static_cast<int>(k.dims.at(i)); }
     static MatrixShape size_of(const ProblemKey& k) { return {dim(k, 0), dim(k, 1)}; }
     static std::vector<std::size_t> input_sizes(const ProblemKey& k) { return {output_size(k)}; }
     static std::size_t output_size(const ProblemKey& k) { return static_cast<std::size_t>(dim(k, 0)) * dim(k, 1); }
@@ -52,7 +51,7 @@ struct TransposeFamily : FamilyTraits {
     Args<T> args(void*) const { return {this->in(0).device(), this->out().device(), M_, N_}; }
     double default_depth() const { return 0; }  // no arithmetic: gamma(0) = 0, the bound is 0
     Metric metric() const override {
-      return Metric::bandwidth(2.0 * static_cast<double>(output_size(this->key())) * sizeof(T), copy_gbps_);
+      return this->bandwidth_metric(2.0 * static_cast<double>(output_size(this->key())) * sizeof(T));
     }
 
     // Bound 0 for every element: equality. Said directly rather than as 0·scale + 0, so a check
@@ -84,7 +83,6 @@ struct TransposeFamily : FamilyTraits {
 
    private:
     int M_, N_;
-    double copy_gbps_;
   };
 };
 

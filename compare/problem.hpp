@@ -208,6 +208,17 @@ class CheckedOutput {
       return kind == InputKind::exact ? 2 * exact_slack_at(i) : (factor + lib_factor_) * scale[i];
     });
   }
+  // A reference computed on the GPU: compute(ref, scale) writes both, fp64, into device scratch
+  // (reference_scratch_bytes(size()): what the family's scratch_bytes declares), then downloaded.
+  static std::size_t reference_scratch_bytes(std::size_t n) { return 2 * n * sizeof(double); }
+  template <class Compute>
+  void reference_from_device(Compute&& compute) {
+    DeviceArray<double> dref(size()), dscale(size());
+    compute(dref.get(), dscale.get());
+    KL_CUDA_CHECK(cudaMemcpy(ref.data(), dref.get(), size() * sizeof(double), cudaMemcpyDeviceToHost));
+    KL_CUDA_CHECK(cudaMemcpy(scale.data(), dscale.get(), size() * sizeof(double), cudaMemcpyDeviceToHost));
+  }
+
   void keep_pinned() {
     if (pinned_.size() != size()) pinned_ = PinnedArray<T>(size());
   }
@@ -234,6 +245,10 @@ class CheckedOutput {
   T poison_{};
 };
 
+// Dimension i of a problem as the int the kernels take (SizeSpec refuses any dimension above
+// kMaxDim = 2^30).
+inline int dim(const ProblemKey& k, std::size_t i) { return static_cast<int>(k.dims.at(i)); }
+
 // The Problem interface over Input<T>s and one CheckedOutput<T>. A family derives from it and
 // supplies make_inputs (host values of a kind), make_reference (the output's ref, scale, slack),
 // metric(), and its launch arguments; error_factor when its bound is not gamma(depth).
@@ -242,7 +257,7 @@ class ProblemBase : public Problem {
  public:
   ProblemBase(const ProblemKey& key, const RunContext& ctx, const std::vector<std::size_t>& input_sizes,
               std::size_t output_size)
-      : key_(key), out_(output_size), end_to_end_(ctx.opt.end_to_end) {
+      : key_(key), out_(output_size), end_to_end_(ctx.opt.end_to_end), copy_gbps_(ctx.copy_gbps) {
     inputs_.reserve(input_sizes.size());
     for (std::size_t n : input_sizes) inputs_.emplace_back(n);
   }
@@ -285,6 +300,10 @@ class ProblemBase : public Problem {
   const CheckedOutput<T>& out() const { return out_; }
   InputKind kind() const { return kind_; }
 
+  // The metric of a family bound by memory traffic: GB/s over the `bytes` one run must move,
+  // against the device-to-device copy bandwidth measured in this run.
+  Metric bandwidth_metric(double bytes) const { return Metric::bandwidth(bytes, copy_gbps_); }
+
  protected:
   virtual void make_inputs(InputKind kind, std::uint64_t seed) = 0;
   virtual void make_reference(InputKind kind) = 0;
@@ -305,6 +324,7 @@ class ProblemBase : public Problem {
   CheckedOutput<T> out_;
   InputKind kind_ = InputKind::random;
   bool end_to_end_;
+  double copy_gbps_;
 };
 
 }  // namespace kl

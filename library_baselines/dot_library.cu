@@ -53,18 +53,9 @@ namespace kl {
 namespace {
 
 using lib_detail::cub_reduce_depth;
-using lib_detail::pinned_result;
-using lib_detail::WorkspaceAllocator;
 
 // ---------------------------------------------------------------------------------------------
 // cublas_dot
-
-cublasStatus_t dot64(cublasHandle_t h, std::int64_t n, const float* x, const float* y, float* result) {
-  return cublasSdot_64(h, n, x, 1, y, 1, result);
-}
-cublasStatus_t dot64(cublasHandle_t h, std::int64_t n, const double* x, const double* y, double* result) {
-  return cublasDdot_64(h, n, x, 1, y, 1, result);
-}
 
 template <class T>
 void cublas_launch(const DotArgs<T>& a, cudaStream_t s) {
@@ -73,7 +64,8 @@ void cublas_launch(const DotArgs<T>& a, cudaStream_t s) {
   } else {
     cublasHandle_t h = cublas_on(s);
     KL_CUBLAS_CHECK(cublasSetPointerMode(h, CUBLAS_POINTER_MODE_DEVICE));
-    const cublasStatus_t status = dot64(h, static_cast<std::int64_t>(a.n), a.x, a.y, a.out);
+    const cublasStatus_t status =
+        cublas_sd<T>(cublasSdot_64, cublasDdot_64)(h, static_cast<std::int64_t>(a.n), a.x, 1, a.y, 1, a.out);
     KL_CUBLAS_CHECK(cublasSetPointerMode(h, CUBLAS_POINTER_MODE_HOST));
     KL_CUBLAS_CHECK(status);
   }
@@ -88,36 +80,19 @@ auto thrust_dot_iterator(const T* x, const T* y) {
   return thrust::make_transform_iterator(thrust::make_zip_iterator(x, y), thrust::make_zip_function(thrust::multiplies<T>()));
 }
 
-// CUB's temporary storage for Reduce(plus, 0) over that iterator with offset type Offset.
-template <class T, class Offset>
-std::size_t thrust_cub_bytes_for(std::size_t n) {
-  std::size_t bytes = 0;
-  const T* null = nullptr;
-  KL_CUDA_CHECK(cub::DeviceReduce::Reduce(nullptr, bytes, thrust_dot_iterator(null, null), static_cast<T*>(nullptr),
-                                          static_cast<Offset>(n), thrust::plus<T>(), T(0)));
-  return bytes;
-}
-
-// Thrust dispatches to a 32-bit offset when n fits, else a 64-bit one.
+// thrust::inner_product is Reduce(plus, 0) over that iterator.
 template <class T>
 std::size_t thrust_cub_bytes(std::size_t n) {
-  return n <= 0x7fffffffu ? thrust_cub_bytes_for<T, std::int32_t>(n) : thrust_cub_bytes_for<T, std::int64_t>(n);
+  const T* null = nullptr;
+  return lib_detail::thrust_reduce_cub_bytes<T>(thrust_dot_iterator(null, null), n, thrust::plus<T>());
 }
-
-// What thrust::inner_product allocates: sizeof(T) + CUB's Reduce storage.
 template <class T>
-std::size_t thrust_workspace_bytes(std::size_t n) {
-  return sizeof(T) + thrust_cub_bytes<T>(n);
-}
+using ThrustDot = lib_detail::ThrustReduction<T, thrust_cub_bytes<T>>;
 
 template <class T>
 void thrust_launch(const DotArgs<T>& a, cudaStream_t s) {
-  WorkspaceAllocator alloc(a.workspace, remembered<thrust_workspace_bytes<T>>(a.n));
-  // Returns after synchronising s, so the previous call's copy out of *host has completed.
-  const T result = thrust::inner_product(thrust::cuda::par(alloc).on(s), a.x, a.x + a.n, a.y, T(0));
-  T* host = pinned_result<T>();
-  *host = result;
-  KL_CUDA_CHECK(cudaMemcpyAsync(a.out, host, sizeof(T), cudaMemcpyHostToDevice, s));
+  ThrustDot<T>::run([&](const auto& policy) { return thrust::inner_product(policy, a.x, a.x + a.n, a.y, T(0)); },
+                    a.workspace, a.n, a.out, s);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -175,9 +150,9 @@ std::vector<DotVariant<T>> dot_library() {
                    "and the H->D copy to *out",
                    Source::library},
           .launch = thrust_launch<T>,
-          .workspace_bytes = thrust_workspace_bytes<T>,
-          .rounding_depth = [](std::size_t n) { return cub_reduce_depth<T>(n, thrust_cub_bytes<T>(n)); },
-          .prepare = [] { (void)pinned_result<T>(); },
+          .workspace_bytes = ThrustDot<T>::workspace_bytes,
+          .rounding_depth = ThrustDot<T>::rounding_depth,
+          .prepare = ThrustDot<T>::prepare,
       },
       {
           .info = {"cub_transform_reduce", "CUB",

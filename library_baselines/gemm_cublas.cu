@@ -27,29 +27,6 @@ namespace kl {
 namespace {
 
 // ---------------------------------------------------------------------------------------------
-// Element-type dispatch: S and D routines behind one name.
-cublasStatus_t gemm(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n,
-                    int k, const float* alpha, const float* A, int lda, const float* B, int ldb,
-                    const float* beta, float* C, int ldc) {
-  return cublasSgemm(h, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
-}
-cublasStatus_t gemm(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n,
-                    int k, const double* alpha, const double* A, int lda, const double* B,
-                    int ldb, const double* beta, double* C, int ldc) {
-  return cublasDgemm(h, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
-}
-cublasStatus_t syrk(cublasHandle_t h, cublasFillMode_t uplo, cublasOperation_t trans, int n,
-                    int k, const float* alpha, const float* A, int lda, const float* beta,
-                    float* C, int ldc) {
-  return cublasSsyrk(h, uplo, trans, n, k, alpha, A, lda, beta, C, ldc);
-}
-cublasStatus_t syrk(cublasHandle_t h, cublasFillMode_t uplo, cublasOperation_t trans, int n,
-                    int k, const double* alpha, const double* A, int lda, const double* beta,
-                    double* C, int ldc) {
-  return cublasDsyrk(h, uplo, trans, n, k, alpha, A, lda, beta, C, ldc);
-}
-
-// ---------------------------------------------------------------------------------------------
 // Row-major gemm through column-major cuBLAS.
 //
 // cuBLAS is column-major. A row-major r × c matrix with leading dimension ld is, byte for byte,
@@ -63,7 +40,8 @@ template <class T>
 void gemm_row_major(cublasHandle_t h, cublasOperation_t op_a, cublasOperation_t op_b, int M,
                     int N, int K, const T* A, int lda, const T* B, int ldb, T* C, int ldc) {
   const T one = T(1), zero = T(0);
-  KL_CUBLAS_CHECK(gemm(h, op_b, op_a, N, M, K, &one, B, ldb, A, lda, &zero, C, ldc));
+  KL_CUBLAS_CHECK(cublas_sd<T>(cublasSgemm, cublasDgemm)(h, op_b, op_a, N, M, K, &one, B, ldb, A, lda,
+                                                        &zero, C, ldc));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -106,8 +84,9 @@ void launch_aat_syrk(const AatArgs<T>& a, cudaStream_t s) {
   // own column-major view. syrk with trans = T computes op(X)·op(X)ᵀ = Xᵀ·X for X = Aᵀ: A·Aᵀ.
   // It fills the column-major lower triangle; the mirror kernel fills the rest.
   const T one = T(1), zero = T(0);
-  KL_CUBLAS_CHECK(syrk(cublas_on(s), CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T, a.M, a.K, &one, a.A,
-                       a.K, &zero, a.C, a.M));
+  KL_CUBLAS_CHECK(cublas_sd<T>(cublasSsyrk, cublasDsyrk)(cublas_on(s), CUBLAS_FILL_MODE_LOWER,
+                                                        CUBLAS_OP_T, a.M, a.K, &one, a.A, a.K,
+                                                        &zero, a.C, a.M));
   const int tiles = (a.M + kMirrorTile - 1) / kMirrorTile;
   mirror_lower_to_upper<T><<<dim3(tiles, tiles), dim3(kMirrorTile, kMirrorRows), 0, s>>>(a.C, a.M);
   KL_CHECK_LAUNCH();

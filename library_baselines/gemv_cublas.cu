@@ -23,22 +23,13 @@
 namespace kl {
 namespace {
 
-// Element-type dispatch: S and D routines behind one name.
-cublasStatus_t gemv(cublasHandle_t h, cublasOperation_t op, int m, int n, const float* alpha, const float* A,
-                    int lda, const float* x, const float* beta, float* y) {
-  return cublasSgemv(h, op, m, n, alpha, A, lda, x, 1, beta, y, 1);
-}
-cublasStatus_t gemv(cublasHandle_t h, cublasOperation_t op, int m, int n, const double* alpha, const double* A,
-                    int lda, const double* x, const double* beta, double* y) {
-  return cublasDgemv(h, op, m, n, alpha, A, lda, x, 1, beta, y, 1);
-}
-
 // y = A·x, or y = x·A when x_times_a, for row-major A, M × N, lda = N:
 // cuBLAS's view of A's buffer is Aᵀ, N × M, so the operation flips.
 template <class T>
 void gemv_row_major(cublasHandle_t h, bool x_times_a, int M, int N, const T* A, const T* x, T* y) {
   const T one = T(1), zero = T(0);
-  KL_CUBLAS_CHECK(gemv(h, x_times_a ? CUBLAS_OP_N : CUBLAS_OP_T, N, M, &one, A, N, x, &zero, y));
+  const cublasOperation_t op = x_times_a ? CUBLAS_OP_N : CUBLAS_OP_T;
+  KL_CUBLAS_CHECK(cublas_sd<T>(cublasSgemv, cublasDgemv)(h, op, N, M, &one, A, N, x, 1, &zero, y, 1));
 }
 
 template <class T>

@@ -3,6 +3,8 @@
 //   WorkspaceAllocator   Thrust's temporary storage carved out of the runner's workspace, so no
 //                        cudaMalloc/cudaFree runs inside a timed call
 //   pinned_result<T>()   a pinned host slot for the value a Thrust reduction hands back to the host
+//   ThrustReduction      a Thrust reduction (thrust::reduce, thrust::inner_product) as a baseline:
+//                        its workspace, its depth, its run with the result copied to *out
 //   cub_reduce_depth     the summation-tree height of cub::DeviceReduce (Reduce, Sum,
 //                        TransformReduce; Thrust's reduce and inner_product call it) on sm_90
 //   cub_segmented_depth  the same for cub::DeviceSegmentedReduce, one segment per block
@@ -14,11 +16,16 @@
 // util_arch.cuh) and must be re-derived when CCCL's reduce tuning changes.
 #pragma once
 
+#include <cub/device/device_reduce.cuh>
+#include <thrust/execution_policy.h>
+
+#include "common/cached_query.hpp"
 #include "common/cuda_check.hpp"
 #include "common/device_helpers.cuh"
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <new>
 
 namespace kl::lib_detail {
@@ -120,5 +127,46 @@ double cub_segmented_depth(std::size_t len) {
   using P = CubReducePolicy<T>;
   return static_cast<double>(ceil_div(len, P::tile) * P::items) + P::block_reduce;
 }
+
+// ---------------------------------------------------------------------------------------------
+// A Thrust reduction as a baseline. thrust::reduce, and thrust::inner_product (a reduce over the
+// products, formed on the fly), run cub::DeviceReduce::Reduce(first, n, op, init) with a 32-bit
+// offset when n fits, else a 64-bit one, out of one allocation from the policy's allocator:
+// sizeof(T) for the result, then CUB's temporary storage. They copy the result device -> host and
+// synchronise the stream before returning it.
+
+// CUB's temporary storage for that Reduce over [first, first + n) with `op` (a plus) and a zero init:
+// `first` is a null iterator of the type the algorithm reduces (the size query reads nothing).
+template <class T, class It, class Op>
+std::size_t thrust_reduce_cub_bytes(It first, std::size_t n, Op op) {
+  const auto query = [&](auto offset) {
+    std::size_t bytes = 0;
+    KL_CUDA_CHECK(cub::DeviceReduce::Reduce(nullptr, bytes, first, static_cast<T*>(nullptr), offset, op, T(0)));
+    return bytes;
+  };
+  return n <= 0x7fffffffu ? query(static_cast<std::int32_t>(n)) : query(static_cast<std::int64_t>(n));
+}
+
+// The variant hooks of a Thrust reduction whose CUB storage for n items is CubBytes(n) (a
+// function over thrust_reduce_cub_bytes), and its run.
+template <class T, std::size_t (*CubBytes)(std::size_t)>
+struct ThrustReduction {
+  static std::size_t workspace_bytes(std::size_t n) { return sizeof(T) + CubBytes(n); }
+  // cub::DeviceReduce's order, from the grid its own storage query implies.
+  static double rounding_depth(std::size_t n) { return cub_reduce_depth<T>(n, CubBytes(n)); }
+  static void prepare() { (void)pinned_result<T>(); }
+
+  // Runs reduce(policy), the Thrust call on stream s with its temporary storage carved out of the
+  // workspace, and copies the value it hands back to *out from pinned memory.
+  template <class Reduce>
+  static void run(const Reduce& reduce, void* workspace, std::size_t n, T* out, cudaStream_t s) {
+    WorkspaceAllocator alloc(workspace, remembered<workspace_bytes>(n));
+    // Returns after synchronising s, so the previous call's copy out of *host has completed.
+    const T result = reduce(thrust::cuda::par(alloc).on(s));
+    T* host = pinned_result<T>();
+    *host = result;
+    KL_CUDA_CHECK(cudaMemcpyAsync(out, host, sizeof(T), cudaMemcpyHostToDevice, s));
+  }
+};
 
 }  // namespace kl::lib_detail

@@ -27,7 +27,6 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <cstdint>
 #include <vector>
 
 #include "common/cached_query.hpp"
@@ -41,41 +40,22 @@ namespace kl {
 namespace {
 
 using lib_detail::cub_reduce_depth;
-using lib_detail::pinned_result;
-using lib_detail::WorkspaceAllocator;
-
-// CUB's temporary storage for Reduce(plus, 0) with offset type Offset.
-template <class T, class Offset>
-std::size_t cub_reduce_bytes(std::size_t n) {
-  std::size_t bytes = 0;
-  KL_CUDA_CHECK(cub::DeviceReduce::Reduce(nullptr, bytes, static_cast<const T*>(nullptr), static_cast<T*>(nullptr),
-                                          static_cast<Offset>(n), ::cuda::std::plus<T>(), T(0)));
-  return bytes;
-}
 
 // ---------------------------------------------------------------------------------------------
 // thrust_reduce
 
-// Thrust dispatches to a 32-bit offset when n fits, else a 64-bit one.
+// thrust::reduce is Reduce(plus, 0) over the input pointer.
 template <class T>
 std::size_t thrust_cub_bytes(std::size_t n) {
-  return n <= 0x7fffffffu ? cub_reduce_bytes<T, std::int32_t>(n) : cub_reduce_bytes<T, std::int64_t>(n);
+  return lib_detail::thrust_reduce_cub_bytes<T>(static_cast<const T*>(nullptr), n, ::cuda::std::plus<T>());
 }
-
-// What thrust::reduce allocates: sizeof(T) + CUB's Reduce storage for its offset type.
 template <class T>
-std::size_t thrust_workspace_bytes(std::size_t n) {
-  return sizeof(T) + thrust_cub_bytes<T>(n);
-}
+using ThrustReduce = lib_detail::ThrustReduction<T, thrust_cub_bytes<T>>;
 
 template <class T>
 void thrust_launch(const ReduceArgs<T>& a, cudaStream_t s) {
-  WorkspaceAllocator alloc(a.workspace, remembered<thrust_workspace_bytes<T>>(a.n));
-  // Returns after synchronising s, so the previous call's copy out of *host has completed.
-  const T sum = thrust::reduce(thrust::cuda::par(alloc).on(s), a.in, a.in + a.n);
-  T* host = pinned_result<T>();
-  *host = sum;
-  KL_CUDA_CHECK(cudaMemcpyAsync(a.out, host, sizeof(T), cudaMemcpyHostToDevice, s));
+  ThrustReduce<T>::run([&](const auto& policy) { return thrust::reduce(policy, a.in, a.in + a.n); }, a.workspace, a.n,
+                       a.out, s);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -144,10 +124,10 @@ std::vector<ReduceVariant<T>> reduce_library() {
                    "sync and the H->D copy to *out",
                    Source::library},
           .launch = thrust_launch<T>,
-          .workspace_bytes = thrust_workspace_bytes<T>,
+          .workspace_bytes = ThrustReduce<T>::workspace_bytes,
           // thrust::reduce is cub::DeviceReduce::Reduce(plus, init 0): CUB's order
-          .rounding_depth = [](std::size_t n) { return cub_reduce_depth<T>(n, thrust_cub_bytes<T>(n)); },
-          .prepare = [] { (void)pinned_result<T>(); },
+          .rounding_depth = ThrustReduce<T>::rounding_depth,
+          .prepare = ThrustReduce<T>::prepare,
       },
       {
           .info = {"cub_device_reduce_sum", "CUB", "cub::DeviceReduce::Sum: tuned tiles, vector loads, two kernels",

@@ -151,21 +151,6 @@ void cub_launch(const RowsArgs<T>& a, cudaStream_t s) {
 // ---------------------------------------------------------------------------------------------
 // cublas_gemv_ones
 
-cublasStatus_t gemv64(cublasHandle_t h, cublasOperation_t op, std::int64_t m, std::int64_t n, const float* alpha,
-                      const float* A, std::int64_t lda, const float* x, const float* beta, float* y) {
-  return cublasSgemv_64(h, op, m, n, alpha, A, lda, x, 1, beta, y, 1);
-}
-cublasStatus_t gemv64(cublasHandle_t h, cublasOperation_t op, std::int64_t m, std::int64_t n, const double* alpha,
-                      const double* A, std::int64_t lda, const double* x, const double* beta, double* y) {
-  return cublasDgemv_64(h, op, m, n, alpha, A, lda, x, 1, beta, y, 1);
-}
-cublasStatus_t scal64(cublasHandle_t h, std::int64_t n, const float* alpha, float* x) {
-  return cublasSscal_64(h, n, alpha, x, 1);
-}
-cublasStatus_t scal64(cublasHandle_t h, std::int64_t n, const double* alpha, double* x) {
-  return cublasDscal_64(h, n, alpha, x, 1);
-}
-
 template <class T>
 __global__ void fill_ones(T* __restrict__ p, std::size_t n) {
   for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
@@ -207,13 +192,13 @@ void gemv_launch(const RowsArgs<T>& a, cudaStream_t s) {
   const bool columns = is_column_op(a.op);
   const T one = T(1), zero = T(0);
   cublasHandle_t h = cublas_on(s);
-  KL_CUBLAS_CHECK(gemv64(h, columns ? CUBLAS_OP_N : CUBLAS_OP_T, a.N, a.M, &one, a.A, static_cast<std::int64_t>(a.pitch),
-                         ones, &zero, a.out));
+  KL_CUBLAS_CHECK(cublas_sd<T>(cublasSgemv_64, cublasDgemv_64)(h, columns ? CUBLAS_OP_N : CUBLAS_OP_T, a.N, a.M, &one, a.A,
+                                                              static_cast<std::int64_t>(a.pitch), ones, 1, &zero, a.out, 1));
   if (a.op == RowOp::row_mean || columns) {
     // 1/count rounded once to T (from double: for float within u + u64, as the family allows).
     const std::int64_t outputs = columns ? a.N : a.M;
     const T inv = static_cast<T>(1.0 / static_cast<double>(columns ? a.M : a.N));
-    KL_CUBLAS_CHECK(scal64(h, outputs, &inv, a.out));
+    KL_CUBLAS_CHECK(cublas_sd<T>(cublasSscal_64, cublasDscal_64)(h, outputs, &inv, a.out, 1));
   }
 }
 

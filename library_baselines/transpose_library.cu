@@ -32,20 +32,12 @@
 namespace kl {
 namespace {
 
-cublasStatus_t geam(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n, const float* alpha,
-                    const float* A, int lda, const float* beta, const float* B, int ldb, float* C, int ldc) {
-  return cublasSgeam(h, ta, tb, m, n, alpha, A, lda, beta, B, ldb, C, ldc);
-}
-cublasStatus_t geam(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n, const double* alpha,
-                    const double* A, int lda, const double* beta, const double* B, int ldb, double* C, int ldc) {
-  return cublasDgeam(h, ta, tb, m, n, alpha, A, lda, beta, B, ldb, C, ldc);
-}
-
 template <class T>
 void launch_geam(const TransposeArgs<T>& a, cudaStream_t s) {
   const T one = T(1), zero = T(0);
   // Column-major: Y (M×N, ldc M) = 1·Xᵀ + 0·(A's buffer as M×N, ld M), X = A's buffer as N×M, ld N.
-  KL_CUBLAS_CHECK(geam(cublas_on(s), CUBLAS_OP_T, CUBLAS_OP_N, a.M, a.N, &one, a.A, a.N, &zero, a.A, a.M, a.B, a.M));
+  KL_CUBLAS_CHECK(cublas_sd<T>(cublasSgeam, cublasDgeam)(cublas_on(s), CUBLAS_OP_T, CUBLAS_OP_N, a.M, a.N, &one, a.A,
+                                                        a.N, &zero, a.A, a.M, a.B, a.M));
 }
 
 }  // namespace
