@@ -57,7 +57,7 @@ AllreduceVariant<T> variant() {
                "cudaMemcpyPeerAsync of every peer's input into local staging (copy engines, NVLink), then a local sum"},
       .launch = launch<T>,
       .workspace_bytes = [](AllreduceSize s) {
-        return static_cast<std::size_t>(s.gpus - 1) * slot_elems<T>(s.n) * sizeof(T);
+        return peer_slots(s) * slot_elems<T>(s.n) * sizeof(T);
       },
   };
 }

@@ -104,7 +104,7 @@ AllreduceVariant<T> variant() {
                "push the input into every peer's double-buffered staging (NVLink stores), one flag wait, sum locally"},
       .launch = launch<T>,
       .workspace_bytes = [](AllreduceSize s) {
-        return 2 * static_cast<std::size_t>(s.gpus - 1) * slot_elems<T>(s.n) * sizeof(T);
+        return 2 * peer_slots(s) * slot_elems<T>(s.n) * sizeof(T);
       },
       .prepare = prepare<T>,
   };

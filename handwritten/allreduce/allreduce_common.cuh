@@ -270,5 +270,7 @@ std::size_t slot_elems(std::size_t n) {
   return ceil_div(n * sizeof(T), std::size_t{16}) * 16 / sizeof(T);
 }
 __host__ __device__ constexpr int slot_of(int peer, int rank) { return peer < rank ? peer : peer - 1; }
+// G-1 slots (none where a run has fewer than two GPUs and every variant is skipped).
+inline std::size_t peer_slots(AllreduceSize s) { return s.gpus > 1 ? static_cast<std::size_t>(s.gpus - 1) : 0; }
 
 }  // namespace kl::allreduce
