@@ -64,13 +64,12 @@ struct GpuGroup {
 };
 
 // Sets the current device for per-rank calls and puts the caller's back on exit (launchers are
-// called on the runner's device and must leave it so).
+// called on the runner's device and must leave it so). The exit always sets it: a library called
+// inside the scope (NCCL) may have moved it without telling us.
 class DeviceScope {
  public:
   DeviceScope() { KL_CUDA_CHECK(cudaGetDevice(&saved_)); current_ = saved_; }
-  ~DeviceScope() {
-    if (current_ != saved_) (void)cudaSetDevice(saved_);
-  }
+  ~DeviceScope() { (void)cudaSetDevice(saved_); }
   DeviceScope(const DeviceScope&) = delete;
   DeviceScope& operator=(const DeviceScope&) = delete;
   void to(int device) {

@@ -267,8 +267,10 @@ TEST_CASE_TEMPLATE("race: back to back on each GPU's own stream, every variant g
     const AllreduceVariant<T> control{.info = {"test_unsynchronised_one_shot", "test", "no barriers"},
                                       .launch = unsynchronised_launch<T>};
     const std::string caught = race<T>(control, n, calls);
-    MESSAGE("negative control (no barriers) at n = " << n << ": " << caught);
-    CHECK(caught != "");
+    MESSAGE("negative control (no barriers) at n = " << n << ": " << (caught.empty() ? "not caught" : caught));
+    // Held back 200 us, a GPU is still writing its input while its peers read it, unless a tool
+    // stretches every launch past that (compute-sanitizer, KL_GPU_SUITE_QUICK=2).
+    if (quick() < 2) CHECK(caught != "");
   }
 }
 
