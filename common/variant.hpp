@@ -192,6 +192,31 @@ struct TableArgs {
   T step;
 };
 
+// ---------------------------------------------------------------------------------------------
+// allreduce: G GPUs (one process drives them all) each hold n elements; afterwards every GPU holds
+// the element-wise sum of all G. Rank r is the r-th GPU of the group (compare/family_allreduce.hpp).
+// in[r], out[r] and workspace[r] live on rank r's GPU. `group` holds what the GPUs share for the
+// whole run: streams, events, the cross-GPU flags, NCCL's communicators (common/gpu_group.hpp).
+// A launcher is given the runner's stream: it forks from it to every GPU's stream and joins back
+// (common/gpu_group.hpp), so the runner's events time the operation from the first GPU's start
+// to the last GPU's end.
+inline constexpr int kMaxGpus = 8;
+struct AllreduceSize {
+  std::size_t n;  // elements per GPU
+  int gpus;       // G
+};
+struct GpuGroup;
+template <class T>
+struct AllreduceArgs {
+  using Size = AllreduceSize;
+  const GpuGroup* group;
+  std::size_t n;
+  const T* in[kMaxGpus];
+  T* out[kMaxGpus];
+  void* workspace[kMaxGpus];  // workspace_bytes({n, G}) bytes on each GPU; undefined on entry
+  T* pinned[kMaxGpus];        // n elements of page-locked, mapped host memory per rank (the host path)
+};
+
 template <class T> using ReduceVariant = Variant<ReduceArgs<T>>;
 template <class T> using DotVariant = Variant<DotArgs<T>>;
 template <class T> using GemmVariant = Variant<GemmArgs<T>>;
@@ -200,6 +225,7 @@ template <class T> using MatVecVariant = Variant<MatVecArgs<T>>;
 template <class T> using RowsVariant = Variant<RowsArgs<T>>;
 template <class T> using TransposeVariant = Variant<TransposeArgs<T>>;
 template <class T> using TableVariant = Variant<TableArgs<T>>;
+template <class T> using AllreduceVariant = Variant<AllreduceArgs<T>>;
 
 // The lists. Each is defined (and explicitly instantiated for its element types) in the
 // family's list file; see docs/adding-a-kernel.md.
@@ -221,5 +247,7 @@ template <class T> std::vector<TransposeVariant<T>> transpose_handwritten();  //
 template <class T> std::vector<TransposeVariant<T>> transpose_library();
 template <class T> std::vector<TableVariant<T>> table_handwritten();    // float (double: see the family)
 template <class T> std::vector<TableVariant<T>> table_library();
+template <class T> std::vector<AllreduceVariant<T>> allreduce_handwritten();  // int, float, double
+template <class T> std::vector<AllreduceVariant<T>> allreduce_library();
 
 }  // namespace kl

@@ -120,6 +120,12 @@ std::string sweep_defaults() {
 
 }  // namespace
 
+void check_gpus(const Plan& plan, int device_count) {
+  if (plan.run.gpus > device_count)
+    throw UsageError("--gpus " + std::to_string(plan.run.gpus) + ": only " + std::to_string(device_count) +
+                     " CUDA device" + (device_count == 1 ? "" : "s") + " visible");
+}
+
 std::string join_command_line(int argc, const char* const* argv) {
   std::string s;
   for (int i = 0; i < argc; ++i) {
@@ -133,6 +139,7 @@ std::string join_command_line(int argc, const char* const* argv) {
 std::string list_text() {
   std::ostringstream os;
   os << "families (compare --family NAME):\n";
+  for (const UnbuiltFamily& u : unbuilt_families()) os << "\n" << u.name << ": " << u.why << "\n";
   for (const Family* f : all_families()) {
     const SizeSpec& s = f->sizes();
     os << "\n" << f->name() << ": " << f->summary() << "\n";
@@ -194,6 +201,9 @@ Plan parse_command_line(int argc, const char* const* argv) {
   app.add_option("--min-time", plan.run.stop.min_seconds, "fewest seconds of measured time per variant (default 0)")->check(CLI::Range(0.0, 3600.0));
   app.add_option("--max-time", plan.run.stop.max_seconds, "most wall seconds of sampling per variant (default 1.5)")->check(CLI::Range(0.0, 3600.0));
   app.add_option("--device", plan.device, "CUDA device index (default 0)")->check(CLI::Range(0, 1024));
+  app.add_option("--gpus", plan.run.gpus, "GPUs a multi-GPU family drives, devices 0..N-1 (default: every visible one, at most " +
+                                              std::to_string(kMaxGpus) + "; only allreduce reads it)")
+      ->check(CLI::Range(1, kMaxGpus));
   app.add_option("--smem-bank-mode", plan.smem_bank_mode, "ask for 4- or 8-byte shared-memory banks first (doc 001; has no effect since Maxwell: see docs/bank-modes.md)")
       ->check(CLI::IsMember({4, 8}));
   app.add_flag("-q,--quiet", plan.quiet, "no progress line on stderr");
@@ -244,6 +254,8 @@ Plan parse_command_line(int argc, const char* const* argv) {
   } else {
     for (const auto& n : fam_names) {
       const Family* f = find_family(n);
+      for (const UnbuiltFamily& u : unbuilt_families())
+        if (!f && u.name == n) throw UsageError("family " + n + " was " + u.why);
       if (!f) throw UsageError("unknown family '" + n + "' (families: " + family_names() + ")");
       if (std::find(fams.begin(), fams.end(), f) == fams.end()) fams.push_back(f);
     }

@@ -42,6 +42,9 @@ struct Plan {
 // Parses argv into a Plan (throws UsageError). Works without a GPU.
 Plan parse_command_line(int argc, const char* const* argv);
 
+// --gpus N asks for more GPUs than `device_count` are visible: throws UsageError (one line).
+void check_gpus(const Plan& plan, int device_count);
+
 // What `compare --list` prints: families, types, sizes, axes, variants with origin and lesson.
 std::string list_text();
 

@@ -8,6 +8,9 @@
 #include "compare/family_rows.hpp"
 #include "compare/family_table.hpp"
 #include "compare/family_transpose.hpp"
+#if KL_HAVE_NCCL
+#include "compare/family_allreduce.hpp"
+#endif
 
 namespace kl {
 
@@ -22,6 +25,19 @@ const std::vector<const Family*>& all_families() {
       &family<GevmFamily>(),
       &family<TransposeFamily>(),
       &family<TableFamily>(),
+#if KL_HAVE_NCCL
+      &family<AllreduceFamily>(),
+#endif
+  };
+  return list;
+}
+
+const std::vector<UnbuiltFamily>& unbuilt_families() {
+  static const std::vector<UnbuiltFamily> list = {
+#if !KL_HAVE_NCCL
+      {"allreduce", "not built: CMake found no NCCL (nccl.h and libnccl.so, searched under the CUDA toolkit, "
+                    "NCCL_ROOT and the system; or -DKL_WITH_NCCL=OFF)"},
+#endif
   };
   return list;
 }

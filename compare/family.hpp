@@ -76,6 +76,9 @@ struct RunOptions {
   // Testing `compare diff`: the variants named here wait this many microseconds on the GPU after
   // every launch (compare --inject-delay NAME=US), a slowdown the comparison must flag.
   std::vector<std::pair<std::string, double>> inject_delay;
+  // GPUs a multi-GPU family drives (compare --gpus; only allreduce reads it): devices 0 .. gpus-1.
+  // 0: every visible one.
+  int gpus = 0;
 };
 
 // True when `name` matches one of the globs (or there are none).
@@ -117,8 +120,9 @@ class Family {
   virtual std::vector<std::pair<Dims, AxisValues>> extra_defaults() const = 0;
   // "2048x2048x2048", "1000x1000 op=row_max"
   std::string shape_label(const ProblemKey& k) const;
-  // Device memory one problem needs (inputs, outputs, reference scratch, largest workspace).
-  virtual std::size_t device_bytes(const ProblemKey& k) const = 0;
+  // Device memory one problem needs on each GPU it uses (inputs, outputs, reference scratch,
+  // largest workspace). `opt`: a multi-GPU family's buffers depend on how many GPUs it drives.
+  virtual std::size_t device_bytes(const ProblemKey& k, const RunOptions& opt) const = 0;
   // Runs every selected variant on the problem. Never throws for a CUDA error: a failure to
   // build the problem (reference, inputs) becomes error rows; a dead context sets ctx.fatal.
   virtual std::vector<Row> run(const ProblemKey& k, RunContext& ctx) const = 0;
@@ -126,5 +130,12 @@ class Family {
 
 const std::vector<const Family*>& all_families();
 const Family* find_family(std::string_view name);
+
+// Families this build left out (a library it needs was not found), each with a one-line reason:
+// --list shows it, and asking for the family is a usage error that says it.
+struct UnbuiltFamily {
+  std::string name, why;
+};
+const std::vector<UnbuiltFamily>& unbuilt_families();
 
 }  // namespace kl

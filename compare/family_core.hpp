@@ -24,6 +24,12 @@
 //   make_inputs, make_reference, metric                              // ProblemBase's virtuals
 // and TypedFamily<F> does the rest: element-type dispatch, joining and selecting the lists,
 // listings, sizes, axes, device memory, candidates, the run.
+//
+// A problem that depends on the run as well as on its key (allreduce: how many GPUs it drives,
+// RunOptions::gpus) may instead, or in addition, provide
+//   static typename Args<T>::Size size_of(const ProblemKey&, const RunOptions&);
+//   static AxisValues run_axes(const ProblemKey&, const RunOptions&); // shown with the shape: gpus=2
+//   std::string unsupported() const;  // non-empty: why no variant can run here (every row skipped)
 #pragma once
 
 #include "compare/execute.hpp"
@@ -36,6 +42,8 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace kl {
@@ -60,6 +68,24 @@ template <class... Ts>
 std::vector<DType> dtypes_of(TypeList<Ts...>) {
   return {dtype_of<Ts>()...};
 }
+
+// The optional Problem members of the header comment, detected (C++17: .cu files include this).
+namespace detail {
+template <class P, class = void>
+struct has_run_size : std::false_type {};
+template <class P>
+struct has_run_size<P, std::void_t<decltype(P::size_of(std::declval<const ProblemKey&>(), std::declval<const RunOptions&>()))>>
+    : std::true_type {};
+template <class P, class = void>
+struct has_run_axes : std::false_type {};
+template <class P>
+struct has_run_axes<P, std::void_t<decltype(P::run_axes(std::declval<const ProblemKey&>(), std::declval<const RunOptions&>()))>>
+    : std::true_type {};
+template <class P, class = void>
+struct has_problem_skip : std::false_type {};
+template <class P>
+struct has_problem_skip<P, std::void_t<decltype(std::declval<const P&>().unsupported())>> : std::true_type {};
+}  // namespace detail
 
 // Defaults a family's traits may leave out.
 struct FamilyTraits {
@@ -110,14 +136,21 @@ class TypedFamily final : public Family {
     });
   }
 
-  std::size_t device_bytes(const ProblemKey& k) const override {
+  // The Size the variants' hooks get (see the header comment).
+  template <class T>
+  static typename Args<T>::Size size_for(const ProblemKey& k, const RunOptions& opt) {
+    if constexpr (detail::has_run_size<P<T>>::value) return P<T>::size_of(k, opt);
+    else return P<T>::size_of(k);
+  }
+
+  std::size_t device_bytes(const ProblemKey& k, const RunOptions& opt) const override {
     return dispatch_type(typename F::Types{}, k.dtype, [&](auto tag) {
       using T = typename decltype(tag)::type;
       std::size_t elems = P<T>::output_size(k);
       for (std::size_t n : P<T>::input_sizes(k)) elems += n;
       std::size_t ws = 0;
       // The largest workspace any variant asks for at this size.
-      const auto size = P<T>::size_of(k);
+      const auto size = size_for<T>(k, opt);
       for (const auto& v : variants_of<T>()) {
         try {
           if (v.workspace_bytes && !(v.unsupported && v.unsupported(size))) ws = std::max(ws, v.workspace_bytes(size));
@@ -139,7 +172,9 @@ class TypedFamily final : public Family {
   template <class T>
   static std::vector<Candidate> candidates(P<T>& p, const RunOptions& opt, ArgsHook<T> hook = {}) {
     std::vector<Candidate> out;
-    const auto size = P<T>::size_of(p.key());
+    const auto size = size_for<T>(p.key(), opt);
+    std::string problem_skip;  // why no variant can run this problem (e.g. fewer GPUs than it needs)
+    if constexpr (detail::has_problem_skip<P<T>>::value) problem_skip = p.unsupported();
     for (const V<T>& v : variants_of<T>()) {
       if (!selected(v.info, opt)) continue;
       Candidate c;
@@ -147,7 +182,8 @@ class TypedFamily final : public Family {
       c.prepare = v.prepare;
       c.error_model = std::string(v.error_model);
       try {
-        if (const char* why = v.unsupported ? v.unsupported(size) : nullptr) c.unsupported = why;
+        if (!problem_skip.empty()) c.unsupported = problem_skip;
+        else if (const char* why = v.unsupported ? v.unsupported(size) : nullptr) c.unsupported = why;
         if (c.unsupported.empty()) {
           c.workspace_bytes = v.workspace_bytes ? v.workspace_bytes(size) : 0;
           c.rounding_depth = v.rounding_depth ? v.rounding_depth(size) : p.default_depth();
@@ -193,6 +229,18 @@ class TypedFamily final : public Family {
     r.axes = k.axes;
     return r;
   }
+  // ... with the axes the run decides (allreduce: gpus=G), which are part of what was measured.
+  template <class T>
+  Row proto_row(const ProblemKey& k, const RunOptions& opt) const {
+    Row r = proto_row(k);
+    if constexpr (detail::has_run_axes<P<T>>::value) {
+      for (auto& [n, v] : P<T>::run_axes(k, opt)) {
+        r.shape += " " + n + "=" + v;
+        r.axes.emplace_back(n, v);
+      }
+    }
+    return r;
+  }
 
   // Builds problem k; a failure (device memory, the reference) becomes one error row per
   // selected variant.
@@ -206,7 +254,7 @@ class TypedFamily final : public Family {
       return failed_rows<T>(k, ctx, std::string("could not set up the problem: ") + e.what());
     }
     auto cands = candidates<T>(*p, ctx.opt, hook);
-    return execute(proto_row(k), *p, cands, ctx, seed);
+    return execute(proto_row<T>(k, ctx.opt), *p, cands, ctx, seed);
   }
 
   std::vector<Row> run(const ProblemKey& k, RunContext& ctx) const override {
@@ -220,7 +268,7 @@ class TypedFamily final : public Family {
     std::vector<Row> rows;
     for (const V<T>& v : variants_of<T>()) {
       if (!selected(v.info, ctx.opt)) continue;
-      Row r = proto_row(k);
+      Row r = proto_row<T>(k, ctx.opt);
       r.variant = v.info.name;
       r.origin = v.info.origin;
       r.lesson = v.info.lesson;

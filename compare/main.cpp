@@ -4,6 +4,7 @@
 #include "compare/device.hpp"
 #include "compare/isolate.hpp"
 #include "compare/diff.hpp"
+#include "compare/multi_gpu.hpp"
 #include "compare/runner.hpp"
 
 #include <cstdio>
@@ -13,6 +14,8 @@
 
 int main(int argc, char** argv) {
   using namespace kl;
+  // Before anything could initialise NCCL (the allreduce family), and before any thread exists.
+  keep_nvlink_multicast_off();
   const char* const* args = argv;
   // `compare diff OLD.json NEW.json`: reads two reports, needs no GPU, touches nothing CUDA.
   if (argc >= 2 && std::string_view(argv[1]) == "diff") return diff_command(argc - 1, args + 1, std::cout, std::cerr);
@@ -38,6 +41,7 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "compare: error: --device %d does not exist (%d CUDA device%s)\n", plan.device, count, count == 1 ? "" : "s");
       return kExitUsage;
     }
+    check_gpus(plan, count);
     install_interrupt_handler();
     if (plan.worker >= 0) return run_worker(plan);
     const Report rep = run_plan(plan, join_command_line(argc, args), std::cout);

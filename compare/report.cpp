@@ -57,6 +57,14 @@ std::string throughput_text(const Row& r) {
   return fmt(("%." + std::to_string(r.metric.decimals) + "f").c_str(), r.throughput);
 }
 
+// The metric's second rate (Metric::also_name), e.g. allreduce's algorithm bandwidth.
+std::string also_text(const Row& r) {
+  if (!r.has_timing || r.metric.also_name.empty()) return "-";
+  return fmt(("%." + std::to_string(r.metric.decimals) + "f").c_str(), r.throughput * r.metric.also_factor);
+}
+
+std::string rate_head(const Metric& m) { return m.rate_name.empty() ? "rate" : m.rate_name; }
+
 // "pass 0.31": the worst element's error over its bound on random inputs; "exact" for an
 // equality check; then the exact-input check, and whether a library output was there to
 // cross-check against.
@@ -118,14 +126,16 @@ std::string problem_title(const Row& r) { return r.family + "  " + r.dtype + "  
 }  // namespace
 
 void print_table(std::ostream& os, const Report& rep) {
-  const std::vector<Column> cols = {{"variant", true},  {"origin", true},  {"median", false},
-                                    {"min", false},     {"max", false},    {"noise", false},
-                                    {"rate", false},    {"vs lib", false}, {"vs ceil", false},
-                                    {"check", true}};
   for (const auto& group : by_problem(rep)) {
     const Row& first = *group.front();
+    // The second rate's column (allreduce: algbw beside busbw) only where the metric has one.
+    const bool also = !first.metric.also_name.empty();
+    std::vector<Column> cols = {{"variant", true}, {"origin", true}, {"median", false}, {"min", false},
+                                {"max", false},    {"noise", false}, {rate_head(first.metric), false}};
+    if (also) cols.push_back({first.metric.also_name, false});
+    for (const Column& c : std::vector<Column>{{"vs lib", false}, {"vs ceil", false}, {"check", true}}) cols.push_back(c);
     os << '\n' << problem_title(first);
-    if (!first.metric.unit.empty()) os << "   rate in " << first.metric.unit;
+    if (!first.metric.unit.empty()) os << "   " << (also ? rate_head(first.metric) + " and " + first.metric.also_name : "rate") << " in " << first.metric.unit;
     if (!first.metric.ceiling_label.empty()) os << ", ceiling: " << first.metric.ceiling_label;
     if (!first.library_name.empty()) os << ", library: " << first.library_name;
     os << '\n';
@@ -133,17 +143,20 @@ void print_table(std::ostream& os, const Report& rep) {
     std::vector<std::string> notes;
     for (const Row* r : group) {
       std::string name = r->variant + (r->source == Source::library ? " [lib]" : "");
+      std::vector<std::string> cell;
       if (r->status == RowStatus::skipped || r->status == RowStatus::error) {
-        cells.push_back({name, r->origin, "-", "-", "-", "-", "-", "-", "-", std::string(status_name(r->status))});
+        cell = {name, r->origin, "-", "-", "-", "-", "-", "-", "-", std::string(status_name(r->status))};
       } else {
-        cells.push_back({name, r->origin,
-                         r->has_timing ? format_time_ms(r->time_ms.median) : "-",
-                         r->has_timing ? format_time_ms(r->time_ms.min) : "-",
-                         r->has_timing ? format_time_ms(r->time_ms.max) : "-",
-                         r->has_timing ? format_percent(r->time_ms.noise) + (r->converged ? "" : "*") : "-",
-                         throughput_text(*r), format_percent(r->vs_library), format_percent(r->vs_ceiling),
-                         check_text(*r)});
+        cell = {name, r->origin,
+                r->has_timing ? format_time_ms(r->time_ms.median) : "-",
+                r->has_timing ? format_time_ms(r->time_ms.min) : "-",
+                r->has_timing ? format_time_ms(r->time_ms.max) : "-",
+                r->has_timing ? format_percent(r->time_ms.noise) + (r->converged ? "" : "*") : "-",
+                throughput_text(*r), format_percent(r->vs_library), format_percent(r->vs_ceiling),
+                check_text(*r)};
       }
+      if (also) cell.insert(cell.begin() + 7, r->status == RowStatus::skipped || r->status == RowStatus::error ? "-" : also_text(*r));
+      cells.push_back(std::move(cell));
       if (!r->note.empty() && r->status != RowStatus::ok) notes.push_back(r->variant + ": " + r->note);
     }
     print_grid(os, cols, cells);
@@ -237,6 +250,12 @@ std::string row_to_json(const Row& r) {
                  {"ceiling", r.metric.ceiling_label},
                  {"ceiling_value", r.metric.ceiling},
                  {"library", r.library_name}};
+  if (!r.metric.rate_name.empty()) x["metric"]["rate_name"] = r.metric.rate_name;
+  if (!r.metric.also_name.empty()) {
+    x["metric"]["also_name"] = r.metric.also_name;
+    x["metric"]["also_factor"] = r.metric.also_factor;
+    if (r.has_timing) x["metric"]["also"] = r.throughput * r.metric.also_factor;
+  }
   if (r.has_timing) {
     x["metric"]["throughput"] = r.throughput;
     x["metric"]["vs_library"] = r.vs_library;
@@ -289,6 +308,9 @@ Row row_from_json(const std::string& text) {
   r.metric.ceiling_label = m.at("ceiling");
   r.metric.ceiling = m.at("ceiling_value");
   r.library_name = m.at("library");
+  r.metric.rate_name = m.value("rate_name", std::string());
+  r.metric.also_name = m.value("also_name", std::string());
+  r.metric.also_factor = m.value("also_factor", 0.0);
   r.throughput = m.value("throughput", 0.0);
   r.vs_library = m.value("vs_library", 0.0);
   r.vs_ceiling = m.value("vs_ceiling", 0.0);
@@ -407,18 +429,23 @@ std::string to_markdown(const Report& rep) {
   for (const auto& group : by_problem(rep)) {
     const Row& first = *group.front();
     os << "\n## " << problem_title(first) << "\n\n";
-    os << "| variant | origin | median | min | max | noise | " << (first.metric.unit.empty() ? "rate" : first.metric.unit)
+    const bool also = !first.metric.also_name.empty();
+    auto head = [&](const std::string& name) {
+      const std::string unit = first.metric.unit.empty() ? "rate" : first.metric.unit;
+      return first.metric.rate_name.empty() && name.empty() ? unit : (name.empty() ? first.metric.rate_name : name) + " " + unit;
+    };
+    os << "| variant | origin | median | min | max | noise | " << head("") << (also ? " | " + head(first.metric.also_name) : "")
        << " | vs " << (first.library_name.empty() ? "library" : first.library_name) << " | vs ceiling | check |\n";
-    os << "|---|---|--:|--:|--:|--:|--:|--:|--:|---|\n";
+    os << "|---|---|--:|--:|--:|--:|--:|" << (also ? "--:|" : "") << "--:|--:|---|\n";
     for (const Row* r : group) {
       os << "| `" << r->variant << '`' << (r->source == Source::library ? " (library)" : "") << " | " << r->origin << " | ";
       if (r->has_timing) {
         os << format_time_ms(r->time_ms.median) << " | " << format_time_ms(r->time_ms.min) << " | "
            << format_time_ms(r->time_ms.max) << " | " << format_percent(r->time_ms.noise) << " | "
-           << throughput_text(*r) << " | " << format_percent(r->vs_library) << " | "
-           << format_percent(r->vs_ceiling) << " | ";
+           << throughput_text(*r) << " | " << (also ? also_text(*r) + " | " : "") << format_percent(r->vs_library)
+           << " | " << format_percent(r->vs_ceiling) << " | ";
       } else {
-        os << "- | - | - | - | - | - | - | ";
+        os << "- | - | - | - | - | " << (also ? "- | " : "") << "- | - | ";
       }
       os << (r->status == RowStatus::ok ? check_text(*r) : std::string(status_name(r->status)) + ": " + r->note) << " |\n";
     }

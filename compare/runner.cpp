@@ -115,7 +115,7 @@ Report run_plan(const Plan& plan, const std::string& command_line, std::ostream&
   KL_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
   const std::size_t flush_bytes = 2 * m.device.l2_bytes;
   for (const auto& p : plan.problems) {
-    const std::size_t need = p.family->device_bytes(p.key) + flush_bytes + (std::size_t{64} << 20);
+    const std::size_t need = p.family->device_bytes(p.key, plan.run) + flush_bytes + (std::size_t{64} << 20);
     if (need > free_b)
       throw UsageError(std::string(p.family->name()) + " " + std::string(dtype_name(p.key.dtype)) + " " +
                        p.family->shape_label(p.key) + " needs " + gib(static_cast<double>(need)) +

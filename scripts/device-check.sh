@@ -4,7 +4,8 @@
 # markdown go to OUTDIR. Stages can be picked so each fits a time window:
 #   scripts/device-check.sh OUTDIR [build] [tests] [sanitize] [compare] [families] [ladder]
 #                                  [flush] [before] [profile] [sweeps | sweep_reduce sweep_gemm]
-#                                  [runtwice] [plots]
+#                                  [runtwice] [allreduce] [plots]
+# (allreduce, not in the defaults: needs two or more GPUs, e.g. nvidia-h200-x2; docs/allreduce.md)
 # BIN_DIR: use prebuilt executables (compare, host_suite, gpu_suite) instead of building.
 #
 # On a lent GPU machine with a short budget: first `tests` alone with KL_GPU_SUITE_QUICK=2 (tens
@@ -99,6 +100,14 @@ if has runtwice; then  # two runs at one commit: compare diff must flag nothing;
   "$bin/compare" diff "$out/twice_a.json" "$out/twice_slowed.json" --markdown "$out/twice_slowed_diff.md" \
     > "$out/twice_slowed_diff.log" 2>&1
   echo "=== twice_slowed_diff: exit $? (1 expected: exactly reduce7_vectorized_shuffle flagged)"
+fi
+if has allreduce; then  # two or more GPUs: the suite's allreduce cases, memcheck over them, the ladder vs NCCL
+  KL_COMPARE_EXE="$bin/compare" run allreduce_suite "$bin/gpu_suite" --duration=true -tc='*allreduce*'
+  KL_COMPARE_EXE="$bin/compare" KL_GPU_SUITE_QUICK=2 run allreduce_memcheck compute-sanitizer --tool memcheck \
+    --error-exitcode 9 "$bin/gpu_suite" -tc='*allreduce*'
+  run allreduce_default "${cmp[@]}" -f allreduce --name allreduce_default
+  run allreduce_sweep "${cmp[@]}" -f allreduce -t float --default-sweep --name allreduce_sweep
+  run allreduce_odd "${cmp[@]}" -f allreduce -t int,float,double -s 1,3,1000003 --name allreduce_odd
 fi
 if has plots; then
   run plots python3 scripts/plot_compare.py "$out"/*.json -o "$out/plots"

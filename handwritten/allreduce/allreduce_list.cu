@@ -1,0 +1,31 @@
+// The all-reduce ladder, in order (compare/family_allreduce.hpp; docs/allreduce.md): through the
+// host, peer copies, one-shot and two-shot peer kernels, their 16-byte forms, and the one-shot
+// that pushes instead of pulling. NCCL is the library (library_baselines/allreduce_nccl.cu).
+#include "handwritten/allreduce/allreduce1_through_host.cuh"
+#include "handwritten/allreduce/allreduce2_peer_copy.cuh"
+#include "handwritten/allreduce/allreduce3_one_shot.cuh"
+#include "handwritten/allreduce/allreduce4_two_shot.cuh"
+#include "handwritten/allreduce/allreduce5_one_shot_vec16.cuh"
+#include "handwritten/allreduce/allreduce6_two_shot_vec16.cuh"
+#include "handwritten/allreduce/allreduce7_one_shot_push.cuh"
+
+namespace kl {
+
+template <class T>
+std::vector<AllreduceVariant<T>> allreduce_handwritten() {
+  return {
+      allreduce1::variant<T>(),
+      allreduce2::variant<T>(),
+      allreduce3::variant<T>(),
+      allreduce4::variant<T>(),
+      allreduce5::variant<T>(),
+      allreduce6::variant<T>(),
+      allreduce7::variant<T>(),
+  };
+}
+
+template std::vector<AllreduceVariant<int>> allreduce_handwritten<int>();
+template std::vector<AllreduceVariant<float>> allreduce_handwritten<float>();
+template std::vector<AllreduceVariant<double>> allreduce_handwritten<double>();
+
+}  // namespace kl
