@@ -56,21 +56,7 @@ struct StagedTile {
   // (row pitch ldc). Lanes take consecutive c: a warp writes 32 consecutive elements of a row.
   __device__ __forceinline__ static void store(const T* cs, T* __restrict__ c, int rows, int cols,
                                                std::size_t ldc, int row0, int col0) {
-    if constexpr (THREADS % BN == 0) {  // every thread keeps one column: pointer steps only
-      constexpr int kRowsPerPass = THREADS / BN;
-      const int cc = threadIdx.x % BN;
-      int r = threadIdx.x / BN;
-      if (col0 + cc >= cols) return;
-      T* p = c + static_cast<std::size_t>(row0 + r) * ldc + col0 + cc;
-#pragma unroll 4
-      for (; r < BM && row0 + r < rows; r += kRowsPerPass, p += kRowsPerPass * ldc) *p = cs[r * kPitch + cc];
-    } else {
-      for (int i = threadIdx.x; i < BM * BN; i += THREADS) {
-        const int r = i / BN, cc = i % BN;
-        if (row0 + r < rows && col0 + cc < cols)
-          c[static_cast<std::size_t>(row0 + r) * ldc + col0 + cc] = cs[r * kPitch + cc];
-      }
-    }
+    store_lines<BM, BN, kPitch, 1>(cs, c, rows, cols, ldc, row0, col0);
   }
 
   // The mirror: C[col0 + c][row0 + r] = cs[r][c] (the transposed tile, for a symmetric C).
@@ -78,19 +64,27 @@ struct StagedTile {
   // column of cs (conflict-free thanks to the odd pitch).
   __device__ __forceinline__ static void store_mirrored(const T* cs, T* __restrict__ c, int rows,
                                                         int cols, std::size_t ldc, int row0, int col0) {
-    if constexpr (THREADS % BM == 0) {
-      constexpr int kColsPerPass = THREADS / BM;
-      const int r = threadIdx.x % BM;
-      int cc = threadIdx.x / BM;
-      if (row0 + r >= cols) return;
-      T* p = c + static_cast<std::size_t>(col0 + cc) * ldc + row0 + r;
+    store_lines<BN, BM, 1, kPitch>(cs, c, rows, cols, ldc, col0, row0);
+  }
+
+  // Both stores: C[o0 + o][i0 + i] = cs[o·kOuter + i·kInner] for o < OUTER, i < INNER, inside
+  // the rows × cols matrix C. Lanes take consecutive i (whole runs of a row of C).
+  template <int OUTER, int INNER, int kOuter, int kInner>
+  __device__ __forceinline__ static void store_lines(const T* cs, T* __restrict__ c, int rows, int cols,
+                                                     std::size_t ldc, int o0, int i0) {
+    if constexpr (THREADS % INNER == 0) {  // every thread keeps one i: pointer steps only
+      constexpr int kPerPass = THREADS / INNER;
+      const int i = threadIdx.x % INNER;
+      int o = threadIdx.x / INNER;
+      if (i0 + i >= cols) return;
+      T* p = c + static_cast<std::size_t>(o0 + o) * ldc + i0 + i;
 #pragma unroll 4
-      for (; cc < BN && col0 + cc < rows; cc += kColsPerPass, p += kColsPerPass * ldc) *p = cs[r * kPitch + cc];
+      for (; o < OUTER && o0 + o < rows; o += kPerPass, p += kPerPass * ldc) *p = cs[o * kOuter + i * kInner];
     } else {
-      for (int i = threadIdx.x; i < BM * BN; i += THREADS) {
-        const int cc = i / BM, r = i % BM;
-        if (col0 + cc < rows && row0 + r < cols)
-          c[static_cast<std::size_t>(col0 + cc) * ldc + row0 + r] = cs[r * kPitch + cc];
+      for (int x = threadIdx.x; x < OUTER * INNER; x += THREADS) {
+        const int o = x / INNER, i = x % INNER;
+        if (o0 + o < rows && i0 + i < cols)
+          c[static_cast<std::size_t>(o0 + o) * ldc + i0 + i] = cs[o * kOuter + i * kInner];
       }
     }
   }
