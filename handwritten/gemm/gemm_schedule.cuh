@@ -42,6 +42,29 @@ inline dim3 triangle_grid(int M, int tile) {
   return dim3(gemm_plan::triangle_grid_x(T), gemm_plan::triangle_grid_y(T));
 }
 
+// What a block of gemm10 or gemm11 works on: the C tile (tm, tn), whose first element is
+// (row0, col0), and its slice [kb, kb + kl) of k (all of k when the product is not split).
+struct BlockWork {
+  int tm, tn, row0, col0, kb, kl;
+};
+
+// This block's work with BM × BN tiles: a tile of the folded triangle (TRIANGLE; false for the
+// blocks of odd T's middle row, which have none) or of the rasterised grid, and slice blockIdx.z
+// of k, k_split deep (the last slice shorter).
+template <int BM, int BN, bool TRIANGLE>
+__device__ __forceinline__ bool block_work(int M, int K, int k_split, BlockWork& w) {
+  if constexpr (TRIANGLE) {
+    if (!triangle_tile(ceil_div(M, BM), w.tm, w.tn)) return false;
+  } else {
+    raster_tile(w.tm, w.tn);
+  }
+  w.row0 = BM * w.tm;
+  w.col0 = BN * w.tn;
+  w.kb = blockIdx.z * k_split;
+  w.kl = min(K - w.kb, k_split);
+  return true;
+}
+
 // The BM × BN C tile of a block in shared memory, row pitch BN + 1: odd, so that a warp reading
 // a column (32 consecutive rows, the mirrored store of A·Aᵀ) touches 32 different banks (for
 // doubles, a half-warp 16 different bank pairs). Reading a row is conflict-free for any pitch.
@@ -65,6 +88,16 @@ struct StagedTile {
   __device__ __forceinline__ static void store_mirrored(const T* cs, T* __restrict__ c, int rows,
                                                         int cols, std::size_t ldc, int row0, int col0) {
     store_lines<BN, BM, 1, kPitch>(cs, c, rows, cols, ldc, col0, row0);
+  }
+
+  // The block's tile into C (M × N, row pitch N) and, for a tile of the triangle off its
+  // diagonal, the mirrored tile too.
+  template <bool TRIANGLE>
+  __device__ __forceinline__ static void store_tile(const T* cs, T* __restrict__ c, int M, int N, const BlockWork& w) {
+    store(cs, c, M, N, N, w.row0, w.col0);
+    if constexpr (TRIANGLE) {
+      if (w.tm != w.tn) store_mirrored(cs, c, M, N, N, w.row0, w.col0);
+    }
   }
 
   // Both stores: C[o0 + o][i0 + i] = cs[o·kOuter + i·kInner] for o < OUTER, i < INNER, inside
