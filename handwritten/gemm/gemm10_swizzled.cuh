@@ -198,11 +198,9 @@ constexpr auto kernel_for = kernel_swizzled<T, BM, BN, BK, WM, WN, TM, TN, STAGE
 template <class T, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES,
           BSource BS = BSource::kn, bool TRIANGLE = false, FmaOrder ORDER = FmaOrder::rows>
 void prepare() {
-  using C = Config<T, BM, BN, BK, WM, WN, TM, TN, STAGES, BS>;
-  for (const auto kernel : {kernel_for<T, BM, BN, BK, WM, WN, TM, TN, STAGES, BS, true, TRIANGLE, ORDER>,
-                            kernel_for<T, BM, BN, BK, WM, WN, TM, TN, STAGES, BS, false, TRIANGLE, ORDER>})
-    KL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                       static_cast<int>(C::kSmemBytes)));
+  allow_smem(Config<T, BM, BN, BK, WM, WN, TM, TN, STAGES, BS>::kSmemBytes,
+             {kernel_for<T, BM, BN, BK, WM, WN, TM, TN, STAGES, BS, true, TRIANGLE, ORDER>,
+              kernel_for<T, BM, BN, BK, WM, WN, TM, TN, STAGES, BS, false, TRIANGLE, ORDER>});
 }
 
 // C = A·B in `splits` slices of k (1: straight into C; more: partial tiles into the workspace,
@@ -214,9 +212,7 @@ void launch_split(const GemmArgs<T>& g, int splits, cudaStream_t s) {
   const auto kernel = vec_io_ok(g, /*need_a=*/true)
                           ? kernel_for<T, BM, BN, BK, WM, WN, TM, TN, STAGES, BSource::kn, true, false, ORDER>
                           : kernel_for<T, BM, BN, BK, WM, WN, TM, TN, STAGES, BSource::kn, false, false, ORDER>;
-  launch_split_k(g, BM, BN, BK, splits, s, [&](dim3 grid, const T* A, T* out, int M, int k_split, std::size_t stride) {
-    kernel<<<grid, C::kThreads, C::kSmemBytes, s>>>(A, g.B, out, M, g.N, g.K, k_split, stride);
-  });
+  launch_split_k(g, BM, BN, BK, splits, kernel, C::kThreads, C::kSmemBytes, s);
 }
 
 template <class T, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES,

@@ -222,11 +222,9 @@ constexpr auto kernel_for = kernel_dmma<BM, BN, BK, WM, WN, STAGES, MMA_K, BL, V
 template <int BM, int BN, int BK, int WM, int WN, int STAGES, int MMA_K, BLayout BL = BLayout::kn,
           bool TRIANGLE = false>
 void prepare() {
-  using C = Config<BM, BN, BK, WM, WN, STAGES, MMA_K, BL>;
-  for (const auto kernel : {kernel_for<BM, BN, BK, WM, WN, STAGES, MMA_K, BL, true, TRIANGLE>,
-                            kernel_for<BM, BN, BK, WM, WN, STAGES, MMA_K, BL, false, TRIANGLE>})
-    KL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                       static_cast<int>(C::kSmemBytes)));
+  allow_smem(Config<BM, BN, BK, WM, WN, STAGES, MMA_K, BL>::kSmemBytes,
+             {kernel_for<BM, BN, BK, WM, WN, STAGES, MMA_K, BL, true, TRIANGLE>,
+              kernel_for<BM, BN, BK, WM, WN, STAGES, MMA_K, BL, false, TRIANGLE>});
 }
 
 // C = A·B in `splits` slices of k (see launch_split_k); `splits` must match workspace_bytes.
@@ -236,10 +234,7 @@ void launch_split(const GemmArgs<double>& g, int splits, cudaStream_t s) {
   const auto kernel = vec_io_ok(g, /*need_a=*/true)
                           ? kernel_for<BM, BN, BK, WM, WN, STAGES, MMA_K, BLayout::kn, true, false>
                           : kernel_for<BM, BN, BK, WM, WN, STAGES, MMA_K, BLayout::kn, false, false>;
-  launch_split_k(g, BM, BN, BK, splits, s, [&](dim3 grid, const double* A, double* out, int M, int k_split,
-                                               std::size_t stride) {
-    kernel<<<grid, C::kThreads, C::kSmemBytes, s>>>(A, g.B, out, M, g.N, g.K, k_split, stride);
-  });
+  launch_split_k(g, BM, BN, BK, splits, kernel, C::kThreads, C::kSmemBytes, s);
 }
 
 template <int BM, int BN, int BK, int WM, int WN, int STAGES, int MMA_K>

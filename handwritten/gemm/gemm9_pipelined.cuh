@@ -83,11 +83,9 @@ constexpr auto kernel_for = kernel_pipelined<T, BM, BN, BK, WM, WN, TM, TN, STAG
 // both kernels of the configuration before the first launch (prepare), never in the timed launch.
 template <class T, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES>
 void prepare() {
-  using P = Pipeline<T, BM, BN, BK, WM, WN, TM, TN, STAGES>;
-  for (const auto kernel : {kernel_for<T, BM, BN, BK, WM, WN, TM, TN, STAGES, true>,
-                            kernel_for<T, BM, BN, BK, WM, WN, TM, TN, STAGES, false>})
-    KL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                       static_cast<int>(P::kSmemBytes)));
+  allow_smem(Pipeline<T, BM, BN, BK, WM, WN, TM, TN, STAGES>::kSmemBytes,
+             {kernel_for<T, BM, BN, BK, WM, WN, TM, TN, STAGES, true>,
+              kernel_for<T, BM, BN, BK, WM, WN, TM, TN, STAGES, false>});
 }
 
 template <class T, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES>

@@ -153,18 +153,19 @@ void launch_splitk_reduce(const T* ws, T* c, std::size_t mn, int splits, cudaStr
 // Launches C = A·B as `splits` slices of k (fewer where the slices of k_per_split would leave
 // some empty): one slice writes C directly; several write their partial products into
 // consecutive M × N slices of g.workspace (splits · M · N elements), which splitk_reduce then
-// adds into C. `launch(grid, A_slab, out_slab, slab_rows, k_split, slice_stride)` enqueues the
-// kernel over one slab of launch_tiled, with grid.z = the number of slices.
-template <class T, class Launch>
-void launch_split_k(const GemmArgs<T>& g, int tile_rows, int tile_cols, int bk, int splits, cudaStream_t s,
-                    Launch&& launch) {
+// adds into C. `kernel(A_slab, B, out_slab, slab_rows, N, K, k_split, slice_stride)` (gemm10's
+// and gemm11's) runs with `threads` threads and `smem` bytes of shared memory per block, over
+// each slab of launch_tiled, with grid.z = the number of slices.
+template <class T, class Kernel>
+void launch_split_k(const GemmArgs<T>& g, int tile_rows, int tile_cols, int bk, int splits, Kernel kernel, int threads,
+                    std::size_t smem, cudaStream_t s) {
   const int ks = k_per_split(g.K, splits, bk), used = used_splits(g.K, splits, bk);
   const std::size_t mn = static_cast<std::size_t>(g.M) * g.N;
   GemmArgs<T> h = g;
   if (used > 1) h.C = static_cast<T*>(g.workspace);
   launch_tiled(h, tile_rows, tile_cols, [&](dim3 grid, const T* A, T* out, int M) {
     grid.z = used;
-    launch(grid, A, out, M, ks, used > 1 ? mn : 0);
+    kernel<<<grid, threads, smem, s>>>(A, g.B, out, M, g.N, g.K, ks, used > 1 ? mn : 0);
   });
   if (used > 1) launch_splitk_reduce(h.C, g.C, mn, used, s);
 }
