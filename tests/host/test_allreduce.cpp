@@ -8,7 +8,7 @@
 #include "compare/family_core.hpp"
 #include "compare/multi_gpu.hpp"
 #include "compare/report.hpp"
-#include "run_exe.hpp"
+#include "compare_cli.hpp"
 #if KL_HAVE_NCCL
 #include "compare/family_allreduce.hpp"
 #endif
@@ -26,11 +26,6 @@ using namespace kl;
 using namespace kl::test;
 
 namespace {
-
-Plan parse(std::vector<const char*> args) {
-  args.insert(args.begin(), "compare");
-  return parse_command_line(static_cast<int>(args.size()), args.data());
-}
 
 std::string usage_error(std::vector<const char*> args) {
   try {

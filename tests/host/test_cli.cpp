@@ -2,7 +2,7 @@
 // through the real `compare` executable (exit code 2 and exactly one line on stderr).
 #include "compare/cli.hpp"
 #include "compare/device.hpp"
-#include "run_exe.hpp"
+#include "compare_cli.hpp"
 
 #include <doctest/doctest.h>
 
@@ -11,15 +11,6 @@
 
 using namespace kl;
 using namespace kl::test;
-
-namespace {
-
-Plan parse(std::vector<const char*> args) {
-  args.insert(args.begin(), "compare");
-  return parse_command_line(static_cast<int>(args.size()), args.data());
-}
-
-}  // namespace
 
 TEST_CASE("no options: the default comparison covers every family at its default types and sizes") {
   const Plan p = parse({});

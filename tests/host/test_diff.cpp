@@ -2,7 +2,7 @@
 // verdicts on synthetic reports (a real regression, pure noise, a new failure, an improvement,
 // rows in one run only, schema-1 input), and the exit status through the real executable.
 #include "compare/diff.hpp"
-#include "run_exe.hpp"
+#include "compare_cli.hpp"
 
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>

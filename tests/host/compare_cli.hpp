@@ -1,7 +1,9 @@
-// The host suites that test the real `compare` executable end to end (test_cli, test_diff,
-// test_allreduce): where it is, one run's exit status and output, and the line count their
-// "exactly one line" checks use.
+// compare's command line in the host suites (test_cli, test_diff, test_allreduce): parsed in
+// process, and the real executable run end to end (where it is, one run's exit status and
+// output, and the line count their "exactly one line" checks use).
 #pragma once
+
+#include "compare/cli.hpp"
 
 #include <doctest/doctest.h>
 
@@ -11,8 +13,15 @@
 #include <cstdlib>
 #include <string>
 #include <sys/wait.h>
+#include <vector>
 
 namespace kl::test {
+
+// parse_command_line on `compare ARGS...`.
+inline Plan parse(std::vector<const char*> args) {
+  args.insert(args.begin(), "compare");
+  return parse_command_line(static_cast<int>(args.size()), args.data());
+}
 
 // The executable built beside this suite; KL_COMPARE_EXE overrides it (binaries moved elsewhere).
 inline std::string compare_exe() {
