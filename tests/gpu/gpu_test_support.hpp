@@ -115,6 +115,22 @@ void expect_unwritten_output_fails(const ProblemKey& key) {
   }, "output never written");
 }
 
+// A mutant's copy of an array of `n` elements with element i set to 0 (an input dropped from a
+// sum), made on the launch's stream. Made outside the hook (it allocates), called inside it.
+template <class T>
+class WithElementZeroed {
+ public:
+  explicit WithElementZeroed(std::size_t n) : copy_(n) {}
+  const T* operator()(const T* src, std::size_t i, cudaStream_t s) const {
+    KL_CUDA_CHECK(cudaMemcpyAsync(copy_.get(), src, copy_.size() * sizeof(T), cudaMemcpyDeviceToDevice, s));
+    KL_CUDA_CHECK(cudaMemsetAsync(copy_.get() + i, 0, sizeof(T), s));
+    return copy_.get();
+  }
+
+ private:
+  DeviceArray<T> copy_;
+};
+
 // A mutant's matrix with its last column dropped: the first cols - 1 columns of a rows × cols
 // row-major matrix, repacked densely (so that every variant reads a rows × (cols - 1) matrix),
 // copied on the launch's stream. Made outside the hook (it allocates), called inside it.
