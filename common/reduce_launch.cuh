@@ -131,13 +131,21 @@ void run_two_pass(unsigned grid, T* out, void* workspace, First&& first, Finish&
   KL_CHECK_LAUNCH();
 }
 
-// Rounding depth of a two-pass run over n values: the first pass with `grid` blocks, then (when
-// grid > 1) the one-block pass over the partials, each described by `pass_depth(len, blocks)`.
+// Rounding depth of a two-pass run over n values: the first pass with `grid` blocks,
+// `first_depth(n, grid)`, then (when grid > 1) the one-block pass over the partials,
+// `finish_depth(grid, 1)`: another kernel's where the first pass folds other terms (dot3's
+// products, then reduce7 over the partials).
+template <class FirstDepth, class FinishDepth>
+double two_pass_depth(std::size_t n, unsigned grid, FirstDepth&& first_depth, FinishDepth&& finish_depth) {
+  double depth = first_depth(n, grid);
+  if (grid > 1) depth += finish_depth(grid, 1);
+  return depth;
+}
+
+// The same kernel for both passes, each described by `pass_depth(len, blocks)`.
 template <class PassDepth>
 double two_pass_depth(std::size_t n, unsigned grid, PassDepth&& pass_depth) {
-  double depth = pass_depth(n, grid);
-  if (grid > 1) depth += pass_depth(grid, 1);
-  return depth;
+  return two_pass_depth(n, grid, pass_depth, pass_depth);
 }
 
 }  // namespace kl::reduce_launch

@@ -38,12 +38,7 @@ void launch(const AllreduceArgs<T>& a, cudaStream_t s) {
     KL_CUDA_CHECK(cudaMemcpyAsync(a.pinned[r], a.in[r], a.n * sizeof(T), cudaMemcpyDeviceToHost, o.s[r]));
   }
   event_barrier(g, o, 0);
-  for (int r = 0; r < g.gpus; ++r) {
-    LocalSources<T> src{};
-    for (int j = 0; j < g.gpus; ++j) src.src[j] = j == r ? a.in[r] : a.pinned[j];
-    dev.to(g.device[r]);
-    launch_local_sum(src, g.gpus, a.out[r], a.n, g.sms[r], o.s[r]);
-  }
+  launch_local_sums(a, o, dev, [&](int, int j) { return a.pinned[j]; });
   event_barrier(g, o, 1);
   end_op(g, o, s);
 }

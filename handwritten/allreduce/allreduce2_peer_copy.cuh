@@ -41,12 +41,7 @@ void launch(const AllreduceArgs<T>& a, cudaStream_t s) {
         KL_CUDA_CHECK(cudaMemcpyPeerAsync(slot(a, r, j), g.device[r], a.in[j], g.device[j], a.n * sizeof(T), o.s[r]));
   }
   event_barrier(g, o, 1);
-  for (int r = 0; r < g.gpus; ++r) {
-    LocalSources<T> src{};
-    for (int j = 0; j < g.gpus; ++j) src.src[j] = j == r ? a.in[r] : slot(a, r, j);
-    dev.to(g.device[r]);
-    launch_local_sum(src, g.gpus, a.out[r], a.n, g.sms[r], o.s[r]);
-  }
+  launch_local_sums(a, o, dev, [&](int r, int j) { return slot(a, r, j); });
   end_op(g, o, s);
 }
 

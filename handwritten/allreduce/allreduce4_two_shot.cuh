@@ -66,15 +66,9 @@ void launch(const AllreduceArgs<T>& a, cudaStream_t s) {
   const std::size_t chunk = chunk_elems<T>(a.n, g.gpus);
   const std::size_t items = vectors ? chunk / kVec<T> : chunk;
   const unsigned grid = barrier_grid(g, ceil_div(items, std::size_t{kUnrollOf<T>}));
-  const OpStreams o = begin_op(g, s);
-  const std::uint64_t gen = next_generation(g);
-  DeviceScope dev;
-  for (int r = 0; r < g.gpus; ++r) {
-    dev.to(g.device[r]);
-    two_shot<T, kVectors><<<grid, kThreads, 0, o.s[r]>>>(rank_view(a, r, gen), chunk, vectors);
-    KL_CHECK_LAUNCH();
-  }
-  end_op(g, o, s);
+  launch_on_every_rank(a, s, [&](const RankView<T>& v, cudaStream_t rank_stream) {
+    two_shot<T, kVectors><<<grid, kThreads, 0, rank_stream>>>(v, chunk, vectors);
+  });
 }
 
 template <class T, bool kVectors>

@@ -80,16 +80,10 @@ void launch(const AllreduceArgs<T>& a, cudaStream_t s) {
   const bool vectors = all_aligned16(a.in, g.gpus) && all_aligned16<T>(a.out, g.gpus) && all_aligned16<T>(st.base, g.gpus);
   const std::size_t items = vectors ? ceil_div(a.n, std::size_t{kVec<T>}) : a.n;
   const unsigned grid = barrier_grid(g, ceil_div(items, std::size_t{kUnrollOf<T>}));
-  const OpStreams o = begin_op(g, s);
-  const std::uint64_t gen = next_generation(g);
-  st.parity = static_cast<int>(gen & 1);
-  DeviceScope dev;
-  for (int r = 0; r < g.gpus; ++r) {
-    dev.to(g.device[r]);
-    one_shot_push<T><<<grid, kThreads, 0, o.s[r]>>>(rank_view(a, r, gen), st, vectors);
-    KL_CHECK_LAUNCH();
-  }
-  end_op(g, o, s);
+  launch_on_every_rank(a, s, [&](const RankView<T>& v, cudaStream_t rank_stream) {
+    st.parity = static_cast<int>(v.gen & 1);  // the operation's half of the staging, alike on every rank
+    one_shot_push<T><<<grid, kThreads, 0, rank_stream>>>(v, st, vectors);
+  });
 }
 
 template <class T>

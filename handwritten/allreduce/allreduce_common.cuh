@@ -72,6 +72,24 @@ RankView<T> rank_view(const AllreduceArgs<T>& a, int rank, std::uint64_t gen) {
   return v;
 }
 
+// One operation of a kernel that meets its peers (steps 3-7): between the fork from and the join
+// back to the runner's stream (begin_op, end_op), the operation's generation is drawn once and
+// `launch(view, stream)` enqueues rank r's kernel with rank r's device current, `view` its
+// RankView; each launch is checked.
+template <class T, class Launch>
+void launch_on_every_rank(const AllreduceArgs<T>& a, cudaStream_t s, Launch&& launch) {
+  const GpuGroup& g = *a.group;
+  const OpStreams o = begin_op(g, s);
+  const std::uint64_t gen = next_generation(g);
+  DeviceScope dev;
+  for (int r = 0; r < g.gpus; ++r) {
+    dev.to(g.device[r]);
+    launch(rank_view(a, r, gen), o.s[r]);
+    KL_CHECK_LAUNCH();
+  }
+  end_op(g, o, s);
+}
+
 // Blocks for `items` units of work, the same on every rank (block b meets block b of every
 // peer), all resident together: at most kBlocksPerSm per SM of the smallest GPU.
 inline unsigned barrier_grid(const GpuGroup& g, std::size_t items) {
@@ -261,6 +279,20 @@ void launch_local_sum(const LocalSources<T>& s, int gpus, T* out, std::size_t n,
   blocks = blocks < 1 ? 1 : (blocks > cap ? cap : blocks);
   local_sum<T><<<grid_blocks(blocks), kThreads, 0, stream>>>(s, gpus, out, n, vectors);
   KL_CHECK_LAUNCH();
+}
+
+// The local sums that the host path (step 1) and the peer copies (step 2) end with, once every
+// peer's data is where rank r can read it, peer_source(r, j) for peer j: each rank sums its own
+// input and those into its output, on its stream of `o`, with `dev` moved to its device.
+template <class T, class PeerSource>
+void launch_local_sums(const AllreduceArgs<T>& a, const OpStreams& o, DeviceScope& dev, PeerSource&& peer_source) {
+  const GpuGroup& g = *a.group;
+  for (int r = 0; r < g.gpus; ++r) {
+    LocalSources<T> src{};
+    for (int j = 0; j < g.gpus; ++j) src.src[j] = j == r ? a.in[r] : peer_source(r, j);
+    dev.to(g.device[r]);
+    launch_local_sum(src, g.gpus, a.out[r], a.n, g.sms[r], o.s[r]);
+  }
 }
 
 // Staging slots: the G-1 peers' data on a rank, peer j in slot j (j < rank) or j - 1 (j > rank).

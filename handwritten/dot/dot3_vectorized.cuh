@@ -60,10 +60,8 @@ DotVariant<T> variant() {
       },
       .workspace_bytes = [](std::size_t n) { return two_pass_workspace_bytes<T>(grid_for<T>(n)); },
       .rounding_depth = [](std::size_t n) {
-        const unsigned grid = grid_for<T>(n);
-        double depth = reduce_detail::vectorized_pass_depth<T, kThreads, kUnroll>(n, grid);
-        if (grid > 1) depth += reduce7::pass_depth<T>(grid, 1);
-        return depth;
+        return two_pass_depth(n, grid_for<T>(n), reduce_detail::vectorized_pass_depth<T, kThreads, kUnroll>,
+                              reduce7::pass_depth<T>);
       },
   };
 }

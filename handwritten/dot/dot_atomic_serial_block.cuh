@@ -46,23 +46,13 @@ __global__ void dotKernel(T* __restrict__ d_res, const T* __restrict__ d_a, cons
   }
 }
 
-// A serial chain of 63 adds in the block (0 + s[0] is exact), then the atomics: one chain over
-// all blocks in arrival order, the first landing on the zeroed *d_res exactly.
-inline double depth(std::size_t n) { return static_cast<double>(kTPB - 1) + static_cast<double>(ceil_div(n, kTPB) - 1); }
-
 template <class T>
 DotVariant<T> variant() {
-  return {
-      .info = {"dot_atomic_serial_block", "004: dotKernel (TPB 64)",
-               "thread 0 adds its block's 64 products serially, one atomicAdd per block into *d_res"},
-      .launch = [](const DotArgs<T>& a, cudaStream_t s) {
-        KL_CUDA_CHECK(cudaMemsetAsync(a.out, 0, sizeof(T), s));
-        dotKernel<T><<<grid_blocks(ceil_div(a.n, kTPB)), kTPB, 0, s>>>(a.out, a.x, a.y, a.n);
-        KL_CHECK_LAUNCH();
-      },
-      .rounding_depth = depth,
-      .unsupported = [](std::size_t n) { return dot_detail::no_error_bound<T>(depth(n)); },
-  };
+  // A serial chain of 63 adds in the block (0 + s[0] is exact), then the atomics: one chain over
+  // all blocks in arrival order, the first landing on the zeroed *d_res exactly.
+  return dot_detail::atomic_variant<T, kTPB, kTPB - 1, dotKernel<T>>(
+      {"dot_atomic_serial_block", "004: dotKernel (TPB 64)",
+       "thread 0 adds its block's 64 products serially, one atomicAdd per block into *d_res"});
 }
 
 }  // namespace kl::dot_atomic_serial

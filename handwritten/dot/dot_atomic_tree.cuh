@@ -23,6 +23,7 @@
 namespace kl::dot_atomic_tree {
 
 constexpr unsigned kTPB = 64;
+static_assert(kTPB == 1u << 6, "the depth below counts log2(kTPB) = 6 tree levels");
 
 template <class T>
 __global__ void dotKernel_V2(T* __restrict__ d_res, const T* __restrict__ d_a, const T* __restrict__ d_b,
@@ -40,25 +41,13 @@ __global__ void dotKernel_V2(T* __restrict__ d_res, const T* __restrict__ d_a, c
   if (s_idx == 0) atomicAdd(d_res, blockSum);
 }
 
-// log2(64) tree levels in the block, then one chain of atomics over all blocks (the first landing
-// on the zeroed *d_res exactly).
-inline double depth(std::size_t n) {
-  return reduce_launch::log2_exact(kTPB) + static_cast<double>(ceil_div(n, kTPB) - 1);
-}
-
 template <class T>
 DotVariant<T> variant() {
-  return {
-      .info = {"dot_atomic_tree", "004: dotKernel_V2 (TPB 64)",
-               "shared-memory tree per block of 64, then one atomicAdd per block into *d_res"},
-      .launch = [](const DotArgs<T>& a, cudaStream_t s) {
-        KL_CUDA_CHECK(cudaMemsetAsync(a.out, 0, sizeof(T), s));
-        dotKernel_V2<T><<<grid_blocks(ceil_div(a.n, kTPB)), kTPB, 0, s>>>(a.out, a.x, a.y, a.n);
-        KL_CHECK_LAUNCH();
-      },
-      .rounding_depth = depth,
-      .unsupported = [](std::size_t n) { return dot_detail::no_error_bound<T>(depth(n)); },
-  };
+  // log2(64) = 6 tree levels in the block, then one chain of atomics over all blocks (the first
+  // landing on the zeroed *d_res exactly).
+  return dot_detail::atomic_variant<T, kTPB, 6, dotKernel_V2<T>>(
+      {"dot_atomic_tree", "004: dotKernel_V2 (TPB 64)",
+       "shared-memory tree per block of 64, then one atomicAdd per block into *d_res"});
 }
 
 }  // namespace kl::dot_atomic_tree

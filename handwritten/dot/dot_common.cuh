@@ -75,4 +75,23 @@ const char* no_error_bound(double depth) {
              : "a serial double chain this long has no error bound: gamma(depth) >= 1";
 }
 
+// Document 004's dot kernels: `Kernel(out, x, y, n)` runs one block of kTPB threads per kTPB
+// products, and each block adds its partial into *out with atomicAdd; *out is zeroed on the
+// stream first (the document's cudaMemset), as part of the operation. Rounding: the block's own
+// kBlockLevels, then one chain of atomics over all blocks (reduce_detail::atomic_depth, as the
+// reduce family's 004 kernels); a size where that chain bounds nothing is unsupported.
+template <class T, unsigned kTPB, unsigned kBlockLevels, void (*Kernel)(T*, const T*, const T*, std::size_t)>
+DotVariant<T> atomic_variant(VariantInfo info) {
+  return {
+      .info = info,
+      .launch = [](const DotArgs<T>& a, cudaStream_t s) {
+        KL_CUDA_CHECK(cudaMemsetAsync(a.out, 0, sizeof(T), s));
+        Kernel<<<grid_blocks(ceil_div(a.n, kTPB)), kTPB, 0, s>>>(a.out, a.x, a.y, a.n);
+        KL_CHECK_LAUNCH();
+      },
+      .rounding_depth = atomic_depth<kTPB, kBlockLevels>,
+      .unsupported = [](std::size_t n) { return no_error_bound<T>(atomic_depth<kTPB, kBlockLevels>(n)); },
+  };
+}
+
 }  // namespace kl::dot_detail

@@ -76,9 +76,7 @@ struct Kernel<double, 64, TRIANGLE> {
 template <class T, int TILE, bool TRIANGLE>
 void prepare() {
   using Kn = Kernel<T, TILE, TRIANGLE>;
-  for (const auto kernel : {Kn::template fn<true>, Kn::template fn<false>})
-    KL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                       static_cast<int>(Kn::C::kSmemBytes)));
+  allow_smem(Kn::C::kSmemBytes, {Kn::template fn<true>, Kn::template fn<false>});
 }
 
 // C (M × M) = A·Aᵀ: the gemm kernel with b = A (N = M, the second operand's rows are A's), all

@@ -106,24 +106,18 @@ __global__ void __launch_bounds__((Config<T, BM, BN, BK, WM, WN, TM, TN, STAGES,
   extern __shared__ __align__(16) unsigned char smem_raw[];
   T* const smem = reinterpret_cast<T*>(smem_raw);
 
-  int tm, tn;
-  if constexpr (TRIANGLE) {
-    if (!triangle_tile(ceil_div(M, BM), tm, tn)) return;
-  } else {
-    raster_tile(tm, tn);
-  }
-  const int row0 = BM * tm, col0 = BN * tn;
-  const int kb = blockIdx.z * k_split, kl = min(K - kb, k_split);  // this block's slice of k
+  BlockWork w;  // the C tile and the slice of k
+  if (!block_work<BM, BN, TRIANGLE>(M, K, k_split, w)) return;
   c += blockIdx.z * split_stride;
-  const int tiles = ceil_div(kl, BK);
+  const int tiles = ceil_div(w.kl, BK);
 
-  AsyncCopyK<T, BM, BK, kThreads, VEC, typename C::ALayout> copy_a(a + kb, M, kl, K, row0);
+  AsyncCopyK<T, BM, BK, kThreads, VEC, typename C::ALayout> copy_a(a + w.kb, M, w.kl, K, w.row0);
   auto copy_b = [&] {
     if constexpr (BS == BSource::kn) {
-      return AsyncCopyB<T, BK, BN, C::LDB, kThreads, VEC>(b + static_cast<std::size_t>(kb) * N, kl, N, col0);
+      return AsyncCopyB<T, BK, BN, C::LDB, kThreads, VEC>(b + static_cast<std::size_t>(w.kb) * N, w.kl, N, w.col0);
     } else {
       // b is a: say so, and the two copies share their base, row step and bounds (registers).
-      return AsyncCopyA<T, BN, BK, C::LDB, kThreads>(a, N, K, col0);  // no split for A·Aᵀ
+      return AsyncCopyA<T, BN, BK, C::LDB, kThreads>(a, N, K, K, w.col0);  // no split for A·Aᵀ
     }
   }();
   auto issue = [&](int t) {
@@ -193,10 +187,7 @@ __global__ void __launch_bounds__((Config<T, BM, BN, BK, WM, WN, TM, TN, STAGES,
     for (int j = 0; j < TN; ++j)
       C::Staged::put(cs, wm + lm + 8 * i, b_col + (j / V) * C::kSubN + j % V, acc[i][j]);
   __syncthreads();
-  C::Staged::store(cs, c, M, N, N, row0, col0);
-  if constexpr (TRIANGLE) {
-    if (tm != tn) C::Staged::store_mirrored(cs, c, M, N, N, row0, col0);
-  }
+  C::Staged::template store_tile<TRIANGLE>(cs, c, M, N, w);
 }
 
 template <class T, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, BSource BS,
@@ -207,11 +198,9 @@ constexpr auto kernel_for = kernel_swizzled<T, BM, BN, BK, WM, WN, TM, TN, STAGE
 template <class T, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES,
           BSource BS = BSource::kn, bool TRIANGLE = false, FmaOrder ORDER = FmaOrder::rows>
 void prepare() {
-  using C = Config<T, BM, BN, BK, WM, WN, TM, TN, STAGES, BS>;
-  for (const auto kernel : {kernel_for<T, BM, BN, BK, WM, WN, TM, TN, STAGES, BS, true, TRIANGLE, ORDER>,
-                            kernel_for<T, BM, BN, BK, WM, WN, TM, TN, STAGES, BS, false, TRIANGLE, ORDER>})
-    KL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                       static_cast<int>(C::kSmemBytes)));
+  allow_smem(Config<T, BM, BN, BK, WM, WN, TM, TN, STAGES, BS>::kSmemBytes,
+             {kernel_for<T, BM, BN, BK, WM, WN, TM, TN, STAGES, BS, true, TRIANGLE, ORDER>,
+              kernel_for<T, BM, BN, BK, WM, WN, TM, TN, STAGES, BS, false, TRIANGLE, ORDER>});
 }
 
 // C = A·B in `splits` slices of k (1: straight into C; more: partial tiles into the workspace,
@@ -223,9 +212,7 @@ void launch_split(const GemmArgs<T>& g, int splits, cudaStream_t s) {
   const auto kernel = vec_io_ok(g, /*need_a=*/true)
                           ? kernel_for<T, BM, BN, BK, WM, WN, TM, TN, STAGES, BSource::kn, true, false, ORDER>
                           : kernel_for<T, BM, BN, BK, WM, WN, TM, TN, STAGES, BSource::kn, false, false, ORDER>;
-  launch_split_k(g, BM, BN, BK, splits, s, [&](dim3 grid, const T* A, T* out, int M, int k_split, std::size_t stride) {
-    kernel<<<grid, C::kThreads, C::kSmemBytes, s>>>(A, g.B, out, M, g.N, g.K, k_split, stride);
-  });
+  launch_split_k(g, BM, BN, BK, splits, kernel, C::kThreads, C::kSmemBytes, s);
 }
 
 template <class T, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES,

@@ -140,23 +140,17 @@ __global__ void __launch_bounds__((Config<BM, BN, BK, WM, WN, STAGES, MMA_K, BL>
   extern __shared__ __align__(16) unsigned char smem_raw[];
   double* const smem = reinterpret_cast<double*>(smem_raw);
 
-  int tm, tn;
-  if constexpr (TRIANGLE) {
-    if (!triangle_tile(ceil_div(M, BM), tm, tn)) return;
-  } else {
-    raster_tile(tm, tn);
-  }
-  const int row0 = BM * tm, col0 = BN * tn;
-  const int kb = blockIdx.z * k_split, kl = min(K - kb, k_split);  // this block's slice of k
+  BlockWork w;  // the C tile and the slice of k
+  if (!block_work<BM, BN, TRIANGLE>(M, K, k_split, w)) return;
   c += blockIdx.z * split_stride;
-  const int tiles = ceil_div(kl, BK);
+  const int tiles = ceil_div(w.kl, BK);
 
-  AsyncCopyK<double, BM, BK, kThreads, VEC, PaddedRows<C::PK>> copy_a(a + kb, M, kl, K, row0);
+  AsyncCopyK<double, BM, BK, kThreads, VEC, PaddedRows<C::PK>> copy_a(a + w.kb, M, w.kl, K, w.row0);
   auto copy_b = [&] {
     if constexpr (BL == BLayout::kn) {
-      return AsyncCopyB<double, BK, BN, C::PN, kThreads, VEC>(b + static_cast<std::size_t>(kb) * N, kl, N, col0);
+      return AsyncCopyB<double, BK, BN, C::PN, kThreads, VEC>(b + static_cast<std::size_t>(w.kb) * N, w.kl, N, w.col0);
     } else {
-      return AsyncCopyK<double, BN, BK, kThreads, VEC, PaddedRows<C::PK>>(b + kb, N, kl, K, col0);
+      return AsyncCopyK<double, BN, BK, kThreads, VEC, PaddedRows<C::PK>>(b + w.kb, N, w.kl, K, w.col0);
     }
   }();
   auto issue = [&](int t) {
@@ -218,10 +212,7 @@ __global__ void __launch_bounds__((Config<BM, BN, BK, WM, WN, STAGES, MMA_K, BL>
       for (int e = 0; e < 4; ++e)
         C::Staged::put(cs, wm + mi * 16 + dmma_c_row(g, e), wn + ni * 8 + dmma_c_col(q, e), acc[mi][ni][e]);
   __syncthreads();
-  C::Staged::store(cs, c, M, N, N, row0, col0);
-  if constexpr (TRIANGLE) {
-    if (tm != tn) C::Staged::store_mirrored(cs, c, M, N, N, row0, col0);
-  }
+  C::Staged::template store_tile<TRIANGLE>(cs, c, M, N, w);
 }
 
 template <int BM, int BN, int BK, int WM, int WN, int STAGES, int MMA_K, BLayout BL, bool VEC, bool TRIANGLE>
@@ -231,11 +222,9 @@ constexpr auto kernel_for = kernel_dmma<BM, BN, BK, WM, WN, STAGES, MMA_K, BL, V
 template <int BM, int BN, int BK, int WM, int WN, int STAGES, int MMA_K, BLayout BL = BLayout::kn,
           bool TRIANGLE = false>
 void prepare() {
-  using C = Config<BM, BN, BK, WM, WN, STAGES, MMA_K, BL>;
-  for (const auto kernel : {kernel_for<BM, BN, BK, WM, WN, STAGES, MMA_K, BL, true, TRIANGLE>,
-                            kernel_for<BM, BN, BK, WM, WN, STAGES, MMA_K, BL, false, TRIANGLE>})
-    KL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                       static_cast<int>(C::kSmemBytes)));
+  allow_smem(Config<BM, BN, BK, WM, WN, STAGES, MMA_K, BL>::kSmemBytes,
+             {kernel_for<BM, BN, BK, WM, WN, STAGES, MMA_K, BL, true, TRIANGLE>,
+              kernel_for<BM, BN, BK, WM, WN, STAGES, MMA_K, BL, false, TRIANGLE>});
 }
 
 // C = A·B in `splits` slices of k (see launch_split_k); `splits` must match workspace_bytes.
@@ -245,10 +234,7 @@ void launch_split(const GemmArgs<double>& g, int splits, cudaStream_t s) {
   const auto kernel = vec_io_ok(g, /*need_a=*/true)
                           ? kernel_for<BM, BN, BK, WM, WN, STAGES, MMA_K, BLayout::kn, true, false>
                           : kernel_for<BM, BN, BK, WM, WN, STAGES, MMA_K, BLayout::kn, false, false>;
-  launch_split_k(g, BM, BN, BK, splits, s, [&](dim3 grid, const double* A, double* out, int M, int k_split,
-                                               std::size_t stride) {
-    kernel<<<grid, C::kThreads, C::kSmemBytes, s>>>(A, g.B, out, M, g.N, g.K, k_split, stride);
-  });
+  launch_split_k(g, BM, BN, BK, splits, kernel, C::kThreads, C::kSmemBytes, s);
 }
 
 template <int BM, int BN, int BK, int WM, int WN, int STAGES, int MMA_K>

@@ -49,7 +49,7 @@ __global__ void __launch_bounds__(gemm8::WarpTile<T, BM, BN, BK, WM, WN, TM, TN>
   const int row0 = BM * blockIdx.y, col0 = BN * blockIdx.x;
   const int tiles = ceil_div(K, BK);
 
-  AsyncCopyA<T, BM, BK, W::LDA, W::kThreads> copy_a(a, M, K, row0);
+  AsyncCopyA<T, BM, BK, W::LDA, W::kThreads> copy_a(a, M, K, K, row0);
   AsyncCopyB<T, BK, BN, BN, W::kThreads, VEC> copy_b(b, K, N, col0);
   // Starts the copy of k tile t into its slot; every call commits a group (empty past the last
   // tile) so that "all but the newest STAGES - 2 groups are done" always means "tile t is here".
@@ -83,11 +83,9 @@ constexpr auto kernel_for = kernel_pipelined<T, BM, BN, BK, WM, WN, TM, TN, STAG
 // both kernels of the configuration before the first launch (prepare), never in the timed launch.
 template <class T, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES>
 void prepare() {
-  using P = Pipeline<T, BM, BN, BK, WM, WN, TM, TN, STAGES>;
-  for (const auto kernel : {kernel_for<T, BM, BN, BK, WM, WN, TM, TN, STAGES, true>,
-                            kernel_for<T, BM, BN, BK, WM, WN, TM, TN, STAGES, false>})
-    KL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                       static_cast<int>(P::kSmemBytes)));
+  allow_smem(Pipeline<T, BM, BN, BK, WM, WN, TM, TN, STAGES>::kSmemBytes,
+             {kernel_for<T, BM, BN, BK, WM, WN, TM, TN, STAGES, true>,
+              kernel_for<T, BM, BN, BK, WM, WN, TM, TN, STAGES, false>});
 }
 
 template <class T, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES>

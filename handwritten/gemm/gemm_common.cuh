@@ -21,6 +21,7 @@
 #include "common/variant.hpp"
 
 #include <cstddef>
+#include <initializer_list>
 #include <stdexcept>
 
 namespace kl::gemm_detail {
@@ -81,6 +82,15 @@ GemmVariant<T> tiled_variant(VariantInfo info) {
               Kernel<<<grid, dim3(kThreadsX, kThreadsY), 0, s>>>(A, g.B, C, M, g.N, g.K);
             });
           }};
+}
+
+// Past 48 KiB a kernel must opt in to dynamic shared memory: a host-side attribute, set in
+// prepare() (once, never in the timed launch) for every kernel of a configuration (its 16-byte
+// and its element-copy form).
+template <class Kernel>
+void allow_smem(std::size_t bytes, std::initializer_list<Kernel> kernels) {
+  for (const Kernel kernel : kernels)
+    KL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
 }
 
 // Grid for C = A·Aᵀ (M × M) with square tile × tile blocks. Both grid axes count tiles of M;

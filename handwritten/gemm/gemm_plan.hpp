@@ -70,8 +70,11 @@ inline double triangle_flops(AatShape s, int tile) {
 }
 
 // ---- shared-memory layouts of K-contiguous tiles -------------------------------------------
-// Both keep a row's 16-byte chunks whole and in their row, so a 16-byte copy and element-sized
-// copies fill the same places (the two copy paths stay bit-identical).
+// Where element (r, c) of a tile (r: a row of the matrix, c: its k) lives: at(r, c). Row
+// r + kPeriod·i is placed as row r, kPeriod·i·kPitch further on (AsyncCopyK relies on it).
+// PaddedRows and SwizzledRows keep a row's 16-byte chunks whole and in their row (kWholeChunks),
+// so a 16-byte copy and element-sized copies fill the same places (the two copy paths stay
+// bit-identical); TransposedRows scatters a row down a column and takes element copies only.
 
 // Row r at r·P elements (P > row length: padding). gemm11 picks P = BK + 4 doubles so that its
 // fragment loads are conflict-free (see dmma_* below and gemm11's header).
@@ -79,7 +82,18 @@ template <int P>
 struct PaddedRows {
   static constexpr int kPeriod = 1;  // rows after which the placement repeats (AsyncCopyK)
   static constexpr int kPitch = P;
+  static constexpr bool kWholeChunks = true;
   KL_HD static int at(int r, int c) { return r * P + c; }
+};
+
+// Row r stored as column r of a [k][r] tile of row pitch LD: element (r, c) at c·LD + r (gemm7-9's
+// A tile as[k][m]; float A·Aᵀ's B tile bs[k][n] in gemm10). Consecutive rows are one element apart.
+template <int LD>
+struct TransposedRows {
+  static constexpr int kPeriod = 1;
+  static constexpr int kPitch = 1;
+  static constexpr bool kWholeChunks = false;
+  KL_HD static int at(int r, int c) { return c * LD + r; }
 };
 
 // Rows of BK elements of ELEM bytes, packed, with the 16-byte chunk q of row r stored at chunk
@@ -93,6 +107,7 @@ struct SwizzledRows {
   static_assert(BK % V == 0 && (Q == 2 || Q == 4 || Q == 8), "2, 4 or 8 chunks per row");
   static constexpr int kPeriod = 8;  // L·Q rows
   static constexpr int kPitch = BK;
+  static constexpr bool kWholeChunks = true;
   KL_HD static int swizzle(int r) { return (r / L) % Q; }
   KL_HD static int at(int r, int c) { return r * BK + (((c / V) ^ swizzle(r)) * V) + c % V; }
 };

@@ -42,6 +42,29 @@ inline dim3 triangle_grid(int M, int tile) {
   return dim3(gemm_plan::triangle_grid_x(T), gemm_plan::triangle_grid_y(T));
 }
 
+// What a block of gemm10 or gemm11 works on: the C tile (tm, tn), whose first element is
+// (row0, col0), and its slice [kb, kb + kl) of k (all of k when the product is not split).
+struct BlockWork {
+  int tm, tn, row0, col0, kb, kl;
+};
+
+// This block's work with BM × BN tiles: a tile of the folded triangle (TRIANGLE; false for the
+// blocks of odd T's middle row, which have none) or of the rasterised grid, and slice blockIdx.z
+// of k, k_split deep (the last slice shorter).
+template <int BM, int BN, bool TRIANGLE>
+__device__ __forceinline__ bool block_work(int M, int K, int k_split, BlockWork& w) {
+  if constexpr (TRIANGLE) {
+    if (!triangle_tile(ceil_div(M, BM), w.tm, w.tn)) return false;
+  } else {
+    raster_tile(w.tm, w.tn);
+  }
+  w.row0 = BM * w.tm;
+  w.col0 = BN * w.tn;
+  w.kb = blockIdx.z * k_split;
+  w.kl = min(K - w.kb, k_split);
+  return true;
+}
+
 // The BM × BN C tile of a block in shared memory, row pitch BN + 1: odd, so that a warp reading
 // a column (32 consecutive rows, the mirrored store of A·Aᵀ) touches 32 different banks (for
 // doubles, a half-warp 16 different bank pairs). Reading a row is conflict-free for any pitch.
@@ -56,21 +79,7 @@ struct StagedTile {
   // (row pitch ldc). Lanes take consecutive c: a warp writes 32 consecutive elements of a row.
   __device__ __forceinline__ static void store(const T* cs, T* __restrict__ c, int rows, int cols,
                                                std::size_t ldc, int row0, int col0) {
-    if constexpr (THREADS % BN == 0) {  // every thread keeps one column: pointer steps only
-      constexpr int kRowsPerPass = THREADS / BN;
-      const int cc = threadIdx.x % BN;
-      int r = threadIdx.x / BN;
-      if (col0 + cc >= cols) return;
-      T* p = c + static_cast<std::size_t>(row0 + r) * ldc + col0 + cc;
-#pragma unroll 4
-      for (; r < BM && row0 + r < rows; r += kRowsPerPass, p += kRowsPerPass * ldc) *p = cs[r * kPitch + cc];
-    } else {
-      for (int i = threadIdx.x; i < BM * BN; i += THREADS) {
-        const int r = i / BN, cc = i % BN;
-        if (row0 + r < rows && col0 + cc < cols)
-          c[static_cast<std::size_t>(row0 + r) * ldc + col0 + cc] = cs[r * kPitch + cc];
-      }
-    }
+    store_lines<BM, BN, kPitch, 1>(cs, c, rows, cols, ldc, row0, col0);
   }
 
   // The mirror: C[col0 + c][row0 + r] = cs[r][c] (the transposed tile, for a symmetric C).
@@ -78,19 +87,37 @@ struct StagedTile {
   // column of cs (conflict-free thanks to the odd pitch).
   __device__ __forceinline__ static void store_mirrored(const T* cs, T* __restrict__ c, int rows,
                                                         int cols, std::size_t ldc, int row0, int col0) {
-    if constexpr (THREADS % BM == 0) {
-      constexpr int kColsPerPass = THREADS / BM;
-      const int r = threadIdx.x % BM;
-      int cc = threadIdx.x / BM;
-      if (row0 + r >= cols) return;
-      T* p = c + static_cast<std::size_t>(col0 + cc) * ldc + row0 + r;
+    store_lines<BN, BM, 1, kPitch>(cs, c, rows, cols, ldc, col0, row0);
+  }
+
+  // The block's tile into C (M × N, row pitch N) and, for a tile of the triangle off its
+  // diagonal, the mirrored tile too.
+  template <bool TRIANGLE>
+  __device__ __forceinline__ static void store_tile(const T* cs, T* __restrict__ c, int M, int N, const BlockWork& w) {
+    store(cs, c, M, N, N, w.row0, w.col0);
+    if constexpr (TRIANGLE) {
+      if (w.tm != w.tn) store_mirrored(cs, c, M, N, N, w.row0, w.col0);
+    }
+  }
+
+  // Both stores: C[o0 + o][i0 + i] = cs[o·kOuter + i·kInner] for o < OUTER, i < INNER, inside
+  // the rows × cols matrix C. Lanes take consecutive i (whole runs of a row of C).
+  template <int OUTER, int INNER, int kOuter, int kInner>
+  __device__ __forceinline__ static void store_lines(const T* cs, T* __restrict__ c, int rows, int cols,
+                                                     std::size_t ldc, int o0, int i0) {
+    if constexpr (THREADS % INNER == 0) {  // every thread keeps one i: pointer steps only
+      constexpr int kPerPass = THREADS / INNER;
+      const int i = threadIdx.x % INNER;
+      int o = threadIdx.x / INNER;
+      if (i0 + i >= cols) return;
+      T* p = c + static_cast<std::size_t>(o0 + o) * ldc + i0 + i;
 #pragma unroll 4
-      for (; cc < BN && col0 + cc < rows; cc += kColsPerPass, p += kColsPerPass * ldc) *p = cs[r * kPitch + cc];
+      for (; o < OUTER && o0 + o < rows; o += kPerPass, p += kPerPass * ldc) *p = cs[o * kOuter + i * kInner];
     } else {
-      for (int i = threadIdx.x; i < BM * BN; i += THREADS) {
-        const int cc = i / BM, r = i % BM;
-        if (col0 + cc < rows && row0 + r < cols)
-          c[static_cast<std::size_t>(col0 + cc) * ldc + row0 + r] = cs[r * kPitch + cc];
+      for (int x = threadIdx.x; x < OUTER * INNER; x += THREADS) {
+        const int o = x / INNER, i = x % INNER;
+        if (o0 + o < rows && i0 + i < cols)
+          c[static_cast<std::size_t>(o0 + o) * ldc + i0 + i] = cs[o * kOuter + i * kInner];
       }
     }
   }
@@ -126,18 +153,19 @@ void launch_splitk_reduce(const T* ws, T* c, std::size_t mn, int splits, cudaStr
 // Launches C = A·B as `splits` slices of k (fewer where the slices of k_per_split would leave
 // some empty): one slice writes C directly; several write their partial products into
 // consecutive M × N slices of g.workspace (splits · M · N elements), which splitk_reduce then
-// adds into C. `launch(grid, A_slab, out_slab, slab_rows, k_split, slice_stride)` enqueues the
-// kernel over one slab of launch_tiled, with grid.z = the number of slices.
-template <class T, class Launch>
-void launch_split_k(const GemmArgs<T>& g, int tile_rows, int tile_cols, int bk, int splits, cudaStream_t s,
-                    Launch&& launch) {
+// adds into C. `kernel(A_slab, B, out_slab, slab_rows, N, K, k_split, slice_stride)` (gemm10's
+// and gemm11's) runs with `threads` threads and `smem` bytes of shared memory per block, over
+// each slab of launch_tiled, with grid.z = the number of slices.
+template <class T, class Kernel>
+void launch_split_k(const GemmArgs<T>& g, int tile_rows, int tile_cols, int bk, int splits, Kernel kernel, int threads,
+                    std::size_t smem, cudaStream_t s) {
   const int ks = k_per_split(g.K, splits, bk), used = used_splits(g.K, splits, bk);
   const std::size_t mn = static_cast<std::size_t>(g.M) * g.N;
   GemmArgs<T> h = g;
   if (used > 1) h.C = static_cast<T*>(g.workspace);
   launch_tiled(h, tile_rows, tile_cols, [&](dim3 grid, const T* A, T* out, int M) {
     grid.z = used;
-    launch(grid, A, out, M, ks, used > 1 ? mn : 0);
+    kernel<<<grid, threads, smem, s>>>(A, g.B, out, M, g.N, g.K, ks, used > 1 ? mn : 0);
   });
   if (used > 1) launch_splitk_reduce(h.C, g.C, mn, used, s);
 }

@@ -7,7 +7,7 @@
 // consecutive rows of A and TN consecutive columns of B. With As[k][m] both are contiguous in
 // shared memory and come in 16-byte loads (LDS.128), instead of TM scalar loads with a stride.
 // The price is the copy (a 16-byte cp.async cannot transpose), which gemm10 stops paying: it
-// keeps A as it is and reads 4 k of a row per LDS.128 (AsyncCopyK at the end of this file).
+// keeps A as it is and reads 4 k of a row per LDS.128 (AsyncCopyK, SwizzledRows).
 //
 // Why there are two paths: a 16-byte vector of a row-major matrix is aligned only when the
 // row length is a multiple of the vector width (and the base pointer is aligned). Every launcher
@@ -141,42 +141,7 @@ __device__ __forceinline__ void cp_async_wait() {
 // per copy. (Written naively, with indices and bounds recomputed per element as in
 // load_a_transposed, the copy code was ~140 instructions per thread and 16-deep tile against
 // 1024 FFMAs.) Copies outside the matrix read nothing, zero-fill, and point at the base.
-//
-// A: successive BM × BK tiles at (row0, k0 = 0, BK, 2·BK, ...), stored transposed, as[k][m]
-// (pitch LDA), one element-sized copy per element (a 16-byte copy cannot transpose, so A needs
-// no alignment). Thread t copies column c = t mod BK of rows r, r + THREADS/BK, ...: a warp
-// reads whole 32-byte sectors of consecutive rows.
-template <class T, int BM, int BK, int LDA, int THREADS>
-struct AsyncCopyA {
-  static_assert(THREADS % BK == 0 && (BM * BK) % THREADS == 0, "whole rows per thread pass");
-  static constexpr int kPer = BM * BK / THREADS, kRowStep = THREADS / BK;
-  static_assert(kPer <= 32, "row mask is 32 bits");
-  const T* base;      // the matrix, for copies that read nothing
-  const T* src;       // &A[row0 + r][c] (k0 = 0)
-  std::size_t step;   // kRowStep rows of A
-  unsigned rows_in;   // bit i: row r + i·kRowStep is inside A
-  int c, K, dst;      // column within the tile; K; shared offset of element 0
-
-  __device__ __forceinline__ AsyncCopyA(const T* a, int M, int K_, int row0)
-      : base(a), step(static_cast<std::size_t>(kRowStep) * K_), rows_in(0), c(threadIdx.x % BK),
-        K(K_) {
-    const int r = threadIdx.x / BK;
-    src = a + static_cast<std::size_t>(row0 + r) * K + c;
-    dst = c * LDA + r;
-#pragma unroll
-    for (int i = 0; i < kPer; ++i) rows_in |= unsigned(row0 + r + i * kRowStep < M) << i;
-  }
-
-  __device__ __forceinline__ void copy(T* as, int k0) const {
-    const bool k_in = k0 + c < K;
-    const T* p = src + k0;
-#pragma unroll
-    for (int i = 0; i < kPer; ++i, p += step) {
-      const bool in = k_in && (rows_in >> i & 1u);
-      cp_async<sizeof(T)>(as + dst + i * kRowStep, in ? p : base, in ? int(sizeof(T)) : 0);
-    }
-  }
-};
+// A's copy, AsyncCopyA, is AsyncCopyK below with the tile stored transposed.
 
 // B: successive BK × BN tiles at (k0 = 0, BK, ..., col0), stored as they are, bs[k][n] (pitch
 // LDB); 16-byte copies when VEC (N a multiple of the vector, aligned rows), element-sized ones
@@ -215,30 +180,33 @@ struct AsyncCopyB {
   }
 };
 
-// ---- K-contiguous tiles copied as they are (gemm10, gemm11, the A·Aᵀ steps) -----------------
+// ---- K-contiguous tiles (A in every cp.async step; for A·Aᵀ also the second operand) --------
 // A row-major matrix whose rows run along k (A; for A·Aᵀ also the second operand, A's rows)
-// is copied ROWS × BK at a time, untransposed, in 16-byte cp.async chunks (element-sized ones
-// when its rows are not 16-byte aligned). Where a chunk lands in shared memory is the Layout's
-// choice: both layouts keep every row's chunks whole and within the row, so a 16-byte copy and
-// kVec element copies fill the same places (the two paths stay bit-identical).
+// is copied ROWS × BK at a time, in 16-byte cp.async chunks (element-sized ones when its rows
+// are not 16-byte aligned, or when the tile is stored transposed). Where an element lands in
+// shared memory is the Layout's choice: the untransposed layouts keep every row's chunks whole
+// and within the row, so a 16-byte copy and kVec element copies fill the same places (the two
+// paths stay bit-identical).
 
 // The layouts (gemm_plan.hpp, where the host suite checks them): PaddedRows<P>, row r at r·P;
 // SwizzledRows, rows of BK packed with their 16-byte chunks XOR-swizzled (conflict-free reads
-// of one chunk index in 8 consecutive rows).
+// of one chunk index in 8 consecutive rows); TransposedRows<LD>, row r as column r of [k][r].
 using gemm_plan::PaddedRows;
+using gemm_plan::TransposedRows;
 template <class T, int BK>
 using SwizzledRows = gemm_plan::SwizzledRows<int(sizeof(T)), BK>;
 
 // Successive ROWS × BK tiles at (r0, k0 = 0, BK, 2·BK, ...) of a row-major matrix with `rows`
 // rows, `cols` valid columns and row pitch `ld` (ld > cols when only a slice of k is this
 // block's, as in split-K). Thread t copies chunk column c = (t mod BK/V)·V of rows r, r + step,
-// ...; as in AsyncCopyA, all per-thread state is computed once, and a copy past the edge reads
-// nothing, zero-fills its chunk and points at the base. With VEC, cols is a multiple of V, so a
-// chunk is wholly inside or wholly outside.
+// ...: a warp reads whole 32-byte sectors of consecutive rows. All per-thread state is computed
+// once, and a copy past the edge reads nothing, zero-fills its chunk and points at the base.
+// With VEC, cols is a multiple of V, so a chunk is wholly inside or wholly outside.
 template <class T, int ROWS, int BK, int THREADS, bool VEC, class Layout>
 struct AsyncCopyK {
   static constexpr int V = VEC ? kVec<T> : 1, kChunks = BK / V;
   static_assert(BK % V == 0 && THREADS % kChunks == 0, "whole rows per thread pass");
+  static_assert(!VEC || Layout::kWholeChunks, "a 16-byte copy needs its chunk whole in shared memory");
   static constexpr int kRowStep = THREADS / kChunks, kPer = ROWS / kRowStep;
   static_assert(ROWS % kRowStep == 0 && kPer >= 1 && kPer <= 32, "whole tile, 32-bit row mask");
   // Rows r and r + kRowStep·i are placed alike, so copy i lands kRowStep·i·pitch further on.
@@ -269,5 +237,12 @@ struct AsyncCopyK {
     }
   }
 };
+
+// A (gemm7-9), and A's rows as the B tile of float A·Aᵀ (gemm10): successive BM × BK tiles of
+// the M × K matrix at (row0, k0 = 0, BK, ...), stored transposed, as[k][m] (pitch LDA), one
+// element-sized copy per element (a 16-byte copy cannot transpose, so A needs no alignment):
+// AsyncCopyK over all of k (cols = ld = K) with the TransposedRows layout.
+template <class T, int BM, int BK, int LDA, int THREADS>
+using AsyncCopyA = AsyncCopyK<T, BM, BK, THREADS, false, TransposedRows<LDA>>;
 
 }  // namespace kl::gemm_detail

@@ -81,19 +81,11 @@ void launch_rows(const MatVecArgs<T>& a, const Plan& p, T* out, cudaStream_t s) 
   }
 }
 
-// Runs plan p with `rows(out)` enqueuing the per-row kernel: straight into y (S = 1), or the
-// segments' partials into the workspace, then the second pass that sums them per row in a
-// fixed order.
-template <class T, class Rows>
-void run(const MatVecArgs<T>& a, const Plan& p, cudaStream_t s, Rows&& rows) {
-  T* out = p.S > 1 ? static_cast<T*>(a.workspace) : a.y;
-  rows(out);
-  if (p.S > 1) matvec::launch_sum_partials(static_cast<const T*>(out), p.S, a.M, a.y, s);
-}
-
+// Runs plan p: the per-row kernel straight into y (S = 1), or the segments' partials into the
+// workspace, then the second pass that sums them per row in a fixed order.
 template <class T, int U, bool kStream>
 void launch(const MatVecArgs<T>& a, const Plan& p, cudaStream_t s) {
-  run(a, p, s, [&](T* out) { launch_rows<T, U, kStream>(a, p, out, s); });
+  matvec::run_split(a, p.S, a.M, s, [&](T* out) { launch_rows<T, U, kStream>(a, p, out, s); });
 }
 
 // Rounding depth of plan p: each lane's chain, the group's shuffle tree, the second pass.
@@ -101,11 +93,6 @@ template <class T>
 double depth(const Plan& p) {
   const int W = p.vector ? kVec<T> : 1;
   return static_cast<double>(ceil_div(p.seg, p.G)) * W + matvec::log2_pow2(p.G) + matvec::sum_partials_depth(p.S);
-}
-
-template <class T>
-std::size_t workspace(const Plan& p, int M) {
-  return p.S > 1 ? static_cast<std::size_t>(p.S) * M * sizeof(T) : 0;
 }
 
 constexpr int kUnroll = 4;

@@ -58,7 +58,7 @@ MatVecVariant<T> variant() {
             gemv4::launch<T, gemv4::kUnroll, false>(a, plan<T>({a.M, a.N}, matvec::vector_rows_ok(a, true)), s);
           },
           .workspace_bytes = [](MatrixShape s) {
-            return matvec::worst_path<T>(s, [s](bool v) { return gemv4::workspace<T>(plan<T>(s, v), s.M); });
+            return matvec::worst_path<T>(s, [s](bool v) { return matvec::split_workspace<T>(plan<T>(s, v).S, s.M); });
           },
           .rounding_depth = [](MatrixShape s) {
             return matvec::worst_path<T>(s, [s](bool v) { return gemv4::depth<T>(plan<T>(s, v)); });

@@ -75,7 +75,7 @@ void launch_warps(const MatVecArgs<T>& a, const gemv4::Plan& p, T* out, cudaStre
 
 template <class T, int U, bool kStream>
 void launch_plan(const MatVecArgs<T>& a, const gemv4::Plan& p, cudaStream_t s) {
-  gemv4::run(a, p, s, [&](T* out) {
+  matvec::run_split(a, p.S, a.M, s, [&](T* out) {
     switch (p.G) {
       case 64: launch_warps<T, 64, U, kStream>(a, p, out, s); break;
       case 128: launch_warps<T, 128, U, kStream>(a, p, out, s); break;
@@ -113,7 +113,7 @@ MatVecVariant<T> variant(std::string_view name) {
             launch_plan<T, U, kStream>(a, plan<T, U>({a.M, a.N}, matvec::vector_rows_ok(a, true)), s);
           },
           .workspace_bytes = [](MatrixShape s) {
-            return matvec::worst_path<T>(s, [s](bool v) { return gemv4::workspace<T>(plan<T, U>(s, v), s.M); });
+            return matvec::worst_path<T>(s, [s](bool v) { return matvec::split_workspace<T>(plan<T, U>(s, v).S, s.M); });
           },
           .rounding_depth = [](MatrixShape s) {
             return matvec::worst_path<T>(s, [s](bool v) { return plan_depth<T>(plan<T, U>(s, v)); });

@@ -143,16 +143,16 @@ void launch_c(const MatVecArgs<T>& a, const Plan& p, T* out, cudaStream_t s) {
 // Runs plan p: the tiles kernel writing y (S = 1) or the slabs' partials, then the second pass.
 template <class T, int U, bool kStream>
 void launch(const MatVecArgs<T>& a, const Plan& p, cudaStream_t s) {
-  T* out = p.S > 1 ? static_cast<T*>(a.workspace) : a.y;
-  switch (p.C) {
-    case 1: launch_c<T, 1, U, kStream>(a, p, out, s); break;
-    case 2: launch_c<T, 2, U, kStream>(a, p, out, s); break;
-    case 4: launch_c<T, 4, U, kStream>(a, p, out, s); break;
-    case 8: launch_c<T, 8, U, kStream>(a, p, out, s); break;
-    case 16: launch_c<T, 16, U, kStream>(a, p, out, s); break;
-    default: launch_c<T, 32, U, kStream>(a, p, out, s); break;
-  }
-  if (p.S > 1) matvec::launch_sum_partials(static_cast<const T*>(out), p.S, a.N, a.y, s);
+  matvec::run_split(a, p.S, a.N, s, [&](T* out) {
+    switch (p.C) {
+      case 1: launch_c<T, 1, U, kStream>(a, p, out, s); break;
+      case 2: launch_c<T, 2, U, kStream>(a, p, out, s); break;
+      case 4: launch_c<T, 4, U, kStream>(a, p, out, s); break;
+      case 8: launch_c<T, 8, U, kStream>(a, p, out, s); break;
+      case 16: launch_c<T, 16, U, kStream>(a, p, out, s); break;
+      default: launch_c<T, 32, U, kStream>(a, p, out, s); break;
+    }
+  });
 }
 
 // Rounding depth of plan p: a column lane's chain over its rows of the slab, the shuffle tree
@@ -162,11 +162,6 @@ double depth(const Plan& p) {
   const int R = kThreads / p.C;
   return static_cast<double>(ceil_div(p.slab, R)) + (matvec::log2_pow2(32) - matvec::log2_pow2(p.C)) + kWarps +
          matvec::sum_partials_depth(p.S);
-}
-
-template <class T>
-std::size_t workspace(const Plan& p, int N) {
-  return p.S > 1 ? static_cast<std::size_t>(p.S) * N * sizeof(T) : 0;
 }
 
 constexpr int kUnroll = 4;
@@ -184,7 +179,7 @@ MatVecVariant<T> variant() {
             launch<T, kUnroll, false>(a, plan<T>({a.M, a.N}, matvec::vector_rows_ok(a, false)), s);
           },
           .workspace_bytes = [](MatrixShape s) {
-            return matvec::worst_path<T>(s, [s](bool v) { return workspace<T>(plan<T>(s, v), s.N); });
+            return matvec::worst_path<T>(s, [s](bool v) { return matvec::split_workspace<T>(plan<T>(s, v).S, s.N); });
           },
           .rounding_depth = [](MatrixShape s) {
             return matvec::worst_path<T>(s, [s](bool v) { return depth<T>(plan<T>(s, v)); });

@@ -32,7 +32,7 @@ MatVecVariant<T> variant(std::string_view name) {
             gevm4::launch<T, U, kStream>(a, plan<T, U>({a.M, a.N}, matvec::vector_rows_ok(a, false)), s);
           },
           .workspace_bytes = [](MatrixShape s) {
-            return matvec::worst_path<T>(s, [s](bool v) { return gevm4::workspace<T>(plan<T, U>(s, v), s.N); });
+            return matvec::worst_path<T>(s, [s](bool v) { return matvec::split_workspace<T>(plan<T, U>(s, v).S, s.N); });
           },
           .rounding_depth = [](MatrixShape s) {
             return matvec::worst_path<T>(s, [s](bool v) { return gevm4::depth<T>(plan<T, U>(s, v)); });

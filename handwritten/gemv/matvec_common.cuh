@@ -11,6 +11,8 @@
 //   pow2_at_least    group widths fitted to a dimension
 //   sum_partials     the second pass of the split steps: y[i] = Σ_s partial[s][i] in a fixed
 //                    order (deterministic, no float atomics), with its rounding depth
+//   run_split        a split step's run (its kernel into y, or into partials then the second
+//                    pass) and its workspace
 //
 // A is row-major M × N (row r starts at r·N); offsets are 64-bit (r·N passes 2^31 for large
 // matrices), indices within a row or column stay int (every dimension is at most 2^30).
@@ -257,6 +259,22 @@ void launch_sum_partials(const T* partial, int S, int len, T* y, cudaStream_t st
     default: launch_sum_partials_l<T, 32>(partial, S, len, y, stream); break;
   }
   KL_CHECK_LAUNCH();
+}
+
+// Runs a step split S ways over the `len` outputs of y: `first(out)` enqueues its kernel, writing
+// straight into y (S = 1) or the S partial rows of `len` values into the workspace, which the
+// second pass then sums per output in a fixed order.
+template <class T, class First>
+void run_split(const MatVecArgs<T>& a, int S, int len, cudaStream_t s, First&& first) {
+  T* out = S > 1 ? static_cast<T*>(a.workspace) : a.y;
+  first(out);
+  if (S > 1) launch_sum_partials(static_cast<const T*>(out), S, len, a.y, s);
+}
+
+// The workspace of run_split: S partial rows of `len` values, none without a split.
+template <class T>
+std::size_t split_workspace(int S, int len) {
+  return S > 1 ? static_cast<std::size_t>(S) * len * sizeof(T) : 0;
 }
 
 }  // namespace kl::matvec

@@ -319,7 +319,13 @@ double vectorized_pass_depth(std::size_t len, std::size_t grid) {
 // and each block adds its partial into *out with atomicAdd. *out is zeroed on the stream first
 // (the document's cudaMemset), as part of the operation. Rounding: the block's own levels
 // (kBlockLevels), then one chain of atomics over all blocks in arrival order (the first landing
-// on the zeroed *out exactly).
+// on the zeroed *out exactly). The dot family's 004 kernels follow the same pattern
+// (dot_detail::atomic_variant).
+template <unsigned kTPB, unsigned kBlockLevels>
+double atomic_depth(std::size_t n) {
+  return double{kBlockLevels} + static_cast<double>(ceil_div(n, std::size_t{kTPB}) - 1);
+}
+
 template <class T, unsigned kTPB, unsigned kBlockLevels, void (*Kernel)(T*, const T*, std::size_t)>
 ReduceVariant<T> atomic_variant(VariantInfo info) {
   return {
@@ -329,7 +335,7 @@ ReduceVariant<T> atomic_variant(VariantInfo info) {
         Kernel<<<grid_blocks(ceil_div(a.n, kTPB)), kTPB, 0, s>>>(a.out, a.in, a.n);
         KL_CHECK_LAUNCH();
       },
-      .rounding_depth = [](std::size_t n) { return double{kBlockLevels} + static_cast<double>(ceil_div(n, kTPB) - 1); },
+      .rounding_depth = atomic_depth<kTPB, kBlockLevels>,
   };
 }
 

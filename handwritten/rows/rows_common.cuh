@@ -9,6 +9,7 @@
 //   combine_parts                the deterministic second pass of the split strategies: a warp per
 //                                output folds that output's partials in index order
 //   layout_aligned               whether every row may be read as 16-byte vectors
+//   serial_chain_depth           the depth of the documents' kernels: one chain over a row (column)
 //   no_error_bound               the `unsupported` hook of the documents' serial kernels, whose
 //                                single chain over a row (column) of 2^23 floats bounds nothing
 //
@@ -94,6 +95,10 @@ inline const char* row_ops_only(RowsShape s) {
 inline const char* column_ops_only(RowsShape s) {
   return is_column_op(s.op) ? nullptr : "a per-column kernel (col_mean only): the row operations are the other steps'";
 }
+
+// The depth of the documents' kernels (thread per row or column, one-warp tile fold): one serial
+// chain over each output's whole row (column); the first combine, onto the identity, is exact.
+inline double serial_chain_depth(RowsShape s) { return static_cast<double>(is_column_op(s.op) ? s.M : s.N); }
 
 // The `unsupported` hook of a kernel whose declared depth, Depth(shape), is so long for op that
 // no error bound holds (reduce_launch::rows_unbounded_depth: gamma >= 1, which the runner would fail

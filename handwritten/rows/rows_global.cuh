@@ -46,9 +46,6 @@ __global__ void __launch_bounds__(kThreads)
   out[col] = rows_detail::finish<Op>(acc, M);
 }
 
-// One serial chain over the row (or column); the first combine, onto 0, is exact.
-inline double depth(RowsShape s) { return static_cast<double>(is_column_op(s.op) ? s.M : s.N); }
-
 template <class T>
 RowsVariant<T> variant() {
   return {
@@ -65,9 +62,9 @@ RowsVariant<T> variant() {
           KL_CHECK_LAUNCH();
         });
       },
-      .rounding_depth = depth,
+      .rounding_depth = rows_detail::serial_chain_depth,
       // Sums over 2^23 floats or more (1 × 2^24 rows, 2^24 × 1 columns) have no bound.
-      .unsupported = rows_detail::no_error_bound<T, depth>,
+      .unsupported = rows_detail::no_error_bound<T, rows_detail::serial_chain_depth>,
   };
 }
 

@@ -88,17 +88,15 @@ void launch(const RowsArgs<T>& a, cudaStream_t s) {
   });
 }
 
-// One serial chain over the row (or column), tile after tile; identity-filled edges add exactly.
-inline double depth(RowsShape s) { return static_cast<double>(is_column_op(s.op) ? s.M : s.N); }
-
 template <class T>
 RowsVariant<T> variant() {
   return {
       .info = {"rows_shared", "000 lab, variants 2-6: shared memory, tile[32][32]",
                "32x32 tiles loaded coalesced into shared memory; folding a tile row reads down a column: 32-way bank conflict"},
       .launch = launch<T, 0>,
-      .rounding_depth = depth,
-      .unsupported = rows_detail::no_error_bound<T, depth>,  // sums over 2^23 floats or more
+      // One serial chain over the row (or column), tile after tile; identity-filled edges add exactly.
+      .rounding_depth = rows_detail::serial_chain_depth,
+      .unsupported = rows_detail::no_error_bound<T, rows_detail::serial_chain_depth>,  // sums over 2^23 floats or more
   };
 }
 

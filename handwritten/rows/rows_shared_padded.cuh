@@ -23,8 +23,8 @@ RowsVariant<T> variant() {
       .info = {"rows_shared_padded", "000 lab, variants 2-6: shared memory, tile[32][32+1] (table 3.2)",
                "the same tiles padded by one element per row: the column read spans all 32 banks, no conflict"},
       .launch = rows_shared::launch<T, 1>,
-      .rounding_depth = rows_shared::depth,
-      .unsupported = rows_detail::no_error_bound<T, rows_shared::depth>,
+      .rounding_depth = rows_detail::serial_chain_depth,
+      .unsupported = rows_detail::no_error_bound<T, rows_detail::serial_chain_depth>,
   };
 }
 

@@ -42,9 +42,7 @@ TransposeVariant<T> variant() {
       .info = {"transpose1_naive", "000: transpose1 (16x16 blocks)",
                "a thread per element: coalesced reads, writes M elements apart (uncoalesced)"},
       .launch = [](const TransposeArgs<T>& a, cudaStream_t s) {
-        transpose1<T><<<transpose_detail::tile_grid(a.M, a.N, kBlock, kBlock), dim3(kBlock, kBlock), 0, s>>>(
-            a.A, a.B, a.M, a.N);
-        KL_CHECK_LAUNCH();
+        transpose_detail::launch_tiles(transpose1<T>, a, kBlock, dim3(kBlock, kBlock), s);
       },
   };
 }

@@ -41,9 +41,7 @@ __global__ void __launch_bounds__(kTile * kTile)
 
 template <class T, int kPad>
 void launch(const TransposeArgs<T>& a, cudaStream_t s) {
-  transpose_tile<T, kPad><<<transpose_detail::tile_grid(a.M, a.N, kTile, kTile), dim3(kTile, kTile), 0, s>>>(
-      a.A, a.B, a.M, a.N);
-  KL_CHECK_LAUNCH();
+  transpose_detail::launch_tiles(transpose_tile<T, kPad>, a, kTile, dim3(kTile, kTile), s);
 }
 
 template <class T>

@@ -53,9 +53,7 @@ TransposeVariant<T> variant(std::string_view name) {
       .info = {name, "beyond (001: threads(32, 8) of SMEM-5)",
                "padded 32x32 tile, 32/kRows elements per thread: loads in flight, smaller blocks"},
       .launch = [](const TransposeArgs<T>& a, cudaStream_t s) {
-        transpose_rows<T, kRows><<<transpose_detail::tile_grid(a.M, a.N, kTile, kTile), dim3(kTile, kRows), 0, s>>>(
-            a.A, a.B, a.M, a.N);
-        KL_CHECK_LAUNCH();
+        transpose_detail::launch_tiles(transpose_rows<T, kRows>, a, kTile, dim3(kTile, kRows), s);
       },
   };
 }

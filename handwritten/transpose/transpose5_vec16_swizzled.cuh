@@ -98,10 +98,8 @@ __global__ void __launch_bounds__(kThreadsX<T> * kRows)
 template <class T, int kRows>
 void launch(const TransposeArgs<T>& a, cudaStream_t s) {
   const bool vector = a.M % kVec<T> == 0 && a.N % kVec<T> == 0 && aligned16(a.A) && aligned16(a.B);
-  auto kernel = vector ? transpose_vec<T, kRows, true> : transpose_vec<T, kRows, false>;
-  kernel<<<transpose_detail::tile_grid(a.M, a.N, kTile, kTile), dim3(kThreadsX<T>, kRows), 0, s>>>(a.A, a.B, a.M,
-                                                                                                     a.N);
-  KL_CHECK_LAUNCH();
+  transpose_detail::launch_tiles(vector ? transpose_vec<T, kRows, true> : transpose_vec<T, kRows, false>, a, kTile,
+                                 dim3(kThreadsX<T>, kRows), s);
 }
 
 template <class T, int kRows>

@@ -1,8 +1,11 @@
 // Shared by the GPU suite: run a family's variants in validate-only mode through the real
 // runner core (same inputs, references, poison and bounds as `compare`), and mutants: every
-// variant run with its arguments rewritten (an element dropped, k one short) must fail.
+// variant run with its arguments rewritten (an element dropped, k one short) must fail, with the
+// rewrites several families share.
 #pragma once
 
+#include "common/cuda_check.hpp"
+#include "compare/device_memory.hpp"
 #include "compare/execute.hpp"
 #include "compare/family_core.hpp"
 #include "compare/timing.hpp"
@@ -99,5 +102,52 @@ void expect_mutants_fail(const ProblemKey& key, typename TypedFamily<F>::templat
     }
   }
 }
+
+// The mutant "output never written", for families with one output pointer (Args::out): every
+// variant writes elsewhere, so the problem's poisoned output is what gets checked.
+template <class F, class T>
+void expect_unwritten_output_fails(const ProblemKey& key) {
+  DeviceArray<T> elsewhere(1);
+  expect_mutants_fail<F, T>(key, [&](const typename F::template Args<T>& a, cudaStream_t) {
+    auto b = a;
+    b.out = elsewhere.get();
+    return b;
+  }, "output never written");
+}
+
+// A mutant's copy of an array of `n` elements with element i set to 0 (an input dropped from a
+// sum), made on the launch's stream. Made outside the hook (it allocates), called inside it.
+template <class T>
+class WithElementZeroed {
+ public:
+  explicit WithElementZeroed(std::size_t n) : copy_(n) {}
+  const T* operator()(const T* src, std::size_t i, cudaStream_t s) const {
+    KL_CUDA_CHECK(cudaMemcpyAsync(copy_.get(), src, copy_.size() * sizeof(T), cudaMemcpyDeviceToDevice, s));
+    KL_CUDA_CHECK(cudaMemsetAsync(copy_.get() + i, 0, sizeof(T), s));
+    return copy_.get();
+  }
+
+ private:
+  DeviceArray<T> copy_;
+};
+
+// A mutant's matrix with its last column dropped: the first cols - 1 columns of a rows × cols
+// row-major matrix, repacked densely (so that every variant reads a rows × (cols - 1) matrix),
+// copied on the launch's stream. Made outside the hook (it allocates), called inside it.
+template <class T>
+class WithoutLastColumn {
+ public:
+  WithoutLastColumn(int rows, int cols)
+      : rows_(rows), cols_(cols), dense_(static_cast<std::size_t>(rows) * (cols - 1)) {}
+  const T* operator()(const T* a, cudaStream_t s) const {
+    KL_CUDA_CHECK(cudaMemcpy2DAsync(dense_.get(), (cols_ - 1) * sizeof(T), a, cols_ * sizeof(T), (cols_ - 1) * sizeof(T),
+                                    rows_, cudaMemcpyDeviceToDevice, s));
+    return dense_.get();
+  }
+
+ private:
+  int rows_, cols_;
+  DeviceArray<T> dense_;
+};
 
 }  // namespace kl::test

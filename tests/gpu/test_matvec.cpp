@@ -166,12 +166,11 @@ TEST_CASE_TEMPLATE("mutants: every gemv variant with the sum one short, an end o
     CAPTURE(N);
     const ProblemKey key = make_key(family<GemvFamily>(), dtype_of<T>(), {M, N});
     // N one short with A's first N - 1 columns repacked densely: y_i misses A[i][N-1]·x[N-1].
-    DeviceArray<T> a_short(static_cast<std::size_t>(M) * (N - 1)), x_dropped(N);
+    WithoutLastColumn<T> a_short(M, N);
+    WithElementZeroed<T> x_dropped(N);
     expect_mutants_fail<GemvFamily, T>(key, [&](const MatVecArgs<T>& g, cudaStream_t s) {
-      KL_CUDA_CHECK(cudaMemcpy2DAsync(a_short.get(), (N - 1) * sizeof(T), g.A, N * sizeof(T), (N - 1) * sizeof(T), M,
-                                      cudaMemcpyDeviceToDevice, s));
       auto h = g;
-      h.A = a_short.get();
+      h.A = a_short(g.A, s);
       h.N = N - 1;
       return h;
     }, "sum one term short");
@@ -180,10 +179,8 @@ TEST_CASE_TEMPLATE("mutants: every gemv variant with the sum one short, an end o
     for (int dropped : {0, N - 1}) {
       CAPTURE(dropped);
       expect_mutants_fail<GemvFamily, T>(key, [&](const MatVecArgs<T>& g, cudaStream_t s) {
-        KL_CUDA_CHECK(cudaMemcpyAsync(x_dropped.get(), g.x, N * sizeof(T), cudaMemcpyDeviceToDevice, s));
-        KL_CUDA_CHECK(cudaMemsetAsync(x_dropped.get() + dropped, 0, sizeof(T), s));
         auto h = g;
-        h.x = x_dropped.get();
+        h.x = x_dropped(g.x, dropped, s);
         return h;
       }, "an end of x dropped");
     }
@@ -204,7 +201,8 @@ TEST_CASE_TEMPLATE("mutants: every gevm variant with the sum one short, an end o
     CAPTURE(M);
     CAPTURE(N);
     const ProblemKey key = make_key(family<GevmFamily>(), dtype_of<T>(), {M, N});
-    DeviceArray<T> a_narrow(static_cast<std::size_t>(M) * (N - 1)), x_dropped(M);
+    WithoutLastColumn<T> a_narrow(M, N);
+    WithElementZeroed<T> x_dropped(M);
     // M one short: A's first M - 1 rows keep their pitch; y_j misses x[M-1]·A[M-1][j].
     expect_mutants_fail<GevmFamily, T>(key, [&](const MatVecArgs<T>& g, cudaStream_t) {
       auto h = g;
@@ -214,19 +212,15 @@ TEST_CASE_TEMPLATE("mutants: every gevm variant with the sum one short, an end o
     for (int dropped : {0, M - 1}) {
       CAPTURE(dropped);
       expect_mutants_fail<GevmFamily, T>(key, [&](const MatVecArgs<T>& g, cudaStream_t s) {
-        KL_CUDA_CHECK(cudaMemcpyAsync(x_dropped.get(), g.x, M * sizeof(T), cudaMemcpyDeviceToDevice, s));
-        KL_CUDA_CHECK(cudaMemsetAsync(x_dropped.get() + dropped, 0, sizeof(T), s));
         auto h = g;
-        h.x = x_dropped.get();
+        h.x = x_dropped(g.x, dropped, s);
         return h;
       }, "an end of x dropped");
     }
     // N one short with A's first N - 1 columns repacked: y[N-1] keeps its poison.
     expect_mutants_fail<GevmFamily, T>(key, [&](const MatVecArgs<T>& g, cudaStream_t s) {
-      KL_CUDA_CHECK(cudaMemcpy2DAsync(a_narrow.get(), (N - 1) * sizeof(T), g.A, N * sizeof(T), (N - 1) * sizeof(T), M,
-                                      cudaMemcpyDeviceToDevice, s));
       auto h = g;
-      h.A = a_narrow.get();
+      h.A = a_narrow(g.A, s);
       h.N = N - 1;
       return h;
     }, "last output unwritten");

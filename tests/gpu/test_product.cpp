@@ -111,21 +111,19 @@ TEST_CASE_TEMPLATE("mutants: every gemm variant with k one short, an element dro
     }
   // k one short with lda unchanged: A's first K - 1 columns repacked (so the variant reads them
   // densely), B's first K - 1 rows: C = sum over k < K - 1, exactly one term per element missing.
-  DeviceArray<T> a_short(static_cast<std::size_t>(M) * (K - 1)), a_dropped(static_cast<std::size_t>(M) * K);
+  WithoutLastColumn<T> a_short(M, K);
+  const std::size_t mk = static_cast<std::size_t>(M) * K;
+  WithElementZeroed<T> a_dropped(mk);
   expect_mutants_fail<GemmFamily, T>(key, [&](const GemmArgs<T>& g, cudaStream_t s) {
-    KL_CUDA_CHECK(cudaMemcpy2DAsync(a_short.get(), (K - 1) * sizeof(T), g.A, K * sizeof(T), (K - 1) * sizeof(T), M,
-                                    cudaMemcpyDeviceToDevice, s));
     auto h = g;
-    h.A = a_short.get();
+    h.A = a_short(g.A, s);
     h.K = K - 1;
     return h;
   }, "k one short");
   // One element of A (its last) dropped: the last row of C misses one product.
   expect_mutants_fail<GemmFamily, T>(key, [&](const GemmArgs<T>& g, cudaStream_t s) {
-    KL_CUDA_CHECK(cudaMemcpyAsync(a_dropped.get(), g.A, a_dropped.size() * sizeof(T), cudaMemcpyDeviceToDevice, s));
-    KL_CUDA_CHECK(cudaMemsetAsync(a_dropped.get() + a_dropped.size() - 1, 0, sizeof(T), s));
     auto h = g;
-    h.A = a_dropped.get();
+    h.A = a_dropped(g.A, mk - 1, s);
     return h;
   }, "one element of A dropped");
   // The last row never computed: it keeps its poison.
@@ -191,12 +189,10 @@ TEST_CASE_TEMPLATE("every aat variant passes at every shape", T, float, double) 
 TEST_CASE_TEMPLATE("mutants: every aat variant with k one short or a row unwritten fails", T, float, double) {
   const int M = 67, K = quick() < 2 ? 1031 : 129;
   const ProblemKey key = make_key(family<AatFamily>(), dtype_of<T>(), {M, K});
-  DeviceArray<T> a_short(static_cast<std::size_t>(M) * (K - 1));
+  WithoutLastColumn<T> a_short(M, K);
   expect_mutants_fail<AatFamily, T>(key, [&](const AatArgs<T>& g, cudaStream_t s) {
-    KL_CUDA_CHECK(cudaMemcpy2DAsync(a_short.get(), (K - 1) * sizeof(T), g.A, K * sizeof(T), (K - 1) * sizeof(T), M,
-                                    cudaMemcpyDeviceToDevice, s));
     auto h = g;
-    h.A = a_short.get();
+    h.A = a_short(g.A, s);
     h.K = K - 1;
     return h;
   }, "k one short");

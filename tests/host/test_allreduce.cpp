@@ -8,6 +8,7 @@
 #include "compare/family_core.hpp"
 #include "compare/multi_gpu.hpp"
 #include "compare/report.hpp"
+#include "compare_cli.hpp"
 #if KL_HAVE_NCCL
 #include "compare/family_allreduce.hpp"
 #endif
@@ -15,23 +16,16 @@
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
-#include <array>
-#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <sstream>
 #include <string>
-#include <sys/wait.h>
 #include <vector>
 
 using namespace kl;
+using namespace kl::test;
 
 namespace {
-
-Plan parse(std::vector<const char*> args) {
-  args.insert(args.begin(), "compare");
-  return parse_command_line(static_cast<int>(args.size()), args.data());
-}
 
 std::string usage_error(std::vector<const char*> args) {
   try {
@@ -40,29 +34,6 @@ std::string usage_error(std::vector<const char*> args) {
     return e.what();
   }
   return "(no error)";
-}
-
-struct Run {
-  int code;
-  std::string output;
-};
-
-Run run_compare(const std::string& args) {
-  const char* env = std::getenv("KL_COMPARE_EXE");
-  const std::string cmd = std::string(env && *env ? env : KL_COMPARE_EXE) + " " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  REQUIRE(p != nullptr);
-  std::string out;
-  std::array<char, 4096> buf{};
-  while (std::fgets(buf.data(), buf.size(), p)) out += buf.data();
-  const int status = pclose(p);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
-
-int count_lines(const std::string& s) {
-  int n = 0;
-  for (char c : s) n += c == '\n';
-  return n;
 }
 
 }  // namespace

@@ -2,54 +2,15 @@
 // through the real `compare` executable (exit code 2 and exactly one line on stderr).
 #include "compare/cli.hpp"
 #include "compare/device.hpp"
+#include "compare_cli.hpp"
 
 #include <doctest/doctest.h>
 
-#include <array>
-#include <cstdlib>
-#include <cstdio>
 #include <string>
-#include <sys/wait.h>
 #include <vector>
 
 using namespace kl;
-
-namespace {
-
-Plan parse(std::vector<const char*> args) {
-  args.insert(args.begin(), "compare");
-  return parse_command_line(static_cast<int>(args.size()), args.data());
-}
-
-struct Run {
-  int code;
-  std::string output;
-};
-
-// The executable built beside this suite; KL_COMPARE_EXE overrides it (binaries moved elsewhere).
-std::string compare_exe() {
-  const char* env = std::getenv("KL_COMPARE_EXE");
-  return env && *env ? env : KL_COMPARE_EXE;
-}
-
-Run run_compare(const std::string& args) {
-  const std::string cmd = compare_exe() + " " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  REQUIRE(p != nullptr);
-  std::string out;
-  std::array<char, 4096> buf{};
-  while (std::fgets(buf.data(), buf.size(), p)) out += buf.data();
-  const int status = pclose(p);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
-
-int count_lines(const std::string& s) {
-  int n = 0;
-  for (char c : s) n += c == '\n';
-  return n;
-}
-
-}  // namespace
+using namespace kl::test;
 
 TEST_CASE("no options: the default comparison covers every family at its default types and sizes") {
   const Plan p = parse({});

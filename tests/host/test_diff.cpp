@@ -2,20 +2,18 @@
 // verdicts on synthetic reports (a real regression, pure noise, a new failure, an improvement,
 // rows in one run only, schema-1 input), and the exit status through the real executable.
 #include "compare/diff.hpp"
+#include "compare_cli.hpp"
 
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
-#include <array>
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <random>
 #include <sstream>
 #include <string>
-#include <sys/wait.h>
 #include <vector>
 
 using namespace kl;
@@ -97,10 +95,7 @@ const DiffRow& find(const DiffResult& d, const std::string& variant) {
 
 // ---- the real executable ---------------------------------------------------------------------
 
-std::string compare_exe() {
-  const char* env = std::getenv("KL_COMPARE_EXE");
-  return env && *env ? env : KL_COMPARE_EXE;
-}
+using test::count_lines;
 
 struct Run {
   int code;
@@ -133,17 +128,9 @@ struct TempDir {
 
 Run run_diff(const TempDir& dir, const std::string& args) {
   const std::string err_file = (dir.path / "stderr.txt").string();
-  const std::string cmd = compare_exe() + " diff " + args + " 2>" + err_file;
-  FILE* p = popen(cmd.c_str(), "r");
-  REQUIRE(p != nullptr);
-  std::string out;
-  std::array<char, 4096> buf{};
-  while (std::fgets(buf.data(), buf.size(), p)) out += buf.data();
-  const int status = pclose(p);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out, dir.read("stderr.txt")};
+  const test::Run r = test::run_shell(test::compare_exe() + " diff " + args + " 2>" + err_file);
+  return {r.code, r.output, dir.read("stderr.txt")};
 }
-
-int count_lines(const std::string& s) { return static_cast<int>(std::count(s.begin(), s.end(), '\n')); }
 
 bool has(const std::string& s, const std::string& needle) { return s.find(needle) != std::string::npos; }
 

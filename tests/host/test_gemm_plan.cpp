@@ -98,6 +98,27 @@ TEST_CASE("swizzled rows: a bijection, chunks whole, 8 consecutive rows conflict
   check_swizzle<8, 16>();
 }
 
+// What AsyncCopyK assumes of every layout: a bijection of the tile, and row r + kPeriod·i placed
+// as row r, kPeriod·i·kPitch further on (its copies step by kRowStep rows, a multiple of kPeriod).
+template <class L>
+void check_layout_steps(int rows, int cols) {
+  std::set<int> places;
+  for (int r = 0; r < rows; ++r)
+    for (int c = 0; c < cols; ++c) {
+      const int at = L::at(r, c);
+      REQUIRE(at >= 0);
+      REQUIRE(places.insert(at).second);
+      if (r + L::kPeriod < rows) CHECK(L::at(r + L::kPeriod, c) == at + L::kPeriod * L::kPitch);
+    }
+}
+
+TEST_CASE("padded and transposed rows: bijections that step by kPitch per row (AsyncCopyK)") {
+  check_layout_steps<PaddedRows<20>>(128, 16);      // gemm11's A tile
+  check_layout_steps<TransposedRows<132>>(128, 16);  // float gemm9's A tile as[k][m], LDA = BM + 4
+  check_layout_steps<TransposedRows<66>>(64, 8);     // double gemm9's 64-row tile, LDA = BM + 2
+  CHECK(TransposedRows<132>::at(5, 3) == 3 * 132 + 5);  // row r is column r of [k][r]
+}
+
 TEST_CASE("DMMA fragments cover their tiles exactly once") {
   for (int kmma : {4, 8, 16}) {
     CAPTURE(kmma);
