@@ -345,7 +345,14 @@ Plan parse_command_line(int argc, const char* const* argv) {
     if (static_cast<std::size_t>(plan.worker) >= plan.problems.size() || plan.worker_out.empty())
       throw UsageError("--worker: no such problem");
     plan.isolate = false;
-    if (!plan.worker_variants.empty()) plan.run.variant_patterns = plan.worker_variants;
+    if (!plan.worker_variants.empty()) {
+      plan.run.variant_patterns = plan.worker_variants;
+      // The injected fault runs only where the parent asks for it: once it has its row, the
+      // workers that resume the problem must run the other variants without it.
+      const std::string fault = "test_fault_" + plan.run.inject_fault;
+      if (std::find(plan.worker_variants.begin(), plan.worker_variants.end(), fault) == plan.worker_variants.end())
+        plan.run.inject_fault.clear();
+    }
   }
   return plan;
 }

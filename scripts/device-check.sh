@@ -28,14 +28,16 @@ run() {  # run NAME CMD...: tee the output to OUTDIR/NAME.log, remember failures
   local name=$1; shift
   echo "=== $name: $*"
   local t0=$SECONDS
-  timeout "${STAGE_TIMEOUT:-1500}" "$@" > "$out/$name.log" 2>&1
+  # SIGINT first: compare then writes the rows it measured, marked incomplete
+  timeout -s INT -k 30 "${STAGE_TIMEOUT:-1500}" "$@" > "$out/$name.log" 2>&1
   local rc=$?
   tail -n 25 "$out/$name.log"
   echo "=== $name: exit $rc in $((SECONDS - t0)) s"
   [ "$rc" -eq 0 ] || status=1
 }
 has() { [[ " $stages " == *" $1 "* ]]; }
-cmp=("$bin/compare" -q --out "$out")  # every compare run of this script
+# COMPARE_EXTRA: options added to every compare run (e.g. "--max-time 0.1" for a quick first look)
+cmp=("$bin/compare" -q --out "$out" ${COMPARE_EXTRA:-})  # every compare run of this script
 
 if has build && [ -z "${BIN_DIR:-}" ]; then
   export PATH="$PATH:/usr/local/cuda/bin"
