@@ -12,9 +12,7 @@
 #include <iostream>
 #include <unistd.h>
 
-#ifndef KL_GIT_COMMIT
-#define KL_GIT_COMMIT "unknown"
-#endif
+#include "kl_git_commit.h"  // generated at every build: KL_GIT_COMMIT (cmake/git_commit.cmake)
 
 namespace kl {
 

@@ -5,7 +5,7 @@
 // in flight to approach the links' bandwidth, which is where NCCL's ring sits at large sizes
 // (its chunks pipelined over dedicated channels). This should be the ladder's best at and above
 // the crossover; the expected gap to NCCL at 256 MiB is the barriers and the tail of the last
-// wave of blocks (TODO(measure)).
+// wave of blocks (not measured: no two-GPU machine has run this family yet; docs/allreduce.md).
 //
 // Changed from step 4: only the width (allreduce4's kernel with kVectors = true); chunks already
 // start on 16-byte boundaries. Unaligned pointers take step 4's element path.

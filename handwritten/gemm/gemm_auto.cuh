@@ -8,9 +8,12 @@
 // (T128 = tiles of 128 × 128 in the output; "fill" = about 128 SMs × the blocks of the
 // configuration one SM holds, gemm_schedule.cuh's splitk_splits):
 //
-//   float  1. T128 >= 256 (the 128² tile's fill: two blocks per SM): gemm9 128×128×16,
-//             3 stages, unsplit (on the H100 it beat gemm10's swizzled tile of the same size:
-//             87.0% against 82.4% of cuBLAS at 4096³, 88.4% against 83.5% at 8192³);
+//   float  1. T128 >= 256 (the 128² tile's fill: two blocks per SM): the 128×128×16 tile,
+//             3 stages, unsplit: gemm9's where its 16-byte path applies (N a multiple of 4,
+//             aligned B and C), gemm10's otherwise. Measured on the H100: with 16-byte copies
+//             gemm9 beat gemm10 (87.0% against 82.4% of cuBLAS at 4096³, 88.4% against 83.5% at
+//             8192³, 87.8% against 83.1% at 2048³); on the element path gemm10 was 2.65× faster
+//             (4097×4095×17: 51.0 against 135.3 µs; why is not established: neither was profiled there);
 //          2. otherwise gemm10 64×64×16, 4 stages (four blocks per SM), k split in slices until
 //             about 512 blocks, each slice about 4 k tiles deep or more, at most 16 slices.
 //   double 1. T128 >= 32: gemm11 128×128×16 DMMA m16n8k8, 4 stages (one block per SM), split
@@ -21,10 +24,10 @@
 //             64×64×16 k8 (two blocks per SM), split toward 256 blocks.
 // Split partial tiles go to the workspace and an ordered reduction adds them (deterministic).
 //
-// The choice reads M, N, K and the element type only (the copy path inside each kernel follows
-// the alignment, and gives the same bits either way). Examples: 2048³ and 4097×4095×17 take the
-// large tile unsplit (256 and 1056 tiles); float 1000³ the small one in 2 slices (256 tiles of
-// 64² → 512 blocks), double 1000³ the large one in 2 slices (64 tiles → 128 blocks);
+// The choice reads M, N, K and the element type, and for the large float tile whether gemm9's
+// 16-byte path applies (each kernel gives the same bits on either of its paths). Examples: 2048³
+// and 4097×4095×17 take the large tile unsplit (256 and 1056 tiles); float 1000³ the small one
+// in 2 slices (256 tiles of 64² → 512 blocks), double 1000³ the large one in 2 slices (64 tiles → 128 blocks);
 // 513×257×129 the small one in 3 slices of 48 (45 tiles → 135 blocks); 4096×1×4096 in 4 (double)
 // or 8 (float) slices. Every configuration it can choose is in the list under its own name
 // (gemm10_swizzled_64x64x16_s4 is the small float tile unsplit, gemm10_splitk_64x64x16_s4 split
@@ -63,7 +66,8 @@ template <class T>
 void launch(const GemmArgs<T>& g, cudaStream_t s) {
   const GemmShape sh{g.M, g.N, g.K};
   if constexpr (std::is_same_v<T, float>) {
-    if (large_tile<T>(sh)) gemm9::launch<float, 128, 128, 16, 64, 32, 8, 8, 3>(g, s);
+    if (large_tile<T>(sh) && vec_io_ok(g, /*need_a=*/false)) gemm9::launch<float, 128, 128, 16, 64, 32, 8, 8, 3>(g, s);
+    else if (large_tile<T>(sh)) gemm10::launch_split<float, 128, 128, 16, 64, 32, 8, 8, 3>(g, 1, s);
     else gemm10::launch_split<float, 64, 64, 16, 32, 32, 4, 8, 4>(g, splits<T>(sh), s);
   } else {
     if (large_tile<T>(sh)) gemm11::launch_split<128, 128, 16, 64, 32, 4, 8>(g, splits<T>(sh), s);
@@ -75,6 +79,7 @@ template <class T>
 void prepare() {
   if constexpr (std::is_same_v<T, float>) {
     gemm9::prepare<float, 128, 128, 16, 64, 32, 8, 8, 3>();
+    gemm10::prepare<float, 128, 128, 16, 64, 32, 8, 8, 3>();
     gemm10::prepare<float, 64, 64, 16, 32, 32, 4, 8, 4>();
   } else {
     gemm11::prepare<128, 128, 16, 64, 32, 4, 8>();
