@@ -20,6 +20,13 @@ name), then aggregates the variant's kernels (duration-weighted rates, summed co
   occupancy   achieved occupancy (sm__warps_active % of peak)
   top stall   the largest warp-stall reason per issued instruction
 
+With --compute, also what explains a compute-bound kernel (scripts/profile-sgemm.sh uses it):
+  regs        registers per thread (of the variant's longest kernel)
+  issue %     sm__issue_active, % of peak (an instruction issued in that share of cycles)
+  FMA / FP64 / DMMA pipe %   the FP32 FMA, FP64 and FP64-tensor pipes' active cycles, % of peak
+  FFMA / DFMA per instr      thread FFMAs (DFMAs) / 32 per warp instruction issued: the share of
+              the instruction stream that is the product's own arithmetic
+
 Writes OUT/NAME.md (a table per problem) and OUT/NAME.json: the rows of the run with a "profile"
 object added to each. Clocks are left as they are (--clock-control none). Exit 3 with one line
 when ncu is not installed (or cannot read the counters)."""
@@ -59,6 +66,17 @@ METRICS = [
     "sm__warps_active.avg.pct_of_peak_sustained_active",
 ] + [STALL_METRIC.format(s) for s in STALLS]
 
+COMPUTE_METRICS = [
+    "launch__registers_per_thread",
+    "sm__issue_active.avg.pct_of_peak_sustained_elapsed",
+    "sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active",
+    "sm__pipe_fp64_cycles_active.avg.pct_of_peak_sustained_active",
+    "sm__pipe_tensor_op_dmma_cycles_active.avg.pct_of_peak_sustained_active",
+    "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum",
+    "smsp__sass_thread_inst_executed_op_dfma_pred_on.sum",
+    "smsp__inst_executed.sum",
+]
+
 
 def fail(msg, code=3):
     print(f"profile: {msg}", file=sys.stderr)
@@ -66,6 +84,11 @@ def fail(msg, code=3):
 
 
 def find_ncu():
+    forced = os.environ.get("KL_NCU")  # an ncu elsewhere (or, in the tests, a stand-in)
+    if forced:
+        if os.access(forced, os.X_OK):
+            return forced
+        fail(f"KL_NCU={forced} is not an executable")
     for cand in [shutil.which("ncu"), "/usr/local/cuda/bin/ncu"]:
         if cand and os.access(cand, os.X_OK):
             return cand
@@ -133,6 +156,17 @@ def aggregate(kernels):
         "smem_bytes_per_wavefront": weighted("smsp__sass_average_data_bytes_per_wavefront_mem_shared.ratio"),
         "achieved_occupancy_pct": weighted("sm__warps_active.avg.pct_of_peak_sustained_active"),
     }
+    longest = max(range(len(kernels)), key=lambda i: dur[i])
+    p["registers_per_thread"] = num(kernels[longest], "launch__registers_per_thread")
+    p["issue_active_pct"] = weighted("sm__issue_active.avg.pct_of_peak_sustained_elapsed")
+    p["fma_pipe_pct"] = weighted("sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active")
+    p["fp64_pipe_pct"] = weighted("sm__pipe_fp64_cycles_active.avg.pct_of_peak_sustained_active")
+    p["dmma_pipe_pct"] = weighted("sm__pipe_tensor_op_dmma_cycles_active.avg.pct_of_peak_sustained_active")
+    inst = summed("smsp__inst_executed.sum")
+    for op in ("ffma", "dfma"):
+        n = summed(f"smsp__sass_thread_inst_executed_op_{op}_pred_on.sum")
+        p[f"{op}_per_instruction"] = n / 32 / inst if n is not None and inst else None
+    p = {k: v for k, v in p.items() if v is not None}
     stalls = {s: weighted(STALL_METRIC.format(s)) for s in STALLS}
     stalls = {s: v for s, v in stalls.items() if v is not None}
     if stalls:
@@ -171,9 +205,16 @@ def fmt(v, spec):
     return "" if v is None else format(v, spec)
 
 
-def table(results):
+COMPUTE_COLS = [("regs", "registers_per_thread", ".0f"), ("issue %", "issue_active_pct", ".1f"),
+                ("FMA pipe %", "fma_pipe_pct", ".1f"), ("FP64 pipe %", "fp64_pipe_pct", ".1f"),
+                ("DMMA pipe %", "dmma_pipe_pct", ".1f"), ("FFMA/instr", "ffma_per_instruction", ".2f"),
+                ("DFMA/instr", "dfma_per_instruction", ".2f")]
+
+
+def table(results, compute=False):
     cols = ["variant", "time", "DRAM GB/s", "DRAM %", "L2 hit %", "smem confl ld/st", "smem B/wf ld/st",
-            "gld B/sector", "occupancy %", "top stall (per issue)"]
+            "gld B/sector", "occupancy %"] + ([h for h, _, _ in COMPUTE_COLS] if compute else []) + [
+            "top stall (per issue)"]
     lines = []
     current = None
     for row in results:
@@ -192,8 +233,9 @@ def table(results):
             fmt(p.get("l2_hit_pct"), ".0f"),
             f"{fmt(p.get('smem_ld_bank_conflicts'), '.3g')} / {fmt(p.get('smem_st_bank_conflicts'), '.3g')}",
             f"{fmt(p.get('smem_ld_bytes_per_wavefront'), '.0f')} / {fmt(p.get('smem_st_bytes_per_wavefront'), '.0f')}",
-            fmt(p.get("global_ld_bytes_per_sector"), ".1f"), fmt(p.get("achieved_occupancy_pct"), ".0f"),
-            f"{p.get('top_stall', '')} ({fmt(p.get('top_stall_per_issue'), '.2f')})"]) + " |")
+            fmt(p.get("global_ld_bytes_per_sector"), ".1f"), fmt(p.get("achieved_occupancy_pct"), ".0f")] +
+            ([fmt(p.get(k), f) for _, k, f in COMPUTE_COLS] if compute else []) +
+            [f"{p.get('top_stall', '')} ({fmt(p.get('top_stall_per_issue'), '.2f')})"]) + " |")
     return "\n".join(lines)
 
 
@@ -205,6 +247,8 @@ def main():
     ap.add_argument("--name", default="profile", help="base name of NAME.md / NAME.json (default profile)")
     ap.add_argument("--variants", default="*", help="only rows whose variant matches this glob (comma-separated)")
     ap.add_argument("--ncu-args", default="", help="extra ncu arguments (quoted)")
+    ap.add_argument("--compute", action="store_true",
+                    help="also registers, issue rate, FMA/FP64/DMMA pipes and FFMA/DFMA per instruction")
     ap.add_argument("compare_args", nargs=argparse.REMAINDER, help="-- then compare's arguments")
     a = ap.parse_args()
     ncu = find_ncu()
@@ -227,7 +271,7 @@ def main():
     else:
         fail("give --from RESULT.json or -- COMPARE_ARGS", 2)
 
-    metrics, dropped = available_metrics(ncu, METRICS)
+    metrics, dropped = available_metrics(ncu, METRICS + (COMPUTE_METRICS if a.compute else []))
     if dropped:
         print("profile: this ncu/GPU lacks " + ", ".join(dropped) + " (left out)", file=sys.stderr)
     globs = a.variants.split(",")
@@ -242,7 +286,8 @@ def main():
     os.makedirs(a.out, exist_ok=True)
     md = "# Nsight Compute per variant\n\n" + (
         f"- device: {run.get('device', {}).get('name', '?')}, commit `{run.get('git_commit', '?')}`\n"
-        f"- one validation launch per variant under `ncu --clock-control none`; see scripts/profile.py\n") + table(results) + "\n"
+        f"- one validation launch per variant under `ncu --clock-control none`; see scripts/profile.py\n") + table(
+        results, a.compute) + "\n"
     with open(os.path.join(a.out, a.name + ".md"), "w") as f:
         f.write(md)
     out = dict(run)

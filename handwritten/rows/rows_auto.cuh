@@ -2,11 +2,19 @@
 // steps before it.
 //
 // Lesson: no single mapping of threads to rows wins at every shape. The column mean goes to
-// rows_cols_coalesced; a row operation goes to rows_block_split when there are too few rows to
-// fill the GPU and they are long enough to cut (its split_for gives more than one chunk per row,
-// e.g. 1 × 2^24), and to rows_subwarp otherwise (lanes per row sized to the row: a warp for long
-// rows, several rows per warp for short ones). Each of those is measured on its own in the same
-// run; this row shows what a user who calls one function gets.
+// rows_cols_coalesced. A row operation goes to rows_block_split
+//   - split, when there are too few rows to fill the GPU and they are long enough to cut (its
+//     split_for gives more than one chunk per row, e.g. 1 × 2^24);
+//   - a block per row, unsplit, when rows are long (at least min_chunk elements: a block streams
+//     each row with every thread several vector loads deep, CUB's mapping), or when a warp per
+//     row would leave the SMs short of warps (fewer than kFillWarpsPerSM rows per SM) and a row
+//     is at least a block wide;
+// and to rows_subwarp otherwise (lanes per row sized to the row: a warp for long rows, several
+// rows per warp for short ones). On the H100 (results/h100/rows_all_ops, float): a block per
+// row against rows_subwarp, 5.4 against 6.9 µs at 1000 × 1000 (1000 rows: 7.6 warps per SM),
+// 344.7 against 369.2 µs at 16384²; rows_subwarp ahead at 2500 × 2000 (11.6 against 11.9 µs, 19
+// rows per SM) and 100003 × 7 (5.0 against 140 µs). Each of those is measured on its own in the
+// same run; this row shows what a user who calls one function gets.
 #pragma once
 
 #include "handwritten/rows/rows_block_split.cuh"
@@ -17,17 +25,23 @@ namespace kl::rows_auto {
 
 enum class Path { columns, split, subwarp };
 
+constexpr std::size_t kFillWarpsPerSM = 16;  // a quarter of an SM's 64 warp slots
+
 template <class T>
 Path path_for(RowsShape s) {
   if (is_column_op(s.op)) return Path::columns;
-  return rows_block_split::split_for<T>(s.M, s.N).splits > 1 ? Path::split : Path::subwarp;
+  if (rows_block_split::split_for<T>(s.M, s.N).splits > 1) return Path::split;
+  const std::size_t m = static_cast<std::size_t>(s.M), n = static_cast<std::size_t>(s.N);
+  const bool long_rows = n >= rows_block_split::min_chunk<T>();
+  const bool few_rows = m < std::size_t{sm_count()} * kFillWarpsPerSM && n >= rows_block_split::kThreads;
+  return long_rows || few_rows ? Path::split : Path::subwarp;
 }
 
 template <class T>
 RowsVariant<T> variant() {
   return {
       .info = {"rows_auto", "beyond the documents",
-               "by shape: rows_cols_coalesced (col_mean), rows_block_split (few long rows), rows_subwarp (otherwise)"},
+               "by shape: rows_cols_coalesced (col_mean), rows_block_split (long rows, or too few rows for a warp each), rows_subwarp (otherwise)"},
       .launch = [](const RowsArgs<T>& a, cudaStream_t s) {
         switch (path_for<T>({a.M, a.N, a.pitch, a.op})) {
           case Path::columns: return rows_cols_coalesced::launch<T>(a, s);

@@ -29,11 +29,15 @@ struct Split {
   std::size_t chunk;   // elements per block (a multiple of the vector width)
 };
 
+// The fewest elements worth a block: every thread does kMinChunkRounds rounds of vector loads.
+template <class T>
+constexpr std::size_t min_chunk() { return std::size_t{kThreads} * kUnroll * kVec<T> * kMinChunkRounds; }
+
 template <class T>
 Split split_for(int M, int N) {
   const std::size_t m = static_cast<std::size_t>(M), n = static_cast<std::size_t>(N);
   const std::size_t target = rows_detail::split_target_blocks();
-  const std::size_t min_chunk = std::size_t{kThreads} * kUnroll * kVec<T> * kMinChunkRounds;
+  const std::size_t min_chunk = rows_block_split::min_chunk<T>();
   std::size_t splits = m >= target ? 1 : ceil_div(target, m);
   splits = std::min(splits, std::max<std::size_t>(1, ceil_div(n, min_chunk)));
   const std::size_t chunk = ceil_div(ceil_div(n, splits), std::size_t{kVec<T>}) * kVec<T>;
