@@ -50,7 +50,7 @@ if has tests; then
 fi
 if has sanitize; then
   for tool in ${SANITIZE_TOOLS:-memcheck racecheck synccheck}; do
-    KL_COMPARE_EXE="$bin/compare" KL_GPU_SUITE_QUICK=2 run "sanitize_$tool" compute-sanitizer --tool "$tool" \
+    KL_COMPARE_EXE="$bin/compare" KL_GPU_SUITE_QUICK=2 KL_GPU_SUITE_SANITIZER=1 run "sanitize_$tool" compute-sanitizer --tool "$tool" \
       --error-exitcode 9 ${SANITIZE_EXTRA:-} "$bin/gpu_suite" ${SANITIZE_FILTER:-}
   done
 fi
@@ -105,7 +105,7 @@ if has runtwice; then  # two runs at one commit: compare diff must flag nothing;
 fi
 if has allreduce; then  # two or more GPUs: the suite's allreduce cases, memcheck over them, the ladder vs NCCL
   KL_COMPARE_EXE="$bin/compare" run allreduce_suite "$bin/gpu_suite" --duration=true -tc='*allreduce*'
-  KL_COMPARE_EXE="$bin/compare" KL_GPU_SUITE_QUICK=2 run allreduce_memcheck compute-sanitizer --tool memcheck \
+  KL_COMPARE_EXE="$bin/compare" KL_GPU_SUITE_QUICK=2 KL_GPU_SUITE_SANITIZER=1 run allreduce_memcheck compute-sanitizer --tool memcheck \
     --error-exitcode 9 "$bin/gpu_suite" -tc='*allreduce*'
   run allreduce_default "${cmp[@]}" -f allreduce --name allreduce_default
   run allreduce_sweep "${cmp[@]}" -f allreduce -t float --default-sweep --name allreduce_sweep
