@@ -4,7 +4,8 @@
 usage: scripts/plot_compare.py REPORT.json [REPORT.json ...] -o OUTDIR [--all-configs] [--bars]
 
 - A sweep (three or more sizes of one family and type that differ along one dimension, or
-  square/cubic sizes): rate against size, one line per variant, log-log where the values span
+  square/cubic sizes, or five or more matrices whose element counts grow in the order given,
+  drawn against M·N): rate against size, one line per variant, log-log where the values span
   more than a decade, library baselines dashed in greys, the ceiling as a horizontal line;
   beside it the same variants as % of the fastest library baseline against size.
 - Any other set of sizes (or --bars): the ladder at each size as horizontal bars (rate), with
@@ -112,7 +113,8 @@ def group_rows(report):
 
 
 def sweep_axis(family, dims_list, dim_names=None):
-    """(x values, x label) if the sizes form a sweep along one parameter, else None."""
+    """(x values, x label, tick labels or None) if the sizes form a sweep along one parameter,
+    else None."""
     if len(dims_list) < 3 or any(len(d) != len(dims_list[0]) or not d for d in dims_list):
         return None
     names = dim_names or DIM_NAMES.get(family) or [f"dim{i}" for i in range(len(dims_list[0]))]
@@ -121,12 +123,18 @@ def sweep_axis(family, dims_list, dim_names=None):
     if len(set(dims_list)) != len(dims_list):
         return None
     if all(len(set(d)) == 1 for d in dims_list):  # square / cubic: one number says the size
-        return [d[0] for d in dims_list], " = ".join(names)
+        return [d[0] for d in dims_list], " = ".join(names), None
     varying = [i for i in range(len(dims_list[0])) if len({d[i] for d in dims_list}) > 1]
     if len(varying) == 1:
         i = varying[0]
         fixed = ", ".join(f"{names[k]}={dims_list[0][k]}" for k in range(len(names)) if k != i)
-        return [d[i] for d in dims_list], names[i] + (f"  ({fixed})" if fixed else "")
+        return [d[i] for d in dims_list], names[i] + (f"  ({fixed})" if fixed else ""), None
+    # Matrices that grow in both dimensions, in the order given (document 003's sweep, 1000×500
+    # … 2500×2000): five or more, their element counts increasing, drawn against M·N.
+    if len(names) == 2 and len(dims_list) >= 5:
+        counts = [d[0] * d[1] for d in dims_list]
+        if all(a < b for a, b in zip(counts, counts[1:])):
+            return counts, f"{names[0]} × {names[1]} (placed at M·N elements)", [f"{d[0]}×{d[1]}" for d in dims_list]
     return None
 
 
@@ -246,8 +254,13 @@ def sweep_series(g, xs, all_configs):
     return lines, failed
 
 
-def style_log_x(ax, xs):
+def style_log_x(ax, xs, tick_labels=None):
     ax.set_xscale("log", base=2)
+    if tick_labels:  # one tick per size, named by its shape
+        ax.set_xticks(xs)
+        ax.set_xticklabels(tick_labels, rotation=30, ha="right")
+        ax.xaxis.set_minor_formatter(NullFormatter())
+        return
     powers_of_two = all(x > 0 and abs(math.log2(x) - round(math.log2(x))) < 1e-9 for x in xs)
     fmt = pow2_label if powers_of_two and max(xs) >= 2**14 else plain_label
     ticks = sorted(set(xs))
@@ -260,7 +273,7 @@ def style_log_x(ax, xs):
 
 def plot_sweep(report, key, g, sweep, out_dir, stem, all_configs):
     family, dtype, axes = key
-    xs, xlabel = sweep
+    xs, xlabel, tick_labels = sweep
     lines, failed = sweep_series(g, xs, all_configs)
     if not lines:
         return None
@@ -311,7 +324,7 @@ def plot_sweep(report, key, g, sweep, out_dir, stem, all_configs):
     ax_pct.set_title("against the library")
 
     for ax in (ax_rate, ax_pct):
-        style_log_x(ax, xs)
+        style_log_x(ax, xs, tick_labels)
         ax.set_xlabel(xlabel)
         ax.grid(True, which="major", alpha=0.35)
         ax.grid(True, which="minor", axis="y", alpha=0.12)

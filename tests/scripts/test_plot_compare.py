@@ -55,6 +55,12 @@ for n in (1024, 4096, 16384, 65536):
         rows.append(row("lib", n, 1000, source="library", axes=op))
 rows.append(row("step1", 777, 5.0))
 rows.append(row("lib", 777, 9.0, source="library"))
+# Matrices growing in both dimensions (document 003's sweep): a sweep against M·N.
+for m, n in ((1000, 500), (1000, 1000), (1500, 1000), (2000, 1500), (2500, 2000)):
+    for variant, source, gbps in (("gemv1", "handwritten", m * n / 1e4), ("cublas", "library", m * n / 5e3)):
+        r = row(variant, m, gbps, source=source)
+        r.update(family="gemv", shape=f"{m}x{n}", dims=[m, n])
+        rows.append(r)
 synthetic = {"schema": "kernel-ladder/compare/2", "git_commit": "abc", "device": {"name": "Test GPU"}, "results": rows}
 with open(os.path.join(work, "synthetic.json"), "w") as f:
     json.dump(synthetic, f)
@@ -69,7 +75,7 @@ for p in written:
     check(os.path.isfile(p) and os.path.getsize(p) > 10000, f"missing or empty: {p}")
 names = {os.path.basename(p) for p in written}
 for expected in ("synthetic-rows-float-op=row_sum-sweep.png", "synthetic-rows-float-op=row_max-sweep.png",
-                 "synthetic-rows-float-ladder.png"):
+                 "synthetic-rows-float-ladder.png", "synthetic-gemv-float-sweep.png"):
     check(expected in names, f"not written: {expected} (got {sorted(names)})")
 
 bad = os.path.join(work, "bad.json")
