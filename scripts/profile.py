@@ -156,17 +156,20 @@ def aggregate(kernels):
         "smem_bytes_per_wavefront": weighted("smsp__sass_average_data_bytes_per_wavefront_mem_shared.ratio"),
         "achieved_occupancy_pct": weighted("sm__warps_active.avg.pct_of_peak_sustained_active"),
     }
+    # --compute's fields, present only where their counters were collected.
     longest = max(range(len(kernels)), key=lambda i: dur[i])
-    p["registers_per_thread"] = num(kernels[longest], "launch__registers_per_thread")
-    p["issue_active_pct"] = weighted("sm__issue_active.avg.pct_of_peak_sustained_elapsed")
-    p["fma_pipe_pct"] = weighted("sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active")
-    p["fp64_pipe_pct"] = weighted("sm__pipe_fp64_cycles_active.avg.pct_of_peak_sustained_active")
-    p["dmma_pipe_pct"] = weighted("sm__pipe_tensor_op_dmma_cycles_active.avg.pct_of_peak_sustained_active")
+    compute = {
+        "registers_per_thread": num(kernels[longest], "launch__registers_per_thread"),
+        "issue_active_pct": weighted("sm__issue_active.avg.pct_of_peak_sustained_elapsed"),
+        "fma_pipe_pct": weighted("sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active"),
+        "fp64_pipe_pct": weighted("sm__pipe_fp64_cycles_active.avg.pct_of_peak_sustained_active"),
+        "dmma_pipe_pct": weighted("sm__pipe_tensor_op_dmma_cycles_active.avg.pct_of_peak_sustained_active"),
+    }
     inst = summed("smsp__inst_executed.sum")
     for op in ("ffma", "dfma"):
         n = summed(f"smsp__sass_thread_inst_executed_op_{op}_pred_on.sum")
-        p[f"{op}_per_instruction"] = n / 32 / inst if n is not None and inst else None
-    p = {k: v for k, v in p.items() if v is not None}
+        compute[f"{op}_per_instruction"] = n / 32 / inst if n is not None and inst else None
+    p.update({k: v for k, v in compute.items() if v is not None})
     stalls = {s: weighted(STALL_METRIC.format(s)) for s in STALLS}
     stalls = {s: v for s, v in stalls.items() if v is not None}
     if stalls:

@@ -30,7 +30,25 @@ namespace kl::aat_steps {
 
 using namespace gemm_detail;
 
-// The kernel of tile TILE × TILE for element type T, B = rows of A, one triangle or all of C.
+// One configuration of each gemm step with B = rows of A, one triangle or all of C: its Config
+// (C) and its kernel for either copy path (fn<VEC>), from one list of tile parameters.
+// float: gemm10, FFMAs column by column.
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, bool TRIANGLE>
+struct Gemm10RowsOfA {
+  using C = gemm10::Config<float, BM, BN, BK, WM, WN, TM, TN, STAGES, gemm10::BSource::rows_of_a>;
+  template <bool VEC>
+  static constexpr auto fn = gemm10::kernel_for<float, BM, BN, BK, WM, WN, TM, TN, STAGES, gemm10::BSource::rows_of_a,
+                                                VEC, TRIANGLE, gemm10::FmaOrder::cols>;
+};
+// double: gemm11's DMMA tile, B read as n × k.
+template <int BM, int BN, int BK, int WM, int WN, int STAGES, int MMA_K, bool TRIANGLE>
+struct Gemm11Nk {
+  using C = gemm11::Config<BM, BN, BK, WM, WN, STAGES, MMA_K, gemm11::BLayout::nk>;
+  template <bool VEC>
+  static constexpr auto fn = gemm11::kernel_for<BM, BN, BK, WM, WN, STAGES, MMA_K, gemm11::BLayout::nk, VEC, TRIANGLE>;
+};
+
+// The kernel of tile TILE × TILE for element type T.
 template <class T, int TILE, bool TRIANGLE>
 struct Kernel;
 
@@ -38,40 +56,18 @@ struct Kernel;
 // column by column the 128 × 128 kernel fits two blocks per SM (128 registers) without spills
 // (row by row, nvcc 13 spills 12 bytes in it: the build's -warn-spills would say so).
 template <bool TRIANGLE>
-struct Kernel<float, 128, TRIANGLE> {
-  using C = gemm10::Config<float, 128, 128, 16, 64, 32, 8, 8, 3, gemm10::BSource::rows_of_a>;
-  template <bool VEC>
-  static constexpr auto fn = gemm10::kernel_for<float, 128, 128, 16, 64, 32, 8, 8, 3, gemm10::BSource::rows_of_a,
-                                                VEC, TRIANGLE, gemm10::FmaOrder::cols>;
-};
+struct Kernel<float, 128, TRIANGLE> : Gemm10RowsOfA<128, 128, 16, 64, 32, 8, 8, 3, TRIANGLE> {};
 template <bool TRIANGLE>
-struct Kernel<float, 64, TRIANGLE> {
-  using C = gemm10::Config<float, 64, 64, 16, 32, 32, 4, 8, 4, gemm10::BSource::rows_of_a>;
-  template <bool VEC>
-  static constexpr auto fn = gemm10::kernel_for<float, 64, 64, 16, 32, 32, 4, 8, 4, gemm10::BSource::rows_of_a,
-                                                VEC, TRIANGLE, gemm10::FmaOrder::cols>;
-};
+struct Kernel<float, 64, TRIANGLE> : Gemm10RowsOfA<64, 64, 16, 32, 32, 4, 8, 4, TRIANGLE> {};
 template <bool TRIANGLE>
-struct Kernel<double, 128, TRIANGLE> {
-  using C = gemm11::Config<128, 128, 16, 64, 32, 4, 8, gemm11::BLayout::nk>;
-  template <bool VEC>
-  static constexpr auto fn = gemm11::kernel_for<128, 128, 16, 64, 32, 4, 8, gemm11::BLayout::nk, VEC, TRIANGLE>;
-};
+struct Kernel<double, 128, TRIANGLE> : Gemm11Nk<128, 128, 16, 64, 32, 4, 8, TRIANGLE> {};
 // 96 × 96 (4 warps of 48 × 48, 3 stages: two blocks per SM in 184 KB of shared memory): 253
 // triangle tiles at 2048², one wave of two blocks per SM, 0.17 byte from L2 per multiply-add
 // (64²: 0.25; 128²: 0.125 but 136 tiles for 132 SMs at one block each).
 template <bool TRIANGLE>
-struct Kernel<double, 96, TRIANGLE> {
-  using C = gemm11::Config<96, 96, 16, 48, 48, 3, 8, gemm11::BLayout::nk>;
-  template <bool VEC>
-  static constexpr auto fn = gemm11::kernel_for<96, 96, 16, 48, 48, 3, 8, gemm11::BLayout::nk, VEC, TRIANGLE>;
-};
+struct Kernel<double, 96, TRIANGLE> : Gemm11Nk<96, 96, 16, 48, 48, 3, 8, TRIANGLE> {};
 template <bool TRIANGLE>
-struct Kernel<double, 64, TRIANGLE> {
-  using C = gemm11::Config<64, 64, 16, 32, 32, 4, 8, gemm11::BLayout::nk>;
-  template <bool VEC>
-  static constexpr auto fn = gemm11::kernel_for<64, 64, 16, 32, 32, 4, 8, gemm11::BLayout::nk, VEC, TRIANGLE>;
-};
+struct Kernel<double, 64, TRIANGLE> : Gemm11Nk<64, 64, 16, 32, 32, 4, 8, TRIANGLE> {};
 
 template <class T, int TILE, bool TRIANGLE>
 void prepare() {

@@ -13,7 +13,8 @@
 //             aligned B and C), gemm10's otherwise. Measured on the H100: with 16-byte copies
 //             gemm9 beat gemm10 (87.0% against 82.4% of cuBLAS at 4096³, 88.4% against 83.5% at
 //             8192³, 87.8% against 83.1% at 2048³); on the element path gemm10 was 2.65× faster
-//             (4097×4095×17: 51.0 against 135.3 µs; why is not established: neither was profiled there);
+//             (4097×4095×17: 51.0 against 135.3 µs; why is not established: neither was
+//             profiled there);
 //          2. otherwise gemm10 64×64×16, 4 stages (four blocks per SM), k split in slices until
 //             about 512 blocks, each slice about 4 k tiles deep or more, at most 16 slices.
 //   double 1. T128 >= 32: gemm11 128×128×16 DMMA m16n8k8, 4 stages (one block per SM), split
@@ -27,8 +28,8 @@
 // The choice reads M, N, K and the element type, and for the large float tile whether gemm9's
 // 16-byte path applies (each kernel gives the same bits on either of its paths). Examples: 2048³
 // and 4097×4095×17 take the large tile unsplit (256 and 1056 tiles); float 1000³ the small one
-// in 2 slices (256 tiles of 64² → 512 blocks), double 1000³ the large one in 2 slices (64 tiles → 128 blocks);
-// 513×257×129 the small one in 3 slices of 48 (45 tiles → 135 blocks); 4096×1×4096 in 4 (double)
+// in 2 slices (256 tiles of 64² → 512 blocks), double 1000³ the large one in 2 slices (64 tiles
+// → 128 blocks); 513×257×129 the small one in 3 slices of 48 (45 tiles → 135 blocks); 4096×1×4096 in 4 (double)
 // or 8 (float) slices. Every configuration it can choose is in the list under its own name
 // (gemm10_swizzled_64x64x16_s4 is the small float tile unsplit, gemm10_splitk_64x64x16_s4 split
 // by the same rule), so a run shows what each choice costs.
@@ -66,9 +67,9 @@ template <class T>
 void launch(const GemmArgs<T>& g, cudaStream_t s) {
   const GemmShape sh{g.M, g.N, g.K};
   if constexpr (std::is_same_v<T, float>) {
-    if (large_tile<T>(sh) && vec_io_ok(g, /*need_a=*/false)) gemm9::launch<float, 128, 128, 16, 64, 32, 8, 8, 3>(g, s);
-    else if (large_tile<T>(sh)) gemm10::launch_split<float, 128, 128, 16, 64, 32, 8, 8, 3>(g, 1, s);
-    else gemm10::launch_split<float, 64, 64, 16, 32, 32, 4, 8, 4>(g, splits<T>(sh), s);
+    if (!large_tile<T>(sh)) gemm10::launch_split<float, 64, 64, 16, 32, 32, 4, 8, 4>(g, splits<T>(sh), s);
+    else if (vec_io_ok(g, /*need_a=*/false)) gemm9::launch<float, 128, 128, 16, 64, 32, 8, 8, 3>(g, s);
+    else gemm10::launch_split<float, 128, 128, 16, 64, 32, 8, 8, 3>(g, 1, s);
   } else {
     if (large_tile<T>(sh)) gemm11::launch_split<128, 128, 16, 64, 32, 4, 8>(g, splits<T>(sh), s);
     else gemm11::launch_split<64, 64, 16, 32, 32, 4, 8>(g, splits<T>(sh), s);
