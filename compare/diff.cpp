@@ -353,10 +353,20 @@ void judge_timing(DiffRow& d, const RunRow& o, const RunRow& n, const DiffOption
     d.why = "no timing";
     return;
   }
-  d.ratio = n.median / o.median;
+  d.raw_ratio = n.median / o.median;
+  const double c = d.control > 0 ? d.control : 1.0;
+  d.ratio = d.raw_ratio / c;
   d.threshold = std::max(opt.threshold, std::min(o.noise, n.noise));
   if (o.has_samples && n.has_samples) {
-    d.test = mann_whitney_u(o.samples, n.samples);
+    if (d.control > 0) {
+      // H0: the variant moved as its problem's library did; OLD's samples carried to NEW's
+      // conditions by the library's ratio.
+      std::vector<double> carried(o.samples);
+      for (double& x : carried) x *= c;
+      d.test = mann_whitney_u(carried, n.samples);
+    } else {
+      d.test = mann_whitney_u(o.samples, n.samples);
+    }
     d.tested = d.test.ran && d.test.min_p < opt.alpha;
     d.too_few = d.test.ran && !d.tested && d.test.min_p < 1.0;
     if (!d.test.ran) d.why = d.test.why_not;
@@ -469,6 +479,9 @@ void add_warnings(DiffResult& d) {
   for (const RunFile* f : {&o, &n})
     if (f->schema_version > 2)
       d.warnings.push_back(std::string(f == &o ? "OLD" : "NEW") + " has schema " + f->schema + ", newer than this tool: read as schema 2");
+  if (d.options.control && !d.control_used)
+    d.warnings.push_back("the runs' GPU or library versions differ, so the library is no control: every row is "
+                         "judged on its raw change");
   std::size_t untested = 0, too_few = 0;
   for (const DiffRow& r : d.rows) {
     if (!r.old_row || !r.new_row || !r.old_row->has_timing || !r.new_row->has_timing || r.old_row->status != "ok" ||
@@ -484,6 +497,41 @@ void add_warnings(DiffResult& d) {
     d.warnings.push_back(counted(too_few, "row") + " with too few samples for the U test to reach p < " +
                          alpha_text(d.options.alpha) + " (among this many rows); Google Benchmark recommends 9 or more, "
                          "raise compare's --min-samples");
+}
+
+bool ok_timed(const std::optional<RunRow>& r) { return r && r->status == "ok" && r->has_timing; }
+
+std::string problem_key(const DiffRow& r) { return r.family + '\x1f' + r.dtype + '\x1f' + r.shape; }
+
+std::string environment_value(const RunFile& f, const std::string& what) {
+  for (const auto& [k, v] : f.environment)
+    if (k == what) return v;
+  return "";
+}
+
+// The library's code is the same in both runs only when its versions (and the GPU) match.
+bool library_versions_match(const RunFile& o, const RunFile& n) {
+  for (const char* what : {"GPU", "cuBLAS", "CCCL"})
+    if (environment_value(o, what) != environment_value(n, what)) return false;
+  return true;
+}
+
+// Each problem's control: the median of its library rows' ratios (rows ok and timed in both
+// runs); the problem's hand-written rows are judged against it.
+void set_controls(std::vector<DiffRow>& rows) {
+  std::map<std::string, std::vector<double>> lib;
+  for (const DiffRow& r : rows)
+    if (r.library && ok_timed(r.old_row) && ok_timed(r.new_row))
+      lib[problem_key(r)].push_back(r.new_row->median / r.old_row->median);
+  for (DiffRow& r : rows) {
+    if (r.library) continue;
+    const auto it = lib.find(problem_key(r));
+    if (it == lib.end()) continue;
+    std::vector<double> v = it->second;
+    std::sort(v.begin(), v.end());
+    const std::size_t m = v.size();
+    r.control = m % 2 ? v[m / 2] : 0.5 * (v[m / 2 - 1] + v[m / 2]);
+  }
 }
 
 }  // namespace
@@ -521,6 +569,8 @@ DiffResult diff_runs(RunFile old_run, RunFile new_run, const DiffOptions& option
     x.old_row = std::move(old_run.rows[i]);
     d.rows.push_back(std::move(x));
   }
+  d.control_used = options.control && library_versions_match(old_run, new_run);
+  if (d.control_used) set_controls(d.rows);
   for (DiffRow& r : d.rows) judge(r, options);
   decide_tested(d.rows, options);
   for (DiffRow& r : d.rows) r.changed = is_change(r.verdict);
@@ -539,8 +589,14 @@ int diff_exit_code(const DiffResult& d) { return d.regressions() > 0 ? 1 : 0; }
 namespace {
 
 struct Cells {
-  std::string variant, old_t, new_t, ratio, speed, p, samples, verdict;
+  std::string variant, old_t, new_t, ratio, adjusted, speed, p, samples, verdict;
 };
+
+std::string ratio_text(double r) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3f", r);
+  return buf;
+}
 
 std::string side_text(const std::optional<RunRow>& r) {
   if (!r) return "-";
@@ -554,12 +610,11 @@ Cells cells_of(const DiffRow& r) {
   c.old_t = side_text(r.old_row);
   c.new_t = side_text(r.new_row);
   if (r.ratio > 0) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.3f", r.ratio);
-    c.ratio = buf;
+    c.ratio = ratio_text(r.raw_ratio);
+    c.adjusted = r.control > 0 ? ratio_text(r.ratio) : "-";
     c.speed = percent(1.0 / r.ratio - 1.0, true);
   } else {
-    c.ratio = c.speed = "-";
+    c.ratio = c.adjusted = c.speed = "-";
   }
   c.p = r.tested ? p_text(r.p_adjusted) : r.test.ran ? p_text(r.test.p) : "-";
   auto count = [](const std::optional<RunRow>& x) { return x && x->count ? std::to_string(x->count) : std::string("-"); };
@@ -599,12 +654,16 @@ std::string method_line(const DiffResult& d) {
   return "a change counts when the two-sided Mann-Whitney U test on the samples gives p < " + alpha_text(d.options.alpha) +
          (m > 1 ? " (Holm-adjusted over the " + std::to_string(m) + " rows tested)" : std::string()) +
          " and the medians differ by more than " + percent(d.options.threshold) +
-         " or the quieter run's noise, whichever is larger";
+         " or the quieter run's noise, whichever is larger" +
+         (d.control_used ? "; hand-written rows are judged against their problem's library rows (the run's own "
+                           "shift divided out: column '/lib')"
+                         : std::string());
 }
 
 const char* const kLegend =
-    "new/old: ratio of the medians; speed: old/new - 1 (+ = faster); p: the U test's p-value, Holm-adjusted; "
-    "'?': not testable (no samples, or too few), judged by the threshold alone";
+    "new/old: ratio of the medians; /lib: new/old divided by the library's new/old in the same problem (the "
+    "ratio judged; '-': judged raw); speed: 1/(ratio judged) - 1 (+ = faster); p: the U test's p-value, "
+    "Holm-adjusted; '?': not testable (no samples, or too few), judged by the threshold alone";
 
 // device_state of both runs, key by key: "key: old -> new" (or one value when equal).
 std::vector<std::string> state_lines(const DiffResult& d) {
@@ -660,14 +719,14 @@ void print_diff(std::ostream& os, const DiffResult& d, bool only_changed) {
     for (const auto& l : state) os << "  " << l << '\n';
   }
   const auto groups = problems(d, only_changed);
-  const std::vector<std::string> heads = {"variant", "old", "new", "new/old", "speed", "p", "samples", "verdict"};
-  const std::vector<bool> left = {true, false, false, false, false, false, false, true};
+  const std::vector<std::string> heads = {"variant", "old", "new", "new/old", "/lib", "speed", "p", "samples", "verdict"};
+  const std::vector<bool> left = {true, false, false, false, false, false, false, false, true};
   for (const auto& g : groups) {
     os << '\n' << g.front()->family << "  " << g.front()->dtype << "  " << g.front()->shape << '\n';
     std::vector<std::vector<std::string>> table = {heads};
     for (const DiffRow* r : g) {
       const Cells c = cells_of(*r);
-      table.push_back({c.variant, c.old_t, c.new_t, c.ratio, c.speed, c.p, c.samples, c.verdict});
+      table.push_back({c.variant, c.old_t, c.new_t, c.ratio, c.adjusted, c.speed, c.p, c.samples, c.verdict});
     }
     std::vector<std::size_t> w(heads.size(), 0);
     for (const auto& row : table)
@@ -711,13 +770,13 @@ std::string diff_markdown(const DiffResult& d, bool only_changed) {
   const auto groups = problems(d, only_changed);
   for (const auto& g : groups) {
     os << "\n## " << g.front()->family << ' ' << g.front()->dtype << ' ' << md(g.front()->shape) << "\n\n";
-    os << "| variant | old | new | new/old | speed | p | samples | verdict |\n";
-    os << "|---|--:|--:|--:|--:|--:|--:|---|\n";
+    os << "| variant | old | new | new/old | /lib | speed | p | samples | verdict |\n";
+    os << "|---|--:|--:|--:|--:|--:|--:|--:|---|\n";
     for (const DiffRow* r : g) {
       const Cells c = cells_of(*r);
       const bool bold = r->regression;
       os << "| `" << md(r->variant) << '`' << (r->library ? " (library)" : "") << " | " << md(c.old_t) << " | "
-         << md(c.new_t) << " | " << c.ratio << " | " << c.speed << " | " << c.p << " | " << c.samples << " | "
+         << md(c.new_t) << " | " << c.ratio << " | " << c.adjusted << " | " << c.speed << " | " << c.p << " | " << c.samples << " | "
          << (bold ? "**" : "") << md(c.verdict) << (bold ? "**" : "") << " |\n";
     }
   }
@@ -764,13 +823,15 @@ int diff_command(int argc, const char* const* argv, std::ostream& out, std::ostr
                "compare diff"};
   std::string old_path, new_path, threshold_text = "2%", markdown_path, format = "table";
   double alpha = 0.05;
-  bool only_changed = false;
+  bool only_changed = false, no_control = false;
   app.add_option("OLD", old_path, "the earlier report (compare's JSON)")->required();
   app.add_option("NEW", new_path, "the later report")->required();
   app.add_flag("--only-changed", only_changed, "show only rows that changed (significant and beyond the threshold, "
                                                "status changes, rows in one run only)");
   app.add_option("--threshold", threshold_text, "smallest change of the median that counts, as 0.02 or 2%; a row's "
                                                 "threshold is raised to the quieter run's noise (default 2%)");
+  app.add_flag("--no-control", no_control, "judge every row on its raw change (default: hand-written rows against "
+                                           "their problem's library rows, which share the run's shifts)");
   app.add_option("--alpha", alpha, "significance level of the two-sided Mann-Whitney U test (default 0.05)");
   app.add_option("--markdown", markdown_path, "also write the comparison as markdown to FILE");
   app.add_option("--format", format, "what to print: table (default) or md");
@@ -790,6 +851,7 @@ int diff_command(int argc, const char* const* argv, std::ostream& out, std::ostr
     DiffOptions opt;
     opt.alpha = alpha;
     opt.threshold = parse_threshold(threshold_text);
+    opt.control = !no_control;
     RunFile o = load_run(old_path);
     RunFile n = load_run(new_path);
     const DiffResult d = diff_runs(std::move(o), std::move(n), opt);

@@ -18,6 +18,19 @@
 //     GPU's clock and temperature at the time, where the buffers landed, other work on the
 //     machine); with hundreds of samples the test calls such a shift significant however small
 //     it is. The floor keeps those shifts out, so a CI gate does not fail on them.
+//  4. The library as a control (default; --no-control turns it off). A shift of the whole run
+//     moves every variant of a problem together, the library included, because they share the
+//     problem's buffers and the GPU's state at that moment: two H100 runs of one commit moved a
+//     whole problem (gemv float 4097x1023, cuBLAS with it) by 1.6-2.8%, beyond what the
+//     samples' spread explains. The library's code is the same in both runs when its versions
+//     match, so its change is the run's, not the variant's. Each hand-written row is therefore
+//     judged by its change relative to its problem's library rows (the median of their ratios):
+//     the ratio divided by the library's, and the U test on OLD's samples scaled by the
+//     library's ratio against NEW's (H0: the variant moved as the library did). This is the
+//     paired, within-run control of an A/A-calibrated benchmark: a change to one kernel shows
+//     against the control, a change of the machine does not. The library rows themselves are
+//     judged on their raw change. Without library rows in a problem, or when the runs' cuBLAS
+//     or CCCL versions differ, rows are judged raw (and the report says so).
 // Rows are matched by (family, type, shape, variant); rows present in one run only are listed.
 #pragma once
 
@@ -91,6 +104,7 @@ RunFile load_run(const std::string& path);                                // thr
 struct DiffOptions {
   double alpha = 0.05;
   double threshold = 0.02;  // floor of the relative change of the median that counts
+  bool control = true;      // judge hand-written rows against their problem's library rows
 };
 
 enum class Verdict {
@@ -116,6 +130,8 @@ struct DiffRow {
   bool library = false;
   std::optional<RunRow> old_row, new_row;
   double ratio = 0;      // new median / old median (0 when either has no timing)
+  double raw_ratio = 0;  // the same, before the control (= ratio when no control applies)
+  double control = 0;    // the problem's library ratio this row was divided by (0: judged raw)
   double threshold = 0;  // the effective threshold of this row
   UTest test;
   bool tested = false;      // the U test ran and can reach p < alpha at these sample counts
@@ -131,6 +147,7 @@ struct DiffResult {
   RunFile old_run, new_run;  // metadata (rows moved into `rows`)
   DiffOptions options;
   std::vector<std::string> warnings;  // runs not comparable, incomplete runs, few samples
+  bool control_used = false;          // options.control, and the runs' library versions match
   std::vector<DiffRow> rows;          // NEW's order, then the rows only in OLD
   std::size_t count(Verdict v) const;
   std::size_t regressions() const;

@@ -289,6 +289,54 @@ TEST_CASE("a run of many rows: noise flags nothing (Holm), one slowed row is fla
   CHECK(diff_exit_code(slowed) == 1);
 }
 
+TEST_CASE("the library is the control: a whole-problem shift is not flagged, a kernel's own change is") {
+  // What two H100 runs of one commit showed (results/h100/twice_diff.md): every row of a problem
+  // moved together, the library with them, by ~3%, far beyond the samples' 0.3% spread.
+  auto lib = [](const std::vector<double>& s) { return row("lib", s, "ok", 2, "n=1024", "library"); };
+  const auto k_old = draws(60, 30, 1.0, 0.003), lib_old = draws(61, 30, 0.8, 0.003);
+  const auto k_new = draws(62, 30, 1.03, 0.003), lib_new = draws(63, 30, 0.8 * 1.03, 0.003);
+  const json o = report({row("k", k_old), lib(lib_old)});
+  const json shifted = report({row("k", k_new), lib(lib_new)});
+  const DiffResult d = diff(o, shifted);
+  CHECK(d.control_used);
+  const DiffRow& k = find(d, "k");
+  CHECK(k.control == doctest::Approx(1.03).epsilon(0.005));
+  CHECK(k.raw_ratio == doctest::Approx(1.03).epsilon(0.005));
+  CHECK(k.ratio == doctest::Approx(1.0).epsilon(0.005));
+  CHECK(k.verdict == Verdict::same);
+  // The library itself is judged raw: it moved 3%, which the report shows as a slower library.
+  CHECK(find(d, "lib").control == 0);
+  CHECK(find(d, "lib").verdict == Verdict::slower);
+  // Without the control the kernel's 3% is a regression like the library's.
+  DiffOptions raw;
+  raw.control = false;
+  CHECK(find(diff(o, shifted, raw), "k").verdict == Verdict::slower);
+  // The kernel slowed 6% while the library stayed: flagged, through the control.
+  const json slowed = report({row("k", draws(64, 30, 1.06, 0.003)), lib(draws(65, 30, 0.8, 0.003))});
+  const DiffResult s = diff(o, slowed);
+  CHECK(find(s, "k").verdict == Verdict::slower);
+  CHECK(find(s, "lib").verdict == Verdict::same);
+  CHECK(diff_exit_code(s) == 1);
+  std::ostringstream os;
+  print_diff(os, s, false);
+  CHECK(has(os.str(), "/lib"));
+  CHECK(has(os.str(), "judged against their problem's library rows"));
+  // The control is per problem: another shape's library does not move this shape's rows.
+  const json other = report({row("k", k_new), row("lib", lib_new, "ok", 2, "n=2048", "library")});
+  const json other_old = report({row("k", k_old), row("lib", lib_old, "ok", 2, "n=2048", "library")});
+  CHECK(find(diff(other_old, other), "k").control == 0);
+  CHECK(find(diff(other_old, other), "k").verdict == Verdict::slower);
+  // Another cuBLAS version: the library is no control, every row judged raw, and said so.
+  json other_lib = shifted;
+  other_lib["versions"]["cublas"] = "12.9.0";
+  const DiffResult v = diff(o, other_lib);
+  CHECK_FALSE(v.control_used);
+  CHECK(find(v, "k").verdict == Verdict::slower);
+  std::string all;
+  for (const auto& w : v.warnings) all += w + "\n";
+  CHECK(has(all, "library is no control"));
+}
+
 TEST_CASE("significant but within the threshold is the same; the threshold rises to the quieter run's noise") {
   // 1% slower with 0.1% noise: overwhelming p, but under the 2% floor.
   const DiffResult small = diff(report({row("k", draws(3, 200, 1.0, 0.001))}), report({row("k", draws(4, 200, 1.01, 0.001))}));
