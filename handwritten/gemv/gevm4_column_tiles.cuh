@@ -40,22 +40,23 @@ struct Plan {
   int slab;
 };
 
-// Thread t of a block takes column item t % C of the tile and rows slab_begin + t / C, + R, ...
-// (R = 256 / C); each column lane keeps one FMA chain over its rows.
-template <class T, int C, int U, bool kVector, bool kStream>
-__global__ void __launch_bounds__(kThreads, matvec::kMinBlocksPerSm)
-    gevm_column_tiles(const T* __restrict__ A, const T* __restrict__ x, T* __restrict__ out, int M, int N, int slab) {
+// The block's sums over rows [r_begin, r_end) of A for the C·W columns of tile blockIdx.x,
+// handed to store(c, sum) for c in [0, C·W) (columns past N get zeros). Thread t takes column item t % C
+// of the tile and rows r_begin + t / C, + R, ... (R = 256 / C); each column lane keeps one FMA
+// chain over its rows. (Shared with gevm6, which adds the slabs' sums through distributed
+// shared memory instead of a workspace.)
+template <class T, int C, int U, bool kVector, bool kStream, class Store>
+__device__ __forceinline__ void tile_column_sums(const T* __restrict__ A, const T* __restrict__ x, int N, int r_begin,
+                                                 int r_end, T (&warp_sums)[kWarps][C * matvec::item_width<T, kVector>],
+                                                 Store store) {
   using V = matvec::item_t<T, kVector>;
   constexpr int W = matvec::item_width<T, kVector>;
   constexpr int R = kThreads / C;
   static_assert(C >= 1 && C <= 32 && kThreads % C == 0 && C * W <= kThreads);
-  __shared__ __align__(16) T warp_sums[kWarps][C * W];
 
   const int tx = static_cast<int>(threadIdx.x % C), ty = static_cast<int>(threadIdx.x / C);
   const int items = N / W;
   const int item = blockIdx.x * C + tx;
-  const int r_begin = static_cast<int>(blockIdx.y) * slab;  // < M: slabs start inside A
-  const int r_end = static_cast<int>(min(static_cast<long long>(M), static_cast<long long>(r_begin) + slab));
   T acc[W] = {};
   if (item < items) {
     const V* a = reinterpret_cast<const V*>(A) + item;  // row r's item at a + r·items
@@ -100,14 +101,28 @@ __global__ void __launch_bounds__(kThreads, matvec::kMinBlocksPerSm)
     else warp_sums[warp][lane] = acc[0];
   }
   __syncthreads();
-  // The warps' sums in warp order; column c of the tile, one thread each, writes coalesced.
+  // The warps' sums in warp order, one thread per column of the tile.
   for (int c = static_cast<int>(threadIdx.x); c < C * W; c += kThreads) {
     T s = warp_sums[0][c];
 #pragma unroll
     for (int w = 1; w < kWarps; ++w) s += warp_sums[w][c];
+    store(c, s);
+  }
+}
+
+// A block per (column tile, row slab): the slab's sums, written coalesced into row blockIdx.y
+// of `out` (y itself when there is one slab, else the workspace's partials).
+template <class T, int C, int U, bool kVector, bool kStream>
+__global__ void __launch_bounds__(kThreads, matvec::kMinBlocksPerSm)
+    gevm_column_tiles(const T* __restrict__ A, const T* __restrict__ x, T* __restrict__ out, int M, int N, int slab) {
+  constexpr int W = matvec::item_width<T, kVector>;
+  __shared__ __align__(16) T warp_sums[kWarps][C * W];
+  const int r_begin = static_cast<int>(blockIdx.y) * slab;  // < M: slabs start inside A
+  const int r_end = static_cast<int>(min(static_cast<long long>(M), static_cast<long long>(r_begin) + slab));
+  tile_column_sums<T, C, U, kVector, kStream>(A, x, N, r_begin, r_end, warp_sums, [&](int c, T s) {
     const int col = blockIdx.x * (C * W) + c;
     if (col < N) out[static_cast<std::size_t>(blockIdx.y) * N + col] = s;
-  }
+  });
 }
 
 // Blocks worth having: about 4 waves of 8 blocks of 256 threads per SM (a full SM), so that

@@ -5,6 +5,7 @@
 #include "handwritten/gemv/gevm3_shared_accumulator.cuh"
 #include "handwritten/gemv/gevm4_column_tiles.cuh"
 #include "handwritten/gemv/gevm5_fitted_tiles.cuh"
+#include "handwritten/gemv/gevm6_cluster_slabs.cuh"
 
 namespace kl {
 
@@ -20,6 +21,9 @@ std::vector<MatVecVariant<T>> gevm_handwritten() {
       gevm5::variant<T, 4, false>("gevm5_fitted_tiles_u4"),
       gevm5::variant<T, 8, false>("gevm5_fitted_tiles_u8"),
       gevm5::variant<T, 4, true>("gevm5_fitted_tiles_u4_cs"),
+      // one launch: a tile's slabs are a cluster, summed through distributed shared memory
+      gevm6::variant<T, 4, false>("gevm6_cluster_slabs_u4"),
+      gevm6::variant<T, 4, true>("gevm6_cluster_slabs_u4_cs"),
   };
 }
 

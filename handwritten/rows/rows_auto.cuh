@@ -2,6 +2,7 @@
 // steps before it.
 //
 // Lesson: no single mapping of threads to rows wins at every shape. The column mean goes to
+// rows_cols_vec16 when its 16-byte path fills the GPU (rows_cols_vec16::fills_gpu), else to
 // rows_cols_coalesced. A row operation goes to rows_block_split
 //   - split, when there are too few rows to fill the GPU and they are long enough to cut (its
 //     split_for gives more than one chunk per row, e.g. 1 × 2^24);
@@ -19,17 +20,18 @@
 
 #include "handwritten/rows/rows_block_split.cuh"
 #include "handwritten/rows/rows_cols_coalesced.cuh"
+#include "handwritten/rows/rows_cols_vec16.cuh"
 #include "handwritten/rows/rows_subwarp.cuh"
 
 namespace kl::rows_auto {
 
-enum class Path { columns, split, subwarp };
+enum class Path { columns, columns_vec16, split, subwarp };
 
 constexpr std::size_t kFillWarpsPerSM = 16;  // a quarter of an SM's 64 warp slots
 
 template <class T>
 Path path_for(RowsShape s) {
-  if (is_column_op(s.op)) return Path::columns;
+  if (is_column_op(s.op)) return rows_cols_vec16::fills_gpu<T>(s) ? Path::columns_vec16 : Path::columns;
   if (rows_block_split::split_for<T>(s.M, s.N).splits > 1) return Path::split;
   const std::size_t m = static_cast<std::size_t>(s.M), n = static_cast<std::size_t>(s.N);
   const bool long_rows = n >= rows_block_split::min_chunk<T>();
@@ -41,10 +43,11 @@ template <class T>
 RowsVariant<T> variant() {
   return {
       .info = {"rows_auto", "beyond the documents",
-               "by shape: rows_cols_coalesced (col_mean), rows_block_split (long rows, or too few rows for a warp each), rows_subwarp (otherwise)"},
+               "by shape: rows_cols_vec16 or rows_cols_coalesced (col_mean), rows_block_split (long rows, or too few rows for a warp each), rows_subwarp (otherwise)"},
       .launch = [](const RowsArgs<T>& a, cudaStream_t s) {
         switch (path_for<T>({a.M, a.N, a.pitch, a.op})) {
           case Path::columns: return rows_cols_coalesced::launch<T>(a, s);
+          case Path::columns_vec16: return rows_cols_vec16::launch<T>(a, s);
           case Path::split: return rows_block_split::launch<T>(a, s);
           case Path::subwarp: return rows_subwarp::launch<T>(a, s);
         }
@@ -52,6 +55,7 @@ RowsVariant<T> variant() {
       .workspace_bytes = [](RowsShape s) -> std::size_t {
         switch (path_for<T>(s)) {
           case Path::columns: return rows_cols_coalesced::partial_count(s) * sizeof(T);
+          case Path::columns_vec16: return rows_cols_vec16::workspace_bytes<T>(s);
           case Path::split: return rows_block_split::workspace_bytes<T>(s);
           case Path::subwarp: return 0;
         }
@@ -60,6 +64,7 @@ RowsVariant<T> variant() {
       .rounding_depth = [](RowsShape s) {
         switch (path_for<T>(s)) {
           case Path::columns: return rows_cols_coalesced::depth(s);
+          case Path::columns_vec16: return rows_cols_vec16::depth<T>(s);
           case Path::split: return rows_block_split::depth<T>(s);
           case Path::subwarp: return rows_subwarp::depth<T>(s);
         }

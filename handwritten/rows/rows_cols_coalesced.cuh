@@ -19,6 +19,7 @@
 #include "handwritten/rows/rows_common.cuh"
 
 #include <algorithm>
+#include <type_traits>
 
 namespace kl::rows_cols_coalesced {
 
@@ -34,9 +35,10 @@ struct Chunks {
   std::size_t rows;   // rows per chunk
 };
 
-inline Chunks chunks_for(int M, int N) {
+// W: columns per thread (1 here; kVec<T> in rows_cols_vec16, which reuses this kernel).
+inline Chunks chunks_for(int M, int N, int W = 1) {
   const std::size_t m = static_cast<std::size_t>(M);
-  const std::size_t col_blocks = ceil_div(static_cast<std::size_t>(N), std::size_t{kCols});
+  const std::size_t col_blocks = ceil_div(static_cast<std::size_t>(N), std::size_t{kCols} * W);
   const std::size_t target = rows_detail::split_target_blocks();
   std::size_t count = col_blocks >= target ? 1 : ceil_div(target, col_blocks);
   count = std::max<std::size_t>(1, std::min({count, kMaxChunks, ceil_div(m, kMinChunkRows)}));
@@ -44,55 +46,75 @@ inline Chunks chunks_for(int M, int N) {
   return {ceil_div(m, rows), rows};  // no empty chunk
 }
 
-template <class T, class Op>
+// kVector: each thread takes kVec<T> adjacent columns as one 16-byte load per row (rows must
+// start on 16-byte boundaries and N be a multiple of kVec<T>); otherwise one column.
+template <class T, class Op, bool kVector = false>
 __global__ void __launch_bounds__(kThreads)
     cols_chunk(const T* __restrict__ A, int M, int N, std::size_t pitch, std::size_t chunk_rows, T* __restrict__ out,
                T* __restrict__ partials) {
   using namespace rows_detail;
-  __shared__ T part[kRowThreads][kCols];
+  constexpr int W = kVector ? kVec<T> : 1;
+  using V = std::conditional_t<kVector, vec16_t<T>, T>;
+  __shared__ __align__(16) T part[kRowThreads][kCols * W];
   const int tx = threadIdx.x, ty = threadIdx.y;
-  const int col = static_cast<int>(blockIdx.x) * kCols + tx;
+  const int col = (static_cast<int>(blockIdx.x) * kCols + tx) * W;  // the thread's first column
   const std::size_t r0 = static_cast<std::size_t>(blockIdx.y) * chunk_rows;
   const std::size_t m = static_cast<std::size_t>(M);
   const std::size_t r1 = r0 + chunk_rows < m ? r0 + chunk_rows : m;
-  T acc[kUnroll];
+  T acc[kUnroll][W];
 #pragma unroll
-  for (unsigned u = 0; u < kUnroll; ++u) acc[u] = Op::identity();
+  for (unsigned u = 0; u < kUnroll; ++u)
+#pragma unroll
+    for (int e = 0; e < W; ++e) acc[u][e] = Op::identity();
+  auto add = [](T (&a)[W], const V& v) {
+    const T* ev = reinterpret_cast<const T*>(&v);
+#pragma unroll
+    for (int e = 0; e < W; ++e) a[e] = Op::combine(a[e], Op::term(ev[e]));
+  };
   if (col < N) {
     const T* a = A + col;
+    auto load = [&](std::size_t r) { return *reinterpret_cast<const V*>(a + r * pitch); };
     std::size_t r = r0 + ty;
     for (; r + (kUnroll - 1) * kRowThreads < r1; r += kUnroll * kRowThreads) {
-      T v[kUnroll];
+      V v[kUnroll];
 #pragma unroll
-      for (unsigned u = 0; u < kUnroll; ++u) v[u] = a[(r + u * kRowThreads) * pitch];
+      for (unsigned u = 0; u < kUnroll; ++u) v[u] = load(r + u * kRowThreads);
 #pragma unroll
-      for (unsigned u = 0; u < kUnroll; ++u) acc[u] = Op::combine(acc[u], Op::term(v[u]));
+      for (unsigned u = 0; u < kUnroll; ++u) add(acc[u], v[u]);
     }
 #pragma unroll
     for (unsigned u = 0; u + 1 < kUnroll; ++u)
-      if (r + u * kRowThreads < r1) acc[u] = Op::combine(acc[u], Op::term(a[(r + u * kRowThreads) * pitch]));
+      if (r + u * kRowThreads < r1) add(acc[u], load(r + u * kRowThreads));
   }
 #pragma unroll
   for (unsigned half = kUnroll / 2; half > 0; half >>= 1)
 #pragma unroll
-    for (unsigned u = 0; u < half; ++u) acc[u] = Op::combine(acc[u], acc[u + half]);
-  part[ty][tx] = acc[0];
+    for (unsigned u = 0; u < half; ++u)
+#pragma unroll
+      for (int e = 0; e < W; ++e) acc[u][e] = Op::combine(acc[u][e], acc[u + half][e]);
+  if constexpr (kVector) store_vec(&part[ty][tx * W], acc[0]);  // one 16-byte store: conflict-free
+  else part[ty][tx] = acc[0][0];
   __syncthreads();
-  if (ty != 0 || col >= N) return;
-  T s = part[0][tx];  // along a row of part: conflict-free
-  for (int k = 1; k < kRowThreads; ++k) s = Op::combine(s, part[k][tx]);
-  if (gridDim.y == 1) out[col] = finish<Op>(s, M);
-  else partials[static_cast<std::size_t>(col) * gridDim.y + blockIdx.y] = s;
+  // The 8 row-threads' results per column, in order; a row of part per pass, conflict-free.
+  for (int c = ty * kCols + tx; c < kCols * W; c += kThreads) {
+    const int column = static_cast<int>(blockIdx.x) * kCols * W + c;
+    if (column >= N) continue;
+    T s = part[0][c];
+    for (int k = 1; k < kRowThreads; ++k) s = Op::combine(s, part[k][c]);
+    if (gridDim.y == 1) out[column] = finish<Op>(s, M);
+    else partials[static_cast<std::size_t>(column) * gridDim.y + blockIdx.y] = s;
+  }
 }
 
-template <class T>
-void launch(const RowsArgs<T>& a, cudaStream_t s) {
-  const Chunks ch = chunks_for(a.M, a.N);
+template <class T, bool kVector = false>
+void launch_path(const RowsArgs<T>& a, cudaStream_t s) {
+  constexpr int W = kVector ? kVec<T> : 1;
+  const Chunks ch = chunks_for(a.M, a.N, W);
   T* partials = static_cast<T*>(a.workspace);
   rows_detail::with_op<T>(a.op, [&](auto op) {
     using Op = decltype(op);
-    const dim3 grid(grid_blocks(ceil_div(a.N, kCols)), static_cast<unsigned>(ch.count));
-    cols_chunk<T, Op><<<grid, dim3(kCols, kRowThreads), 0, s>>>(a.A, a.M, a.N, a.pitch, ch.rows, a.out, partials);
+    const dim3 grid(grid_blocks(ceil_div(a.N, kCols * W)), static_cast<unsigned>(ch.count));
+    cols_chunk<T, Op, kVector><<<grid, dim3(kCols, kRowThreads), 0, s>>>(a.A, a.M, a.N, a.pitch, ch.rows, a.out, partials);
     KL_CHECK_LAUNCH();
     if (ch.count > 1)
       rows_detail::launch_combine_parts<T, Op>(partials, static_cast<std::size_t>(a.N), static_cast<unsigned>(ch.count),
@@ -100,15 +122,20 @@ void launch(const RowsArgs<T>& a, cudaStream_t s) {
   });
 }
 
-inline std::size_t partial_count(RowsShape s) {
-  const Chunks ch = chunks_for(s.M, s.N);
+template <class T>
+void launch(const RowsArgs<T>& a, cudaStream_t s) {
+  launch_path<T, false>(a, s);
+}
+
+inline std::size_t partial_count(RowsShape s, int W = 1) {
+  const Chunks ch = chunks_for(s.M, s.N, W);
   return ch.count > 1 ? static_cast<std::size_t>(s.N) * ch.count : 0;
 }
 
 // Per thread: ceil(chunk_rows / (8·4)) rows into each of 4 accumulators, their pairwise fold (2),
 // the serial fold of the 8 row-threads' results (7); then the warp per column over the chunks.
-inline double depth(RowsShape s) {
-  const Chunks ch = chunks_for(s.M, s.N);
+inline double depth(RowsShape s, int W = 1) {
+  const Chunks ch = chunks_for(s.M, s.N, W);
   double d = static_cast<double>(ceil_div(ch.rows, std::size_t{kRowThreads} * kUnroll)) + 2 + (kRowThreads - 1);
   if (ch.count > 1) d += rows_detail::combine_parts_depth(ch.count);
   return d;
@@ -121,7 +148,7 @@ RowsVariant<T> variant() {
                "32 columns x a chunk of rows per block, 4 rows in flight per thread, chunk partials folded in order"},
       .launch = launch<T>,
       .workspace_bytes = [](RowsShape s) { return partial_count(s) * sizeof(T); },
-      .rounding_depth = depth,
+      .rounding_depth = [](RowsShape s) { return depth(s); },
       .unsupported = rows_detail::column_ops_only,
   };
 }

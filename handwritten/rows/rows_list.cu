@@ -3,6 +3,7 @@
 #include "handwritten/rows/rows_auto.cuh"
 #include "handwritten/rows/rows_block_split.cuh"
 #include "handwritten/rows/rows_cols_coalesced.cuh"
+#include "handwritten/rows/rows_cols_vec16.cuh"
 #include "handwritten/rows/rows_global.cuh"
 #include "handwritten/rows/rows_shared.cuh"
 #include "handwritten/rows/rows_shared_padded.cuh"
@@ -23,6 +24,7 @@ std::vector<RowsVariant<T>> rows_handwritten() {
       rows_subwarp::variant<T>(),         // lanes per row sized to the row
       rows_block_split::variant<T>(),     // a block per row chunk, for few long rows
       rows_cols_coalesced::variant<T>(),  // col_mean: coalesced, split over rows
+      rows_cols_vec16::variant<T>(),      // col_mean: ... with 16-byte loads
       rows_auto::variant<T>(),            // picks one of the three above by shape
   };
 }

@@ -1,0 +1,152 @@
+// gevm6_cluster_slabs — beyond document 003. y = x·A in one launch: the row slabs of a column
+// tile are one thread-block cluster (Hopper, sm_90), and their sums are added through
+// distributed shared memory instead of a workspace and a second kernel.
+//
+// Lesson: gevm5 splits the rows into slabs so that a small matrix still fills the GPU, and pays
+// for it with a second pass. On the H100 at 2500 × 2000 floats, Nsight Compute timed gevm5's
+// tiles kernel at 9.8 µs and its second pass (a 40,000-value read) at 4.1 µs: a kernel that
+// does almost nothing still costs a launch and a drain, and cuBLAS's single kernel (13.2 µs)
+// won. A cluster's blocks run at the same time on one GPC and may read each other's shared
+// memory (cooperative_groups::cluster_group::map_shared_rank), so the S slabs of a tile, S ≤ 8
+// (the portable cluster size), leave their column sums in shared memory, meet at a cluster
+// barrier, and block q of the cluster adds the S sums of its share of the tile's columns in
+// slab order 0, 1, ..., S − 1 and writes y. No workspace, no atomics, the same bits every run,
+// one launch. (The reduce and dot families' single pass uses an atomic ticket instead, which
+// needs its counter zeroed before the launch: one more operation on the stream.)
+//
+// Only 8 slabs per tile, so the blocks come from narrower tiles instead: the plan starts from
+// gevm5's tile width, adds slabs up to 8 while the grid is short of kBlocksPerSm blocks per SM,
+// then halves the tile width (more tiles) while it is still short, down to 64 bytes of a row
+// per tile: 2500 × 2000 floats become 63 tiles of 32 columns × 8 slabs of 313 rows (504
+// blocks, 10 rows per thread), 16384² floats 128 tiles of 128 columns × 4 slabs of 4096 rows.
+// The second pass had cost S·N values written and read; distributed shared memory costs S·C·W
+// values read across the SMs of a GPC.
+//
+//   _u4        4 rows' loads in flight per thread (U = 8, gevm5's other configuration, was
+//              slower here: 14.7 against 12.9 µs at float 2500 × 2000, the rows of a slab
+//              spread over fewer rounds);  _cs  A loaded evict-first.
+// The profiler should show one kernel per product and the same DRAM throughput as gevm5's
+// tiles kernel.
+#pragma once
+
+#include "handwritten/gemv/gevm4_column_tiles.cuh"
+
+#include <cooperative_groups.h>
+
+namespace kl::gevm6 {
+
+using matvec::kThreads;
+
+constexpr int kMaxSlabs = 8;     // the portable cluster size
+// Blocks per SM the plan aims at. 256 threads × U = 4 16-byte loads keep 16 KiB in flight per
+// block; aiming at 4 per SM (narrower tiles, fewer rows per thread) was slower where it changed
+// the plan (H100, float 2500 × 2000: 15.9 against 12.6 µs; 16384²: 390.6 against 356.7 µs).
+constexpr int kBlocksPerSm = 2;
+constexpr int kMinRowBytes = 64; // a tile's share of a row: two full 32-byte sectors at least
+
+// C column items per tile, S slabs (a cluster) of `slab` rows.
+struct Plan {
+  bool vector;
+  int items, C, S, slab;
+};
+
+template <class T>
+Plan plan(MatrixShape s, bool vector) {
+  const int items = matvec::row_items<T>(s.N, vector);
+  const int item_bytes = static_cast<int>(sizeof(T)) * (vector ? kVec<T> : 1);
+  const long long target = static_cast<long long>(sm_count()) * kBlocksPerSm;
+  int C = matvec::pow2_at_least(items, 32);
+  auto tiles = [&](int c) { return ceil_div(static_cast<long long>(items), static_cast<long long>(c)); };
+  // A slab keeps at least one row per row thread (R = 256 / C).
+  auto rows_ok = [&](int c, int slabs) { return ceil_div(static_cast<long long>(s.M), static_cast<long long>(slabs)) >= kThreads / c; };
+  int S = 1;
+  while (S < kMaxSlabs && tiles(C) * S < target && rows_ok(C, 2 * S)) S *= 2;
+  while (C > 1 && (C / 2) * item_bytes >= kMinRowBytes && tiles(C) * S < target && rows_ok(C / 2, S)) C /= 2;
+  const int slab = static_cast<int>(ceil_div(static_cast<long long>(s.M), static_cast<long long>(S)));
+  return {vector, items, C, S, slab};
+}
+
+// Block (tile, q) of cluster `tile` sums rows [q·slab, (q + 1)·slab) of the tile's columns into
+// its shared `sums`; after the cluster barrier it adds the S blocks' sums for columns
+// c ≡ q (mod S) of the tile and writes them. The second barrier keeps every block's shared
+// memory alive until the others have read it.
+template <class T, int C, int U, bool kVector, bool kStream>
+__global__ void __launch_bounds__(kThreads, matvec::kMinBlocksPerSm)
+    gevm_cluster_slabs(const T* __restrict__ A, const T* __restrict__ x, T* __restrict__ y, int M, int N, int slab) {
+  namespace cg = cooperative_groups;
+  constexpr int W = matvec::item_width<T, kVector>;
+  __shared__ __align__(16) T warp_sums[gevm4::kWarps][C * W];
+  __shared__ T sums[C * W];
+  cg::cluster_group cluster = cg::this_cluster();
+  const int S = static_cast<int>(cluster.num_blocks());  // = gridDim.y: the cluster is a tile's slabs
+  const int q = static_cast<int>(cluster.block_rank());  // = blockIdx.y
+  const int r_begin = q * slab;
+  const int r_end = static_cast<int>(min(static_cast<long long>(M), static_cast<long long>(r_begin) + slab));
+  // r_begin may pass M for the last slabs of a short matrix: the loops then run zero times and
+  // the block's sums are zeros (x + 0 is x exactly).
+  gevm4::tile_column_sums<T, C, U, kVector, kStream>(A, x, N, r_begin, r_end, warp_sums,
+                                                     [&](int c, T s) { sums[c] = s; });
+  cluster.sync();  // every block's sums written (release) and visible (acquire)
+  for (int c = q + S * static_cast<int>(threadIdx.x); c < C * W; c += S * kThreads) {
+    T s = *cluster.map_shared_rank(&sums[c], 0);
+    for (int p = 1; p < S; ++p) s += *cluster.map_shared_rank(&sums[c], p);
+    const int col = blockIdx.x * (C * W) + c;
+    if (col < N) y[col] = s;
+  }
+  cluster.sync();  // no block leaves while another may still read its sums
+}
+
+template <class T, int C, int U, bool kStream>
+void launch_c(const MatVecArgs<T>& a, const Plan& p, cudaStream_t s) {
+  cudaLaunchConfig_t cfg = {};
+  cfg.gridDim = dim3(grid_blocks(ceil_div(p.items, C)), static_cast<unsigned>(p.S));
+  cfg.blockDim = dim3(kThreads);
+  cfg.stream = s;
+  cudaLaunchAttribute cluster = {};
+  cluster.id = cudaLaunchAttributeClusterDimension;
+  cluster.val.clusterDim.x = 1;
+  cluster.val.clusterDim.y = static_cast<unsigned>(p.S);
+  cluster.val.clusterDim.z = 1;
+  cfg.attrs = &cluster;
+  cfg.numAttrs = 1;
+  if (p.vector)
+    KL_CUDA_CHECK(cudaLaunchKernelEx(&cfg, gevm_cluster_slabs<T, C, U, true, kStream>, a.A, a.x, a.y, a.M, a.N, p.slab));
+  else
+    KL_CUDA_CHECK(cudaLaunchKernelEx(&cfg, gevm_cluster_slabs<T, C, U, false, kStream>, a.A, a.x, a.y, a.M, a.N, p.slab));
+}
+
+template <class T, int U, bool kStream>
+void launch(const MatVecArgs<T>& a, const Plan& p, cudaStream_t s) {
+  switch (p.C) {
+    case 1: launch_c<T, 1, U, kStream>(a, p, s); break;
+    case 2: launch_c<T, 2, U, kStream>(a, p, s); break;
+    case 4: launch_c<T, 4, U, kStream>(a, p, s); break;
+    case 8: launch_c<T, 8, U, kStream>(a, p, s); break;
+    case 16: launch_c<T, 16, U, kStream>(a, p, s); break;
+    default: launch_c<T, 32, U, kStream>(a, p, s); break;
+  }
+}
+
+// Rounding depth: a column lane's chain over its rows of the slab, the shuffle tree over a
+// warp's row threads, the 8 warps in order, the S slabs in order.
+template <class T>
+double depth(const Plan& p) {
+  const int R = kThreads / p.C;
+  return static_cast<double>(ceil_div(p.slab, R)) + (matvec::log2_pow2(32) - matvec::log2_pow2(p.C)) + gevm4::kWarps +
+         p.S;
+}
+
+template <class T, int U, bool kStream>
+MatVecVariant<T> variant(std::string_view name) {
+  return {.info = {name, "beyond",
+                   "gevm5 in one launch: a tile's row slabs are a thread-block cluster, summed through distributed shared memory"},
+          .launch = [](const MatVecArgs<T>& a, cudaStream_t s) {
+            launch<T, U, kStream>(a, plan<T>({a.M, a.N}, matvec::vector_rows_ok(a, false)), s);
+          },
+          .workspace_bytes = nullptr,
+          .rounding_depth = [](MatrixShape s) {
+            return matvec::worst_path<T>(s, [s](bool v) { return depth<T>(plan<T>(s, v)); });
+          }};
+}
+
+}  // namespace kl::gevm6
