@@ -354,18 +354,26 @@ void judge_timing(DiffRow& d, const RunRow& o, const RunRow& n, const DiffOption
     return;
   }
   d.raw_ratio = n.median / o.median;
-  const double c = d.control > 0 ? d.control : 1.0;
-  d.ratio = d.raw_ratio / c;
+  d.ratio = d.raw_ratio;
   d.threshold = std::max(opt.threshold, std::min(o.noise, n.noise));
+  if (d.control > 0) {
+    // Changed only if it changed both raw and against the library, the same way; the ratio
+    // judged is the one nearer 1 (no change at all when they disagree in sign).
+    const double c = d.raw_ratio / d.control;
+    const bool same_side = (d.raw_ratio > 1) == (c > 1);
+    d.ratio = !same_side ? 1.0 : std::fabs(c - 1.0) < std::fabs(d.raw_ratio - 1.0) ? c : d.raw_ratio;
+  }
   if (o.has_samples && n.has_samples) {
-    if (d.control > 0) {
-      // H0: the variant moved as its problem's library did; OLD's samples carried to NEW's
-      // conditions by the library's ratio.
+    d.test = mann_whitney_u(o.samples, n.samples);
+    if (d.control > 0 && d.test.ran) {
+      // H0 of the second test: the variant moved as its problem's library did (OLD's samples
+      // carried to NEW's conditions by the library's ratio). Both must reject: the
+      // intersection-union test, whose p-value is the larger of the two.
       std::vector<double> carried(o.samples);
-      for (double& x : carried) x *= c;
-      d.test = mann_whitney_u(carried, n.samples);
-    } else {
-      d.test = mann_whitney_u(o.samples, n.samples);
+      for (double& x : carried) x *= d.control;
+      const UTest t = mann_whitney_u(carried, n.samples);
+      d.test.p = std::max(d.test.p, t.p);
+      d.test.min_p = std::max(d.test.min_p, t.min_p);
     }
     d.tested = d.test.ran && d.test.min_p < opt.alpha;
     d.too_few = d.test.ran && !d.tested && d.test.min_p < 1.0;
@@ -611,7 +619,7 @@ Cells cells_of(const DiffRow& r) {
   c.new_t = side_text(r.new_row);
   if (r.ratio > 0) {
     c.ratio = ratio_text(r.raw_ratio);
-    c.adjusted = r.control > 0 ? ratio_text(r.ratio) : "-";
+    c.adjusted = r.control > 0 ? ratio_text(r.raw_ratio / r.control) : "-";
     c.speed = percent(1.0 / r.ratio - 1.0, true);
   } else {
     c.ratio = c.adjusted = c.speed = "-";
@@ -655,15 +663,16 @@ std::string method_line(const DiffResult& d) {
          (m > 1 ? " (Holm-adjusted over the " + std::to_string(m) + " rows tested)" : std::string()) +
          " and the medians differ by more than " + percent(d.options.threshold) +
          " or the quieter run's noise, whichever is larger" +
-         (d.control_used ? "; hand-written rows are judged against their problem's library rows (the run's own "
-                           "shift divided out: column '/lib')"
+         (d.control_used ? "; a hand-written row must change both raw and against its problem's library rows "
+                           "(column '/lib'), the same way"
                          : std::string());
 }
 
 const char* const kLegend =
-    "new/old: ratio of the medians; /lib: new/old divided by the library's new/old in the same problem (the "
-    "ratio judged; '-': judged raw); speed: 1/(ratio judged) - 1 (+ = faster); p: the U test's p-value, "
-    "Holm-adjusted; '?': not testable (no samples, or too few), judged by the threshold alone";
+    "new/old: ratio of the medians; /lib: new/old divided by the library's new/old in the same problem ('-': "
+    "judged raw); speed: 1/r - 1 (+ = faster) for r the ratio judged (of new/old and /lib the one nearer 1; none "
+    "when they disagree); p: the U test's p-value (with /lib the larger of the two tests'), Holm-adjusted; "
+    "'?': not testable (no samples, or too few), judged by the threshold alone";
 
 // device_state of both runs, key by key: "key: old -> new" (or one value when equal).
 std::vector<std::string> state_lines(const DiffResult& d) {
