@@ -89,7 +89,7 @@ void with_op(RowOp op, F&& f) {
 
 // The `unsupported` hooks of kernels that do one direction only.
 inline const char* row_ops_only(RowsShape s) {
-  return is_column_op(s.op) ? "a per-row kernel: col_mean is rows_cols_coalesced's (and rows_global's, rows_shared's)"
+  return is_column_op(s.op) ? "a per-row kernel: col_mean is rows_cols_coalesced's and rows_cols_vec16's (and rows_global's, rows_shared's)"
                             : nullptr;
 }
 inline const char* column_ops_only(RowsShape s) {
