@@ -639,8 +639,7 @@ std::vector<std::vector<const DiffRow*>> problems(const DiffResult& d, bool only
   std::map<std::string, std::size_t> index;
   for (const DiffRow& r : d.rows) {
     if (only_changed && !r.changed) continue;
-    const std::string key = r.family + '\x1f' + r.dtype + '\x1f' + r.shape;
-    const auto [it, fresh] = index.try_emplace(key, groups.size());
+    const auto [it, fresh] = index.try_emplace(problem_key(r), groups.size());
     if (fresh) groups.emplace_back();
     groups[it->second].push_back(&r);
   }
