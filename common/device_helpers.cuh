@@ -4,6 +4,8 @@
 //   ceil_div        blocks for n items, without the overflow of (a + b - 1) / b near the top
 //   grid_blocks     a 1-D grid size, refused with a clear error past 2^31 - 1 blocks
 //   sm_count        multiprocessors of the current device, asked once per process
+//   with_pow2_width from a lane-group or tile width chosen at run time (1, 2, 4, ..., 32) to the
+//                   kernel instantiated for it
 //   Vec16<T>        the 16-byte vector of T (float4, int4, double2) and its width; load_vec /
 //                   store_vec move one through registers (the pointer must be 16-byte aligned)
 //   aligned16       whether a pointer may be read as 16-byte vectors
@@ -40,6 +42,21 @@ inline unsigned sm_count() {
     return static_cast<unsigned>(sms);
   }();
   return count;
+}
+
+// Calls f(std::integral_constant<int, W>{}) with W = w for w in {1, 2, 4, 8, 16}, W = 32
+// otherwise: the launchers' one switch from a width planned at run time (lanes per row, column
+// items per tile, lanes per output) to the template instantiated for it.
+template <class F>
+decltype(auto) with_pow2_width(int w, F&& f) {
+  switch (w) {
+    case 1: return f(std::integral_constant<int, 1>{});
+    case 2: return f(std::integral_constant<int, 2>{});
+    case 4: return f(std::integral_constant<int, 4>{});
+    case 8: return f(std::integral_constant<int, 8>{});
+    case 16: return f(std::integral_constant<int, 16>{});
+    default: return f(std::integral_constant<int, 32>{});
+  }
 }
 
 template <class T> struct Vec16;

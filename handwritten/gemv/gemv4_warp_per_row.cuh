@@ -71,14 +71,7 @@ void launch_g(const MatVecArgs<T>& a, const Plan& p, T* out, cudaStream_t s) {
 // into `out`.
 template <class T, int U, bool kStream>
 void launch_rows(const MatVecArgs<T>& a, const Plan& p, T* out, cudaStream_t s) {
-  switch (p.G) {
-    case 1: launch_g<T, 1, U, kStream>(a, p, out, s); break;
-    case 2: launch_g<T, 2, U, kStream>(a, p, out, s); break;
-    case 4: launch_g<T, 4, U, kStream>(a, p, out, s); break;
-    case 8: launch_g<T, 8, U, kStream>(a, p, out, s); break;
-    case 16: launch_g<T, 16, U, kStream>(a, p, out, s); break;
-    default: launch_g<T, 32, U, kStream>(a, p, out, s); break;
-  }
+  with_pow2_width(p.G, [&](auto G) { launch_g<T, G, U, kStream>(a, p, out, s); });
 }
 
 // Runs plan p: the per-row kernel straight into y (S = 1), or the segments' partials into the

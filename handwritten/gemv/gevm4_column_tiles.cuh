@@ -159,24 +159,21 @@ void launch_c(const MatVecArgs<T>& a, const Plan& p, T* out, cudaStream_t s) {
 template <class T, int U, bool kStream>
 void launch(const MatVecArgs<T>& a, const Plan& p, cudaStream_t s) {
   matvec::run_split(a, p.S, a.N, s, [&](T* out) {
-    switch (p.C) {
-      case 1: launch_c<T, 1, U, kStream>(a, p, out, s); break;
-      case 2: launch_c<T, 2, U, kStream>(a, p, out, s); break;
-      case 4: launch_c<T, 4, U, kStream>(a, p, out, s); break;
-      case 8: launch_c<T, 8, U, kStream>(a, p, out, s); break;
-      case 16: launch_c<T, 16, U, kStream>(a, p, out, s); break;
-      default: launch_c<T, 32, U, kStream>(a, p, out, s); break;
-    }
+    with_pow2_width(p.C, [&](auto C) { launch_c<T, C, U, kStream>(a, p, out, s); });
   });
 }
 
-// Rounding depth of plan p: a column lane's chain over its rows of the slab, the shuffle tree
-// over a warp's row threads, the 8 warps added in order, the second pass.
+// Rounding depth of tile_column_sums over `slab` rows with C column items per tile: a column
+// lane's chain over its rows of the slab, the shuffle tree over a warp's row threads, the 8
+// warps added in order.
+inline double tile_sums_depth(int slab, int C) {
+  return static_cast<double>(ceil_div(slab, kThreads / C)) + (matvec::log2_pow2(32) - matvec::log2_pow2(C)) + kWarps;
+}
+
+// Rounding depth of plan p: the slab's tile sums, then the second pass.
 template <class T>
 double depth(const Plan& p) {
-  const int R = kThreads / p.C;
-  return static_cast<double>(ceil_div(p.slab, R)) + (matvec::log2_pow2(32) - matvec::log2_pow2(p.C)) + kWarps +
-         matvec::sum_partials_depth(p.S);
+  return tile_sums_depth(p.slab, p.C) + matvec::sum_partials_depth(p.S);
 }
 
 constexpr int kUnroll = 4;

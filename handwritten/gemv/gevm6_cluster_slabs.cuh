@@ -117,23 +117,13 @@ void launch_c(const MatVecArgs<T>& a, const Plan& p, cudaStream_t s) {
 
 template <class T, int U, bool kStream>
 void launch(const MatVecArgs<T>& a, const Plan& p, cudaStream_t s) {
-  switch (p.C) {
-    case 1: launch_c<T, 1, U, kStream>(a, p, s); break;
-    case 2: launch_c<T, 2, U, kStream>(a, p, s); break;
-    case 4: launch_c<T, 4, U, kStream>(a, p, s); break;
-    case 8: launch_c<T, 8, U, kStream>(a, p, s); break;
-    case 16: launch_c<T, 16, U, kStream>(a, p, s); break;
-    default: launch_c<T, 32, U, kStream>(a, p, s); break;
-  }
+  with_pow2_width(p.C, [&](auto C) { launch_c<T, C, U, kStream>(a, p, s); });
 }
 
-// Rounding depth: a column lane's chain over its rows of the slab, the shuffle tree over a
-// warp's row threads, the 8 warps in order, the S slabs in order.
+// Rounding depth: the slab's tile sums (gevm4), then the S slabs added in order.
 template <class T>
 double depth(const Plan& p) {
-  const int R = kThreads / p.C;
-  return static_cast<double>(ceil_div(p.slab, R)) + (matvec::log2_pow2(32) - matvec::log2_pow2(p.C)) + gevm4::kWarps +
-         p.S;
+  return gevm4::tile_sums_depth(p.slab, p.C) + p.S;
 }
 
 template <class T, int U, bool kStream>

@@ -250,14 +250,7 @@ void launch_sum_partials_l(const T* partial, int S, int len, T* y, cudaStream_t 
 
 template <class T>
 void launch_sum_partials(const T* partial, int S, int len, T* y, cudaStream_t stream) {
-  switch (partial_lanes(S)) {
-    case 1: launch_sum_partials_l<T, 1>(partial, S, len, y, stream); break;
-    case 2: launch_sum_partials_l<T, 2>(partial, S, len, y, stream); break;
-    case 4: launch_sum_partials_l<T, 4>(partial, S, len, y, stream); break;
-    case 8: launch_sum_partials_l<T, 8>(partial, S, len, y, stream); break;
-    case 16: launch_sum_partials_l<T, 16>(partial, S, len, y, stream); break;
-    default: launch_sum_partials_l<T, 32>(partial, S, len, y, stream); break;
-  }
+  with_pow2_width(partial_lanes(S), [&](auto L) { launch_sum_partials_l<T, L>(partial, S, len, y, stream); });
   KL_CHECK_LAUNCH();
 }
 

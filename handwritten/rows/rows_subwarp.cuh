@@ -29,14 +29,7 @@ unsigned group_for(int N) {
 template <class T>
 void launch(const RowsArgs<T>& a, cudaStream_t s) {
   using rows_warp_peel::launch_group;
-  switch (group_for<T>(a.N)) {
-    case 1: return launch_group<T, 1>(a, s);
-    case 2: return launch_group<T, 2>(a, s);
-    case 4: return launch_group<T, 4>(a, s);
-    case 8: return launch_group<T, 8>(a, s);
-    case 16: return launch_group<T, 16>(a, s);
-    default: return launch_group<T, 32>(a, s);
-  }
+  with_pow2_width(group_for<T>(a.N), [&](auto G) { launch_group<T, G>(a, s); });
 }
 
 template <class T>

@@ -21,10 +21,12 @@ namespace kl::transpose4 {
 
 constexpr int kTile = 32;
 
-template <class T, int kRows>
+// A padded kTile × kTile tile moved by kTile × kRows threads (transpose6 instantiates it with a
+// 64-wide tile).
+template <class T, int kTile, int kRows>
 __global__ void __launch_bounds__(kTile * kRows)
     transpose_rows(const T* __restrict__ in, T* __restrict__ out, int M, int N) {
-  static_assert(kTile % kRows == 0, "the thread rows must tile the tile's rows");
+  static_assert(kTile % kRows == 0 && kTile % 32 == 0, "thread rows tile the tile; whole warps per tile row");
   __shared__ T tile[kTile][kTile + 1];
   const int tx = threadIdx.x, ty = threadIdx.y;
   const int col0 = blockIdx.x * kTile;
@@ -53,7 +55,7 @@ TransposeVariant<T> variant(std::string_view name) {
       .info = {name, "beyond (001: threads(32, 8) of SMEM-5)",
                "padded 32x32 tile, 32/kRows elements per thread: loads in flight, smaller blocks"},
       .launch = [](const TransposeArgs<T>& a, cudaStream_t s) {
-        transpose_detail::launch_tiles(transpose_rows<T, kRows>, a, kTile, dim3(kTile, kRows), s);
+        transpose_detail::launch_tiles(transpose_rows<T, kTile, kRows>, a, kTile, dim3(kTile, kRows), s);
       },
   };
 }

@@ -12,48 +12,24 @@
 // tile writes 256 bytes per page opened, and reads likewise. Twice the work per block also
 // halves the blocks, their barriers and index arithmetic per element.
 //
-// The tile is padded by one column ([64][65]), so the column reads of the second phase stay
-// conflict-free (bank (tx·65 + c) % 32 = (tx + c) % 32). Any M, N: guards per element, the
-// tile-row loop and 64-bit offsets as in every step (transpose_common.cuh).
+// The kernel is transpose4's (transpose4::transpose_rows) with kTile = 64: the tile is padded by
+// one column ([64][65]), so the column reads of the second phase stay conflict-free (bank
+// (tx·65 + c) % 32 = (tx + c) % 32). Any M, N: guards per element, the tile-row loop and
+// 64-bit offsets as in every step (transpose_common.cuh).
 #pragma once
 
-#include "handwritten/transpose/transpose_common.cuh"
+#include "handwritten/transpose/transpose4_rows_per_thread.cuh"
 
 #include <string_view>
 
 namespace kl::transpose6 {
 
 template <class T, int kTile, int kRows>
-__global__ void __launch_bounds__(kTile * kRows)
-    transpose_wide(const T* __restrict__ in, T* __restrict__ out, int M, int N) {
-  static_assert(kTile % kRows == 0 && kTile % 32 == 0, "thread rows tile the tile; whole warps per tile row");
-  __shared__ T tile[kTile][kTile + 1];
-  const int tx = threadIdx.x, ty = threadIdx.y;
-  const int col0 = blockIdx.x * kTile;
-  const int tiles_y = ceil_div(M, kTile);
-  for (int by = blockIdx.y; by < tiles_y; by += gridDim.y) {
-    const int row0 = by * kTile;
-#pragma unroll
-    for (int k = 0; k < kTile / kRows; ++k) {
-      const int r = ty + k * kRows;
-      if (row0 + r < M && col0 + tx < N) tile[r][tx] = in[static_cast<std::size_t>(row0 + r) * N + col0 + tx];
-    }
-    __syncthreads();
-#pragma unroll
-    for (int k = 0; k < kTile / kRows; ++k) {
-      const int c = ty + k * kRows;
-      if (col0 + c < N && row0 + tx < M) out[static_cast<std::size_t>(col0 + c) * M + row0 + tx] = tile[tx][c];
-    }
-    __syncthreads();
-  }
-}
-
-template <class T, int kTile, int kRows>
 TransposeVariant<T> variant(std::string_view name) {
   return {
       .info = {name, "beyond", "transpose4 with a wider padded tile: 256-byte row segments per DRAM page opened"},
       .launch = [](const TransposeArgs<T>& a, cudaStream_t s) {
-        transpose_detail::launch_tiles(transpose_wide<T, kTile, kRows>, a, kTile, dim3(kTile, kRows), s);
+        transpose_detail::launch_tiles(transpose4::transpose_rows<T, kTile, kRows>, a, kTile, dim3(kTile, kRows), s);
       },
   };
 }
