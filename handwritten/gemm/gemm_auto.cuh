@@ -8,7 +8,12 @@
 // (T128 = tiles of 128 × 128 in the output; "fill" = about 128 SMs × the blocks of the
 // configuration one SM holds, gemm_schedule.cuh's splitk_splits):
 //
-//   float  1. T128 >= 256 (the 128² tile's fill: two blocks per SM): the 128×128×16 tile,
+//   float  0. tiles of 256 × 128 >= 128 (one block per SM fills the GPU) and gemm12's 16-byte
+//             path applies (N a multiple of 4, aligned B and C): gemm12 256×128×16, 4 stages,
+//             register fragments prefetched across tiles. Measured on the H100 (session trials,
+//             results/h100/trials/gemm12_stages.md): 92.0-93.3% of cuBLAS at 2048³-8192³ against
+//             gemm9 128×128×16's 87-88%;
+//          1. T128 >= 256 (the 128² tile's fill: two blocks per SM): the 128×128×16 tile,
 //             3 stages, unsplit: gemm9's where its 16-byte path applies (N a multiple of 4,
 //             aligned B and C), gemm10's otherwise. Measured on the H100: with 16-byte copies
 //             gemm9 beat gemm10 (87.0% against 82.4% of cuBLAS at 4096³, 88.4% against 83.5% at
@@ -25,9 +30,10 @@
 //             64×64×16 k8 (two blocks per SM), split toward 256 blocks.
 // Split partial tiles go to the workspace and an ordered reduction adds them (deterministic).
 //
-// The choice reads M, N, K and the element type, and for the large float tile whether gemm9's
-// 16-byte path applies (each kernel gives the same bits on either of its paths). Examples: 2048³
-// and 4097×4095×17 take the large tile unsplit (256 and 1056 tiles); float 1000³ the small one
+// The choice reads M, N, K and the element type, and for the large float tiles whether the 16-byte
+// path applies (each kernel gives the same bits on either of its paths). Examples: float 2048³
+// takes gemm12 (128 tiles of 256 × 128); 4097×4095×17 the 128² tile unsplit (1056 tiles, no
+// 16-byte rows); float 1000³ the small one
 // in 2 slices (256 tiles of 64² → 512 blocks), double 1000³ the large one in 2 slices (64 tiles
 // → 128 blocks); 513×257×129 the small one in 3 slices of 48 (45 tiles → 135 blocks); 4096×1×4096 in 4 (double)
 // or 8 (float) slices. Every configuration it can choose is in the list under its own name
@@ -39,6 +45,7 @@
 #include "handwritten/gemm/gemm10_swizzled.cuh"
 #include "handwritten/gemm/gemm9_pipelined.cuh"
 #include "handwritten/gemm/gemm11_dmma.cuh"
+#include "handwritten/gemm/gemm12_fragment_prefetch.cuh"
 
 #include <type_traits>
 
@@ -52,6 +59,10 @@ template <class T>
 bool large_tile(GemmShape s) {
   const long long tiles = static_cast<long long>(ceil_div(s.M, kLarge)) * ceil_div(s.N, kLarge);
   return tiles >= (std::is_same_v<T, float> ? 2 * gemm_plan::kFillSMs : 32);
+}
+// gemm12's 256 × 128 tile, one block per SM: enough of them to fill the GPU (float only).
+inline bool huge_tile(GemmShape s) {
+  return static_cast<long long>(ceil_div(s.M, 256)) * ceil_div(s.N, 128) >= gemm_plan::kFillSMs;
 }
 template <class T>
 int splits(GemmShape s) {
@@ -67,8 +78,10 @@ template <class T>
 void launch(const GemmArgs<T>& g, cudaStream_t s) {
   const GemmShape sh{g.M, g.N, g.K};
   if constexpr (std::is_same_v<T, float>) {
+    const bool vec = vec_io_ok(g, /*need_a=*/false);
     if (!large_tile<T>(sh)) gemm10::launch_split<float, 64, 64, 16, 32, 32, 4, 8, 4>(g, splits<T>(sh), s);
-    else if (vec_io_ok(g, /*need_a=*/false)) gemm9::launch<float, 128, 128, 16, 64, 32, 8, 8, 3>(g, s);
+    else if (vec && huge_tile(sh)) gemm12::launch<float, 256, 128, 16, 64, 64, 16, 8, 4>(g, s);
+    else if (vec) gemm9::launch<float, 128, 128, 16, 64, 32, 8, 8, 3>(g, s);
     else gemm10::launch_split<float, 128, 128, 16, 64, 32, 8, 8, 3>(g, 1, s);
   } else {
     if (large_tile<T>(sh)) gemm11::launch_split<128, 128, 16, 64, 32, 4, 8>(g, splits<T>(sh), s);
@@ -79,6 +92,7 @@ void launch(const GemmArgs<T>& g, cudaStream_t s) {
 template <class T>
 void prepare() {
   if constexpr (std::is_same_v<T, float>) {
+    gemm12::prepare<float, 256, 128, 16, 64, 64, 16, 8, 4>();
     gemm9::prepare<float, 128, 128, 16, 64, 32, 8, 8, 3>();
     gemm10::prepare<float, 128, 128, 16, 64, 32, 8, 8, 3>();
     gemm10::prepare<float, 64, 64, 16, 32, 32, 4, 8, 4>();

@@ -6,6 +6,7 @@
 #include "handwritten/gemm/gemm9_pipelined.cuh"
 #include "handwritten/gemm/gemm10_swizzled.cuh"
 #include "handwritten/gemm/gemm11_dmma.cuh"
+#include "handwritten/gemm/gemm12_fragment_prefetch.cuh"
 #include "handwritten/gemm/gemm_auto.cuh"
 #include "handwritten/gemm/gemm_global_16x16.cuh"
 #include "handwritten/gemm/gemm_global_32x32.cuh"
@@ -29,6 +30,7 @@ void append_pipelined(std::vector<GemmVariant<T>>& v) {
     v.push_back(gemm9::variant<T, 128, 128, 32, 64, 32, 8, 8, 3>("gemm9_pipelined_128x128x32_s3"));
     v.push_back(gemm9::variant<T, 128, 256, 8, 64, 64, 8, 16, 3>("gemm9_pipelined_128x256x8_s3"));
     v.push_back(gemm9::variant<T, 64, 64, 16, 32, 32, 4, 8, 4>("gemm9_pipelined_64x64x16_s4"));
+    v.push_back(gemm9::variant<T, 256, 128, 16, 64, 64, 16, 8, 4>("gemm9_pipelined_256x128x16_s4"));  // gemm12's tile
   } else {
     v.push_back(gemm9::variant<T, 64, 64, 8, 32, 16, 4, 4, 3>("gemm9_pipelined_64x64x8_s3"));
     v.push_back(gemm9::variant<T, 128, 128, 8, 64, 32, 8, 8, 3>("gemm9_pipelined_128x128x8_s3"));
@@ -56,6 +58,11 @@ void append_last_steps(std::vector<GemmVariant<T>>& v) {
     v.push_back(gemm10::variant<T, 128, 256, 16, 64, 64, 8, 16, 3>("gemm10_swizzled_128x256x16_s3"));
     v.push_back(gemm10::variant<T, 64, 64, 16, 32, 32, 4, 8, 4>("gemm10_swizzled_64x64x16_s4"));
     v.push_back(gemm10::variant_splitk<T, 64, 64, 16, 32, 32, 4, 8, 4>("gemm10_splitk_64x64x16_s4"));
+    // gemm12: the register fragments double-buffered across the tile boundary, on gemm9's best
+    // tile (two blocks per SM cover each other's boundaries) and on cuBLAS's 256 × 128 tile (one
+    // block per SM: nobody covers them); gemm9_pipelined_256x128x16_s4 is that tile without it.
+    v.push_back(gemm12::variant<T, 128, 128, 16, 64, 32, 8, 8, 3>("gemm12_fragment_prefetch_128x128x16_s3"));
+    v.push_back(gemm12::variant<T, 256, 128, 16, 64, 64, 16, 8, 4>("gemm12_fragment_prefetch_256x128x16_s4"));
   } else {
     v.push_back(gemm10::variant<T, 128, 128, 8, 64, 32, 8, 8, 3>("gemm10_swizzled_128x128x8_s3"));
     v.push_back(gemm11::variant<128, 128, 16, 64, 32, 4, 4>("gemm11_dmma_128x128x16_s4_k4"));

@@ -3,21 +3,23 @@
 //
 // Lesson: no single mapping of threads to rows wins at every shape. The column mean goes to
 // rows_cols_vec16 when its 16-byte path fills the GPU (rows_cols_vec16::fills_gpu), else to
-// rows_cols_coalesced. A row operation goes to rows_block_split
-//   - split, when there are too few rows to fill the GPU and they are long enough to cut (its
-//     split_for gives more than one chunk per row, e.g. 1 × 2^24);
-//   - a block per row, unsplit, when rows are long (at least min_chunk elements: a block streams
-//     each row with every thread several vector loads deep, CUB's mapping), or when a warp per
-//     row would leave the SMs short of warps (fewer than kFillWarpsPerSM rows per SM) and a row
-//     is at least a block wide;
+// rows_cols_coalesced. A row operation goes to
+//   - rows_block_split, split, when there are too few rows to fill the GPU and they are long
+//     enough to cut (its split_for gives more than one chunk per row, e.g. 1 × 2^24);
+//   - rows_block_deep, a block per row, when a row fills at least one round of its smallest block
+//     (128 threads × 4 vectors: 2048 floats, 1024 doubles), or when a warp per row would leave
+//     the SMs short of warps (fewer than kFillWarpsPerSM rows per SM) and a row is at least a
+//     block wide;
 // and to rows_subwarp otherwise (lanes per row sized to the row: a warp for long rows, several
-// rows per warp for short ones). On the H100 (results/h100/rows_all_ops, float): a block per
-// row against rows_subwarp, 5.4 against 6.9 µs at 1000 × 1000 (1000 rows: 7.6 warps per SM),
-// 344.7 against 369.2 µs at 16384²; rows_subwarp ahead at 2500 × 2000 (11.6 against 11.9 µs, 19
-// rows per SM) and 100003 × 7 (5.0 against 140 µs). Each of those is measured on its own in the
-// same run; this row shows what a user who calls one function gets.
+// rows per warp for short ones). On the H100 (session trials, results/h100/trials/rows_threads_unroll.md):
+// float 16384², 337 µs (rows_block_deep) against 345 (rows_block_split) and 344 (CUB); 1000 × 1000
+// (1000 rows: 7.6 warps per SM), 5.4 against 5.6 µs; double 2500 × 2000, 17.4 µs against 18.9
+// (rows_block_split) and 20.0 (rows_subwarp); rows_subwarp is as fast at float 2500 × 2000 (11.6
+// against 11.5 µs) and far ahead at 100003 × 7 (5.0 against 140 µs). Each of those is measured on
+// its own in the same run; this row shows what a user who calls one function gets.
 #pragma once
 
+#include "handwritten/rows/rows_block_deep.cuh"
 #include "handwritten/rows/rows_block_split.cuh"
 #include "handwritten/rows/rows_cols_coalesced.cuh"
 #include "handwritten/rows/rows_cols_vec16.cuh"
@@ -25,7 +27,7 @@
 
 namespace kl::rows_auto {
 
-enum class Path { columns, columns_vec16, split, subwarp };
+enum class Path { columns, columns_vec16, split, deep, subwarp };
 
 constexpr std::size_t kFillWarpsPerSM = 16;  // a quarter of an SM's 64 warp slots
 
@@ -34,21 +36,22 @@ Path path_for(RowsShape s) {
   if (is_column_op(s.op)) return rows_cols_vec16::fills_gpu<T>(s) ? Path::columns_vec16 : Path::columns;
   if (rows_block_split::split_for<T>(s.M, s.N).splits > 1) return Path::split;
   const std::size_t m = static_cast<std::size_t>(s.M), n = static_cast<std::size_t>(s.N);
-  const bool long_rows = n >= rows_block_split::min_chunk<T>();
+  const bool long_rows = n >= std::size_t{128} * rows_block_deep::kUnroll * kVec<T>;
   const bool few_rows = m < std::size_t{sm_count()} * kFillWarpsPerSM && n >= rows_block_split::kThreads;
-  return long_rows || few_rows ? Path::split : Path::subwarp;
+  return long_rows || few_rows ? Path::deep : Path::subwarp;
 }
 
 template <class T>
 RowsVariant<T> variant() {
   return {
       .info = {"rows_auto", "beyond the documents",
-               "by shape: rows_cols_vec16 or rows_cols_coalesced (col_mean), rows_block_split (long rows, or too few rows for a warp each), rows_subwarp (otherwise)"},
+               "by shape: rows_cols_vec16 or rows_cols_coalesced (col_mean), rows_block_split (few long rows, split), rows_block_deep (long rows, or too few rows for a warp each), rows_subwarp (otherwise)"},
       .launch = [](const RowsArgs<T>& a, cudaStream_t s) {
         switch (path_for<T>({a.M, a.N, a.pitch, a.op})) {
           case Path::columns: return rows_cols_coalesced::launch<T>(a, s);
           case Path::columns_vec16: return rows_cols_vec16::launch<T>(a, s);
           case Path::split: return rows_block_split::launch<T>(a, s);
+          case Path::deep: return rows_block_deep::launch<T>(a, s);
           case Path::subwarp: return rows_subwarp::launch<T>(a, s);
         }
       },
@@ -57,6 +60,7 @@ RowsVariant<T> variant() {
           case Path::columns: return rows_cols_coalesced::partial_count(s) * sizeof(T);
           case Path::columns_vec16: return rows_cols_vec16::workspace_bytes<T>(s);
           case Path::split: return rows_block_split::workspace_bytes<T>(s);
+          case Path::deep: return 0;
           case Path::subwarp: return 0;
         }
         return 0;
@@ -66,6 +70,7 @@ RowsVariant<T> variant() {
           case Path::columns: return rows_cols_coalesced::depth(s);
           case Path::columns_vec16: return rows_cols_vec16::depth<T>(s);
           case Path::split: return rows_block_split::depth<T>(s);
+          case Path::deep: return rows_block_deep::depth<T>(s);
           case Path::subwarp: return rows_subwarp::depth<T>(s);
         }
         return 0.0;

@@ -44,8 +44,10 @@ Split split_for(int M, int N) {
   return {ceil_div(n, chunk), chunk};  // no empty chunk
 }
 
-template <class T, class Op>
-__global__ void __launch_bounds__(kThreads)
+// The block's fold of one chunk; rows_block_deep runs the same kernel with other block sizes and
+// loads in flight.
+template <class T, class Op, unsigned THREADS, unsigned UNROLL>
+__global__ void __launch_bounds__(THREADS)
     rows_chunk(const T* __restrict__ A, int N, std::size_t pitch, std::size_t splits, std::size_t chunk,
                T* __restrict__ out, T* __restrict__ partials) {
   using namespace rows_detail;
@@ -53,8 +55,8 @@ __global__ void __launch_bounds__(kThreads)
   const std::size_t begin = part * chunk;
   const std::size_t left = static_cast<std::size_t>(N) - begin;  // > 0: no chunk is empty
   const std::size_t len = left < chunk ? left : chunk;
-  T v = thread_fold_vectorized<kUnroll, Op>(Elements<T>{A + row * pitch + begin}, len, threadIdx.x, kThreads);
-  v = block_fold_shuffle<kThreads, Op>(v);
+  T v = thread_fold_vectorized<UNROLL, Op>(Elements<T>{A + row * pitch + begin}, len, threadIdx.x, THREADS);
+  v = block_fold_shuffle<THREADS, Op>(v);
   if (threadIdx.x != 0) return;
   if (splits == 1) out[row] = finish<Op>(v, N);
   else partials[b] = v;
@@ -66,7 +68,7 @@ void launch(const RowsArgs<T>& a, cudaStream_t s) {
   T* partials = static_cast<T*>(a.workspace);
   rows_detail::with_op<T>(a.op, [&](auto op) {
     using Op = decltype(op);
-    rows_chunk<T, Op><<<grid_blocks(static_cast<std::size_t>(a.M) * sp.splits), kThreads, 0, s>>>(
+    rows_chunk<T, Op, kThreads, kUnroll><<<grid_blocks(static_cast<std::size_t>(a.M) * sp.splits), kThreads, 0, s>>>(
         a.A, a.N, a.pitch, sp.splits, sp.chunk, a.out, partials);
     KL_CHECK_LAUNCH();
     if (sp.splits > 1)

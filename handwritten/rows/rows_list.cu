@@ -1,6 +1,7 @@
 // The rows family's hand-written ladder, in ladder order. One line per variant.
 #include "common/variant.hpp"
 #include "handwritten/rows/rows_auto.cuh"
+#include "handwritten/rows/rows_block_deep.cuh"
 #include "handwritten/rows/rows_block_split.cuh"
 #include "handwritten/rows/rows_cols_coalesced.cuh"
 #include "handwritten/rows/rows_cols_vec16.cuh"
@@ -23,9 +24,10 @@ std::vector<RowsVariant<T>> rows_handwritten() {
       rows_warp_peel::variant<T>(),       // a warp per row, head/tail peeled: 16-byte loads always
       rows_subwarp::variant<T>(),         // lanes per row sized to the row
       rows_block_split::variant<T>(),     // a block per row chunk, for few long rows
+      rows_block_deep::variant<T>(),      // a block per row, 4 loads in flight, sized to the row
       rows_cols_coalesced::variant<T>(),  // col_mean: coalesced, split over rows
       rows_cols_vec16::variant<T>(),      // col_mean: ... with 16-byte loads
-      rows_auto::variant<T>(),            // picks one of the three above by shape
+      rows_auto::variant<T>(),            // picks one of the steps above by shape
   };
 }
 
