@@ -98,13 +98,8 @@ void prepare() {
 
 template <class T, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES>
 void launch(const GemmArgs<T>& g, cudaStream_t s) {
-  using P = gemm9::Pipeline<T, BM, BN, BK, WM, WN, TM, TN, STAGES>;
-  const auto kernel = vec_io_ok(g, /*need_a=*/false)  // A goes element by element
-                          ? kernel_for<T, BM, BN, BK, WM, WN, TM, TN, STAGES, true>
-                          : kernel_for<T, BM, BN, BK, WM, WN, TM, TN, STAGES, false>;
-  launch_tiled(g, BM, BN, [&](dim3 grid, const T* A, T* C, int M) {
-    kernel<<<grid, P::W::kThreads, P::kSmemBytes, s>>>(A, g.B, C, M, g.N, g.K);
-  });
+  gemm9::launch_pair<gemm9::Pipeline<T, BM, BN, BK, WM, WN, TM, TN, STAGES>>(
+      g, s, kernel_for<T, BM, BN, BK, WM, WN, TM, TN, STAGES, true>, kernel_for<T, BM, BN, BK, WM, WN, TM, TN, STAGES, false>);
 }
 
 template <class T, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES>

@@ -35,6 +35,7 @@ struct Pipeline {
   // Two blocks of 256 threads per SM fit the register file at up to 128 registers per thread,
   // enough for 64 float accumulators plus fragments; bigger thread tiles get the whole file.
   static constexpr int kMinBlocks = W::kThreads <= 256 && TM * TN * sizeof(T) <= 256 ? 2 : 1;
+  static constexpr int kTileM = BM, kTileN = BN;  // the block tile of C
 };
 
 template <class T, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, bool VEC>
@@ -79,6 +80,9 @@ __global__ void __launch_bounds__(gemm8::WarpTile<T, BM, BN, BK, WM, WN, TM, TN>
 template <class T, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, bool VEC>
 constexpr auto kernel_for = kernel_pipelined<T, BM, BN, BK, WM, WN, TM, TN, STAGES, VEC>;
 
+template <class T>
+using PipelinedKernel = void (*)(const T*, const T*, T*, int, int, int);
+
 // Past 48 KiB a kernel must opt in to dynamic shared memory: a host-side attribute, set once for
 // both kernels of the configuration before the first launch (prepare), never in the timed launch.
 template <class T, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES>
@@ -88,15 +92,20 @@ void prepare() {
               kernel_for<T, BM, BN, BK, WM, WN, TM, TN, STAGES, false>});
 }
 
-template <class T, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES>
-void launch(const GemmArgs<T>& g, cudaStream_t s) {
-  using P = Pipeline<T, BM, BN, BK, WM, WN, TM, TN, STAGES>;
-  const auto kernel = vec_io_ok(g, /*need_a=*/false)  // A goes element by element
-                          ? kernel_for<T, BM, BN, BK, WM, WN, TM, TN, STAGES, true>
-                          : kernel_for<T, BM, BN, BK, WM, WN, TM, TN, STAGES, false>;
-  launch_tiled(g, BM, BN, [&](dim3 grid, const T* A, T* C, int M) {
+// Launches one of a configuration's two kernels (16-byte B copies and stores, or element-wise
+// ones) over C's tiles; gemm12 launches its kernels through it too.
+template <class P, class T>
+void launch_pair(const GemmArgs<T>& g, cudaStream_t s, PipelinedKernel<T> vec, PipelinedKernel<T> elementwise) {
+  const auto kernel = vec_io_ok(g, /*need_a=*/false) ? vec : elementwise;  // A goes element by element
+  launch_tiled(g, P::kTileM, P::kTileN, [&](dim3 grid, const T* A, T* C, int M) {
     kernel<<<grid, P::W::kThreads, P::kSmemBytes, s>>>(A, g.B, C, M, g.N, g.K);
   });
+}
+
+template <class T, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES>
+void launch(const GemmArgs<T>& g, cudaStream_t s) {
+  launch_pair<Pipeline<T, BM, BN, BK, WM, WN, TM, TN, STAGES>>(g, s, kernel_for<T, BM, BN, BK, WM, WN, TM, TN, STAGES, true>,
+                                                               kernel_for<T, BM, BN, BK, WM, WN, TM, TN, STAGES, false>);
 }
 
 // One configuration as a variant; `name` spells the configuration (a string literal).
