@@ -67,11 +67,11 @@ if has families; then  # each family's measurements beyond the default run (docs
   run table_steps "${cmp[@]}" -f table -s 2^28 --axis step=1e-5,1e-3,1,100 --name table_steps
 fi
 if has ladder; then  # the SGEMM/DGEMM ladder at the sizes docs/sgemm-ladder.md reports
-  run sgemm_ladder "${cmp[@]}" -f gemm -t float -s 2048,4096,8192 -v 'gemm_smem5*,gemm[6-9]*,gemm10_swizzled*,gemm_auto' --name sgemm_ladder
+  run sgemm_ladder "${cmp[@]}" -f gemm -t float -s 2048,4096,8192 -v 'gemm_smem5*,gemm[6-9]*,gemm10_swizzled*,gemm12*,gemm_auto' --name sgemm_ladder
   run dgemm_ladder "${cmp[@]}" -f gemm -t double -s 2048,4096,8192 -v 'gemm_smem5*,gemm[6-9]*,gemm10*,gemm11*,gemm_auto' --name dgemm_ladder
   # the shapes the last steps were built for: thin (K = 17), small, and 1000³, every new step
   run gemm_thin "${cmp[@]}" -f gemm -t float,double -s 4097x4095x17,513x257x129,1000,4096x1x4096 \
-    -v 'gemm_smem5*,gemm9*,gemm10*,gemm11*,gemm_auto' --name gemm_thin
+    -v 'gemm_smem5*,gemm9*,gemm10*,gemm11*,gemm12*,gemm_auto' --name gemm_thin
   run aat_ladder "${cmp[@]}" -f aat -s 2048,1000 --name aat_ladder
 fi
 if has flush; then  # the L2 flush: a memset (dirty lines) against a read, same kernels, same sizes

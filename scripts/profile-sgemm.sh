@@ -13,7 +13,7 @@ out="${1:?usage: profile-sgemm.sh OUTDIR [SIZE] [VARIANT_GLOBS] [TYPE]}"
 size="${2:-4096}"
 type="${4:-float}"
 case "$type" in
-  float) name=ncu_sgemm; default_globs='gemm_smem5*,gemm[6-9]*,gemm10_swizzled*' ;;
+  float) name=ncu_sgemm; default_globs='gemm_smem5*,gemm[6-9]*,gemm10_swizzled*,gemm12*' ;;
   double) name=ncu_dgemm; default_globs='gemm9*,gemm10_swizzled*,gemm11_dmma*' ;;
   *) echo "profile-sgemm.sh: TYPE must be float or double, not '$type'" >&2; exit 2 ;;
 esac

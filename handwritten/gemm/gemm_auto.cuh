@@ -11,7 +11,7 @@
 //   float  0. tiles of 256 × 128 >= 128 (one block per SM fills the GPU) and gemm12's 16-byte
 //             path applies (N a multiple of 4, aligned B and C): gemm12 256×128×16, 4 stages,
 //             register fragments prefetched across tiles. Measured on the H100 (session trials,
-//             results/h100/trials/gemm12_stages.md): 92.0-93.3% of cuBLAS at 2048³-8192³ against
+//             results/h100/trials/e_gemm12_stages.md): 92.0-93.3% of cuBLAS at 2048³-8192³ against
 //             gemm9 128×128×16's 87-88%;
 //          1. T128 >= 256 (the 128² tile's fill: two blocks per SM): the 128×128×16 tile,
 //             3 stages, unsplit: gemm9's where its 16-byte path applies (N a multiple of 4,
