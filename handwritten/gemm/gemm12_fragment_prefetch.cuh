@@ -39,7 +39,6 @@ __global__ void __launch_bounds__(gemm8::WarpTile<T, BM, BN, BK, WM, WN, TM, TN>
                     int K) {
   using P = gemm9::Pipeline<T, BM, BN, BK, WM, WN, TM, TN, STAGES>;
   using W = typename P::W;
-  constexpr int V = kVec<T>;
   static_assert(BK % 2 == 0, "the fragment set of step 0 is set 0 in every tile");
   extern __shared__ __align__(16) unsigned char smem_raw[];
   T* const smem = reinterpret_cast<T*>(smem_raw);
@@ -48,25 +47,16 @@ __global__ void __launch_bounds__(gemm8::WarpTile<T, BM, BN, BK, WM, WN, TM, TN>
 
   AsyncCopyA<T, BM, BK, W::LDA, W::kThreads> copy_a(a, M, K, K, row0);
   AsyncCopyB<T, BK, BN, BN, W::kThreads, VEC> copy_b(b, K, N, col0);
-  auto slot = [&](int t) { return smem + (t % STAGES) * P::kStageElems; };
+  auto slot = [&](int t) { return P::slot(smem, t); };
   auto issue = [&](int t) {  // one commit group per call, empty past the last tile
-    if (t < tiles) {
-      copy_a.copy(slot(t), t * BK);
-      copy_b.copy(slot(t) + BK * W::LDA, t * BK);
-    }
+    if (t < tiles) P::copy_tile(smem, t, copy_a, copy_b);
     cp_async_commit();
   };
 
   W w;
   T fa[2][TM], fb[2][TN];
-  // Step k's fragments from the tile at `as` (A transposed, pitch LDA; B after it, pitch BN).
-  auto load_frags = [&](T (&ra)[TM], T (&rb)[TN], const T* as, int k) {
-    const T* bs = as + BK * W::LDA;
-#pragma unroll
-    for (int i = 0; i < TM / V; ++i) load_vec(ra + i * V, as + k * W::LDA + w.row + i * W::kSubM);
-#pragma unroll
-    for (int j = 0; j < TN / V; ++j) load_vec(rb + j * V, bs + k * BN + w.col + j * W::kSubN);
-  };
+  // Step k's fragments from the slot at `as` (A's transposed tile, then B's).
+  auto load_frags = [&](T (&ra)[TM], T (&rb)[TN], const T* as, int k) { w.load_fragments(ra, rb, as, as + P::kBOffset, k); };
 
 #pragma unroll
   for (int t = 0; t < STAGES; ++t) issue(t);  // every slot: no tile has been read yet

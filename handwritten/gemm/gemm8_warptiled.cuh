@@ -52,16 +52,22 @@ struct WarpTile {
       for (int j = 0; j < TN; ++j) acc[i][j] = T(0);
   }
 
+  // This thread's operands of step k: TM values of A from the transposed A tile `as` (pitch
+  // LDA), TN of B from the B tile `bs` (pitch BN), in neighbouring 16-byte vectors across the warp.
+  __device__ __forceinline__ void load_fragments(T (&ra)[TM], T (&rb)[TN], const T* as, const T* bs, int k) const {
+#pragma unroll
+    for (int i = 0; i < TM / V; ++i) load_vec(ra + i * V, as + k * LDA + row + i * kSubM);
+#pragma unroll
+    for (int j = 0; j < TN / V; ++j) load_vec(rb + j * V, bs + k * BN + col + j * kSubN);
+  }
+
   // acc += as[0, BK) ᵀ· bs[0, BK): as is the transposed A tile (pitch LDA), bs the B tile
   // (pitch BN). One chain of FMAs per output, in k order.
   __device__ __forceinline__ void multiply(const T* as, const T* bs) {
 #pragma unroll
     for (int k = 0; k < BK; ++k) {
       T ra[TM], rb[TN];
-#pragma unroll
-      for (int i = 0; i < TM / V; ++i) load_vec(ra + i * V, as + k * LDA + row + i * kSubM);
-#pragma unroll
-      for (int j = 0; j < TN / V; ++j) load_vec(rb + j * V, bs + k * BN + col + j * kSubN);
+      load_fragments(ra, rb, as, bs, k);
       fma_outer(acc, ra, rb);
     }
   }

@@ -30,12 +30,24 @@ template <class T, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int S
 struct Pipeline {
   using W = gemm8::WarpTile<T, BM, BN, BK, WM, WN, TM, TN>;
   static_assert(STAGES >= 2, "a pipeline needs at least two slots");
-  static constexpr int kStageElems = BK * W::LDA + BK * BN;  // transposed A tile + B tile
+  static constexpr int kBOffset = BK * W::LDA;           // a slot: the transposed A tile, then B's
+  static constexpr int kStageElems = kBOffset + BK * BN;
   static constexpr std::size_t kSmemBytes = std::size_t(STAGES) * kStageElems * sizeof(T);
   // Two blocks of 256 threads per SM fit the register file at up to 128 registers per thread,
   // enough for 64 float accumulators plus fragments; bigger thread tiles get the whole file.
   static constexpr int kMinBlocks = W::kThreads <= 256 && TM * TN * sizeof(T) <= 256 ? 2 : 1;
   static constexpr int kTileM = BM, kTileN = BN;  // the block tile of C
+
+  // The ring slot of k tile t.
+  __device__ static T* slot(T* smem, int t) { return smem + (t % STAGES) * kStageElems; }
+
+  // Starts the copy of k tile t into its slot.
+  template <class CopyA, class CopyB>
+  __device__ static void copy_tile(T* smem, int t, const CopyA& copy_a, const CopyB& copy_b) {
+    T* s = slot(smem, t);
+    copy_a.copy(s, t * BK);
+    copy_b.copy(s + kBOffset, t * BK);
+  }
 };
 
 template <class T, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, bool VEC>
@@ -52,14 +64,10 @@ __global__ void __launch_bounds__(gemm8::WarpTile<T, BM, BN, BK, WM, WN, TM, TN>
 
   AsyncCopyA<T, BM, BK, W::LDA, W::kThreads> copy_a(a, M, K, K, row0);
   AsyncCopyB<T, BK, BN, BN, W::kThreads, VEC> copy_b(b, K, N, col0);
-  // Starts the copy of k tile t into its slot; every call commits a group (empty past the last
-  // tile) so that "all but the newest STAGES - 2 groups are done" always means "tile t is here".
+  // Starts the copy of k tile t; every call commits a group (empty past the last tile) so that
+  // "all but the newest STAGES - 2 groups are done" always means "tile t is here".
   auto issue = [&](int t) {
-    if (t < tiles) {
-      T* slot = smem + (t % STAGES) * P::kStageElems;
-      copy_a.copy(slot, t * BK);
-      copy_b.copy(slot + BK * W::LDA, t * BK);
-    }
+    if (t < tiles) P::copy_tile(smem, t, copy_a, copy_b);
     cp_async_commit();
   };
 
@@ -70,8 +78,8 @@ __global__ void __launch_bounds__(gemm8::WarpTile<T, BM, BN, BK, WM, WN, TM, TN>
     cp_async_wait<STAGES - 2>();  // this thread's copies of tile t have landed ...
     __syncthreads();              // ... and everyone's; everyone is also done with tile t - 1
     issue(t + STAGES - 1);        // refill the slot of tile t - 1 while tile t is multiplied
-    const T* slot = smem + (t % STAGES) * P::kStageElems;
-    w.multiply(slot, slot + BK * W::LDA);
+    const T* slot = P::slot(smem, t);
+    w.multiply(slot, slot + P::kBOffset);
   }
   cp_async_wait<0>();  // leave no copy in flight (the trailing groups are empty)
   w.template store<VEC>(c, M, N, row0, col0);

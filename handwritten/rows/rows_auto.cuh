@@ -36,7 +36,7 @@ Path path_for(RowsShape s) {
   if (is_column_op(s.op)) return rows_cols_vec16::fills_gpu<T>(s) ? Path::columns_vec16 : Path::columns;
   if (rows_block_split::split_for<T>(s.M, s.N).splits > 1) return Path::split;
   const std::size_t m = static_cast<std::size_t>(s.M), n = static_cast<std::size_t>(s.N);
-  const bool long_rows = n >= std::size_t{128} * rows_block_deep::kUnroll * kVec<T>;
+  const bool long_rows = n >= rows_block_deep::min_row<T>();
   const bool few_rows = m < std::size_t{sm_count()} * kFillWarpsPerSM && n >= rows_block_split::kThreads;
   return long_rows || few_rows ? Path::deep : Path::subwarp;
 }

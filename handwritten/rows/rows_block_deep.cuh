@@ -22,16 +22,21 @@
 
 namespace kl::rows_block_deep {
 
-constexpr unsigned kUnroll = 4;  // 16-byte loads in flight per thread
+constexpr unsigned kUnroll = 4;        // 16-byte loads in flight per thread
+constexpr unsigned kMinThreads = 128;  // the smallest block
 
-// Threads per block for rows of n elements: the largest of 512, 256, 128 whose rounds of
-// threads × kUnroll vectors fit a row at least twice.
+// The shortest row that fills one round of the smallest block's loads (rows_auto's threshold).
+template <class T>
+constexpr std::size_t min_row() { return std::size_t{kMinThreads} * kUnroll * kVec<T>; }
+
+// Threads per block for rows of n elements: the largest of 512, 256 whose rounds of threads ×
+// kUnroll vectors fit a row at least twice, else kMinThreads.
 template <class T>
 unsigned threads_for(int n) {
   const std::size_t vectors = static_cast<std::size_t>(n) / kVec<T>;
   for (unsigned t : {512u, 256u})
     if (vectors >= 2u * t * kUnroll) return t;
-  return 128;
+  return kMinThreads;
 }
 
 template <class F>
@@ -39,7 +44,7 @@ decltype(auto) with_threads(unsigned threads, F&& f) {
   switch (threads) {
     case 512: return f(std::integral_constant<unsigned, 512>{});
     case 256: return f(std::integral_constant<unsigned, 256>{});
-    default: return f(std::integral_constant<unsigned, 128>{});
+    default: return f(std::integral_constant<unsigned, kMinThreads>{});
   }
 }
 

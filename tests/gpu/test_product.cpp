@@ -24,6 +24,31 @@ std::vector<Shape> gemm_shapes() {
   return s;
 }
 
+// Runs v once on args (prepare, launch, wait) and returns the first mn elements of its C.
+template <class T>
+std::vector<T> run_once(const GemmVariant<T>& v, const GemmArgs<T>& args, std::size_t mn) {
+  if (v.prepare) v.prepare();
+  v.launch(args, nullptr);
+  KL_CUDA_CHECK(cudaDeviceSynchronize());
+  std::vector<T> out(mn);
+  KL_CUDA_CHECK(cudaMemcpy(out.data(), args.C, mn * sizeof(T), cudaMemcpyDeviceToHost));
+  return out;
+}
+
+// Two outputs that must be equal bit for bit, both written everywhere (finite; they start as
+// NaN poison): counts the elements where either is not finite, and where they differ.
+template <class T>
+void check_bitwise_equal(const std::vector<T>& a, const std::vector<T>& b) {
+  REQUIRE(a.size() == b.size());
+  std::size_t nonfinite = 0, differ = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    nonfinite += !std::isfinite(a[i]) || !std::isfinite(b[i]);
+    differ += std::memcmp(&a[i], &b[i], sizeof(T)) != 0;
+  }
+  CHECK(nonfinite == 0);
+  CHECK(differ == 0);
+}
+
 }  // namespace
 
 TEST_CASE_TEMPLATE("the GPU fp64 product reference agrees with the host one", T, float, double) {
@@ -148,7 +173,7 @@ TEST_CASE_TEMPLATE("vector paths and their unaligned fallbacks agree bitwise", T
   fill_random(A.data(), mk, fresh_seed());
   fill_random(B.data(), kn, fresh_seed());
   DeviceArray<T> dA(mk + 1), dB(kn + 1), dC(mn + 1);
-  std::vector<T> aligned(mn), shifted(mn);
+  std::vector<T> aligned, shifted;
   for (const GemmVariant<T>& v : gemm_handwritten<T>()) {
     CAPTURE(v.info.name);
     const std::size_t ws_bytes = v.workspace_bytes ? v.workspace_bytes({M, N, K}) : 0;
@@ -158,19 +183,9 @@ TEST_CASE_TEMPLATE("vector paths and their unaligned fallbacks agree bitwise", T
       KL_CUDA_CHECK(cudaMemcpy(dB.get() + shift, B.data(), kn * sizeof(T), cudaMemcpyHostToDevice));
       KL_CUDA_CHECK(cudaMemset(dC.get(), 0xff, (mn + 1) * sizeof(T)));
       if (ws_bytes) KL_CUDA_CHECK(cudaMemset(ws.get(), 0xff, ws_bytes));
-      if (v.prepare) v.prepare();
-      v.launch({dA.get() + shift, dB.get() + shift, dC.get() + shift, M, N, K, ws.get()}, nullptr);
-      KL_CUDA_CHECK(cudaDeviceSynchronize());
-      std::vector<T>& out = shift ? shifted : aligned;
-      KL_CUDA_CHECK(cudaMemcpy(out.data(), dC.get() + shift, mn * sizeof(T), cudaMemcpyDeviceToHost));
+      (shift ? shifted : aligned) = run_once(v, {dA.get() + shift, dB.get() + shift, dC.get() + shift, M, N, K, ws.get()}, mn);
     }
-    std::size_t nonfinite = 0, differ = 0;
-    for (std::size_t i = 0; i < mn; ++i) {
-      nonfinite += !std::isfinite(aligned[i]) || !std::isfinite(shifted[i]);
-      differ += std::memcmp(&aligned[i], &shifted[i], sizeof(T)) != 0;
-    }
-    CHECK(nonfinite == 0);
-    CHECK(differ == 0);
+    check_bitwise_equal(aligned, shifted);
   }
 }
 
@@ -188,12 +203,7 @@ TEST_CASE("gemm12 (fragment prefetch) is bitwise gemm9 at every configuration") 
   KL_CUDA_CHECK(cudaMemcpy(dB.get(), B.data(), kn * sizeof(float), cudaMemcpyHostToDevice));
   auto run = [&](const GemmVariant<float>& v) {
     KL_CUDA_CHECK(cudaMemset(dC.get(), 0xff, mn * sizeof(float)));
-    if (v.prepare) v.prepare();
-    v.launch({dA.get(), dB.get(), dC.get(), M, N, K, nullptr}, nullptr);
-    KL_CUDA_CHECK(cudaDeviceSynchronize());
-    std::vector<float> out(mn);
-    KL_CUDA_CHECK(cudaMemcpy(out.data(), dC.get(), mn * sizeof(float), cudaMemcpyDeviceToHost));
-    return out;
+    return run_once(v, {dA.get(), dB.get(), dC.get(), M, N, K, nullptr}, mn);
   };
   const auto variants = gemm_handwritten<float>();
   std::vector<float> want;
@@ -204,14 +214,7 @@ TEST_CASE("gemm12 (fragment prefetch) is bitwise gemm9 at every configuration") 
   for (const auto& v : variants) {
     if (v.info.name.rfind("gemm12_", 0) != 0) continue;
     CAPTURE(v.info.name);
-    const std::vector<float> got = run(v);
-    std::size_t differ = 0, nonfinite = 0;
-    for (std::size_t i = 0; i < mn; ++i) {
-      nonfinite += !std::isfinite(got[i]);
-      differ += std::memcmp(&got[i], &want[i], sizeof(float)) != 0;
-    }
-    CHECK(nonfinite == 0);
-    CHECK(differ == 0);
+    check_bitwise_equal(run(v), want);
     ++checked;
   }
   CHECK(checked > 0);
