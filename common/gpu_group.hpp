@@ -2,7 +2,7 @@
 // fork/join that fits such an operation into the runner's single-stream timing.
 //
 // One process drives every GPU. Rank r is device r (devices 0 .. G-1). What the ranks share for a
-// whole run is made once, outside any timing (compare/allreduce_group.cpp): a stream per GPU,
+// whole run is made once, outside any timing (compare/families/allreduce_group.cpp): a stream per GPU,
 // events, peer access between every pair, a zeroed area of flag words on every GPU that peers
 // write to (the cross-GPU barriers of handwritten/allreduce/allreduce_common.cuh), and NCCL's
 // communicators (ncclCommInitAll).
@@ -23,7 +23,7 @@
 #pragma once
 
 #include "common/cuda_check.hpp"
-#include "common/variant.hpp"
+#include "handwritten/allreduce/allreduce_args.hpp"
 
 #include <cuda_runtime_api.h>
 

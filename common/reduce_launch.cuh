@@ -13,7 +13,8 @@
 #pragma once
 
 #include "common/device_helpers.cuh"
-#include "common/variant.hpp"
+#include "handwritten/reduce/reduce_args.hpp"
+#include "handwritten/rows/rows_args.hpp"
 
 #include <cmath>
 #include <cstddef>
@@ -27,7 +28,7 @@ inline double log2_exact(std::size_t x) { return std::log2(static_cast<double>(x
 
 // Whether a chain of `depth` roundings in T is too long for any error bound: gamma(depth) >= 1
 // (depth·u >= 1/2), which lets anything within sum|x| of the truth pass, so the runner fails such
-// a check as meaningless (compare/tolerance.hpp: meaningful_factor). A variant whose depth (plus
+// a check as meaningless (compare/core/tolerance.hpp: meaningful_factor). A variant whose depth (plus
 // what its family adds: the product's rounding in dot, a square or a mean's scaling in rows)
 // reaches it at some size cannot promise anything about its result there and declares the size
 // unsupported instead: a serial kernel (004's atomics over millions of partials, the documents'

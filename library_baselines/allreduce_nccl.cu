@@ -1,13 +1,13 @@
 // The all-reduce's library: ncclAllReduce (sum) through one communicator per GPU, made once by
-// ncclCommInitAll (compare/allreduce_group.cpp), never inside the timed launch. One thread drives
+// ncclCommInitAll (compare/families/allreduce_group.cpp), never inside the timed launch. One thread drives
 // every GPU, so the G calls are one NCCL group (ncclGroupStart/End), as NCCL requires.
 //
 // NVLink multicast (NVLS) is off: the runner sets NCCL_NVLS_ENABLE=0 unless the user set it,
-// before NCCL initialises (compare/multi_gpu.hpp). On two H200s NCCL then runs its ring (or
+// before NCCL initialises (compare/families/multi_gpu.hpp). On two H200s NCCL then runs its ring (or
 // tree) with the LL/LL128/Simple protocols it picks by size.
 #include "common/gpu_group.hpp"
 #include "common/nccl_check.hpp"
-#include "common/variant.hpp"
+#include "handwritten/allreduce/allreduce_args.hpp"
 
 #include <nccl.h>
 

@@ -21,7 +21,7 @@
 
 #include "common/cublas_handle.hpp"
 #include "common/cuda_check.hpp"
-#include "common/variant.hpp"
+#include "handwritten/gemm/gemm_args.hpp"
 
 namespace kl {
 namespace {

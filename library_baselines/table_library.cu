@@ -8,7 +8,7 @@
 //   "cub_transform"    cub::DeviceTransform::Transform from a counting iterator over [0, n) into
 //                      y: CUB's element-wise transform, which picks its own tiling and stores.
 //
-// Neither needs temporary storage. The op's error model is "sinf(sqrtf)" (compare/family_table.hpp).
+// Neither needs temporary storage. The op's error model is "sinf(sqrtf)" (compare/families/family_table.hpp).
 #include <cub/device/device_transform.cuh>
 #include <thrust/execution_policy.h>
 #include <thrust/iterator/counting_iterator.h>
@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "common/cuda_check.hpp"
-#include "common/variant.hpp"
+#include "handwritten/table/table_args.hpp"
 
 namespace kl {
 namespace {

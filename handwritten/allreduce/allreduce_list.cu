@@ -1,4 +1,4 @@
-// The all-reduce ladder, in order (compare/family_allreduce.hpp; docs/allreduce.md): through the
+// The all-reduce ladder, in order (compare/families/family_allreduce.hpp; docs/allreduce.md): through the
 // host, peer copies, one-shot and two-shot peer kernels, their 16-byte forms, and the one-shot
 // that pushes instead of pulling. NCCL is the library (library_baselines/allreduce_nccl.cu).
 #include "handwritten/allreduce/allreduce1_through_host.cuh"

@@ -9,9 +9,10 @@
 //                       long that gamma(depth) >= 1 (004's atomics over millions of partials)
 //
 // Every variant's rounding depth counts the additions only: the family adds the one rounding of
-// each product (compare/family_dot.hpp), so the bound is gamma(depth + 1)·sum |x_i·y_i|.
+// each product (compare/families/family_dot.hpp), so the bound is gamma(depth + 1)·sum |x_i·y_i|.
 #pragma once
 
+#include "handwritten/dot/dot_args.hpp"
 #include "handwritten/reduce/reduce_common.cuh"
 
 #include <limits>

@@ -1,5 +1,5 @@
 // The dot family's hand-written ladder, in ladder order. One line per variant.
-#include "common/variant.hpp"
+#include "handwritten/dot/dot_args.hpp"
 #include "handwritten/dot/dot1_global_memory.cuh"
 #include "handwritten/dot/dot2_shared_memory.cuh"
 #include "handwritten/dot/dot3_vectorized.cuh"

@@ -1,5 +1,5 @@
 // The A·Aᵀ family's hand-written ladder, in ladder order. One line per variant.
-#include "common/variant.hpp"
+#include "handwritten/gemm/gemm_args.hpp"
 #include "handwritten/gemm/aat_inplace.cuh"
 #include "handwritten/gemm/aat_smem_padded.cuh"
 #include "handwritten/gemm/aat_smem_unpadded.cuh"

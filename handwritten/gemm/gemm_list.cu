@@ -1,5 +1,5 @@
 // The gemm family's hand-written ladder, in ladder order. One line per variant.
-#include "common/variant.hpp"
+#include "handwritten/gemm/gemm_args.hpp"
 #include "handwritten/gemm/gemm6_regblock2d.cuh"
 #include "handwritten/gemm/gemm7_vectorized.cuh"
 #include "handwritten/gemm/gemm8_warptiled.cuh"

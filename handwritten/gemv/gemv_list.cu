@@ -1,5 +1,5 @@
 // The gemv family's hand-written ladder (y = A·x), in ladder order. One line per variant.
-#include "common/variant.hpp"
+#include "handwritten/gemv/matvec_args.hpp"
 #include "handwritten/gemv/gemv1_thread_per_row.cuh"
 #include "handwritten/gemv/gemv2_shared_vector.cuh"
 #include "handwritten/gemv/gemv3_shared_accumulator.cuh"

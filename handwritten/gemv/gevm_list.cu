@@ -1,5 +1,5 @@
 // The gevm family's hand-written ladder (y = x·A), in ladder order. One line per variant.
-#include "common/variant.hpp"
+#include "handwritten/gemv/matvec_args.hpp"
 #include "handwritten/gemv/gevm1_thread_per_column.cuh"
 #include "handwritten/gemv/gevm2_shared_vector.cuh"
 #include "handwritten/gemv/gevm3_shared_accumulator.cuh"

@@ -20,7 +20,7 @@
 
 #include "common/cuda_check.hpp"
 #include "common/device_helpers.cuh"
-#include "common/variant.hpp"
+#include "handwritten/gemv/matvec_args.hpp"
 
 #include <cmath>
 #include <cstddef>

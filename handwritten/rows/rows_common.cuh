@@ -15,10 +15,11 @@
 //
 // Rounding depth: what each variant declares counts the combines of a sum; the family adds the
 // rounding of each square (sum of squares) and the two of a mean (the count converted to T and the
-// division), compare/family_rows.hpp. Max and min round nothing: they are checked for equality.
+// division), compare/families/family_rows.hpp. Max and min round nothing: they are checked for equality.
 #pragma once
 
 #include "handwritten/reduce/reduce_common.cuh"
+#include "handwritten/rows/rows_args.hpp"
 
 #include <cuda/std/limits>
 

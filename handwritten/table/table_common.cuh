@@ -10,11 +10,11 @@
 // is MUFU.RSQ followed by a Newton step and a fix-up branch; __fsqrt_rn is the same IEEE root.
 //
 // Each math policy names its error model, which the runner's check uses
-// (compare/family_table.hpp derives the bounds; the names must match).
+// (compare/families/family_table.hpp derives the bounds; the names must match).
 #pragma once
 
 #include "common/device_helpers.cuh"
-#include "common/variant.hpp"
+#include "handwritten/table/table_args.hpp"
 
 namespace kl::table_detail {
 

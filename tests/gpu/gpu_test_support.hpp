@@ -5,10 +5,10 @@
 #pragma once
 
 #include "common/cuda_check.hpp"
-#include "compare/device_memory.hpp"
-#include "compare/execute.hpp"
-#include "compare/family_core.hpp"
-#include "compare/timing.hpp"
+#include "compare/core/device_memory.hpp"
+#include "compare/core/execute.hpp"
+#include "compare/core/family_core.hpp"
+#include "compare/core/timing.hpp"
 
 #include <doctest/doctest.h>
 

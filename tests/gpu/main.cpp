@@ -1,7 +1,7 @@
 // GPU suite entry point. Without a usable CUDA device the suite cannot say anything about the
 // kernels, so it reports itself skipped (exit 77, which ctest shows as "Skipped"), never passed.
 #define DOCTEST_CONFIG_IMPLEMENT
-#include "compare/device.hpp"
+#include "compare/core/device.hpp"
 
 #include <doctest/doctest.h>
 

@@ -8,11 +8,11 @@
 // every call's sum on every GPU, while a one-shot without its barriers (the negative control) must
 // not. Below two GPUs the cases that need them say so and return; the rows' skip is checked on any
 // machine.
-#include "compare/device_memory.hpp"
+#include "compare/core/device_memory.hpp"
 #include "gpu_test_support.hpp"
 
 #if KL_HAVE_NCCL
-#include "compare/family_allreduce.hpp"
+#include "compare/families/family_allreduce.hpp"
 #include "handwritten/allreduce/allreduce_common.cuh"
 
 #include <algorithm>

@@ -4,8 +4,8 @@
 // and y (the 16-byte path, its head peeling, and the element path when x and y cannot be read as
 // vectors together); mutants (an element dropped at either end, the output never written) that
 // must fail.
-#include "compare/device_memory.hpp"
-#include "compare/family_dot.hpp"
+#include "compare/core/device_memory.hpp"
+#include "compare/families/family_dot.hpp"
 #include "gpu_test_support.hpp"
 
 #include <cmath>

@@ -4,7 +4,7 @@
 // bitwise-repeatable results from the split steps; mutants of every variant, on the element and
 // on the 16-byte path (the sum one term short, the first or the last element of x dropped, the
 // last output never written) that must fail.
-#include "compare/family_matvec.hpp"
+#include "compare/families/family_matvec.hpp"
 #include "gpu_test_support.hpp"
 
 #include <cstring>

@@ -1,7 +1,7 @@
 // gemm and aat: the GPU fp64 reference against the host one; every variant × type at shapes
 // that no tile divides; mutants of every variant (k one short with A's leading dimension kept,
 // one element of A dropped, the last row never written) that must fail.
-#include "compare/family_product.hpp"
+#include "compare/families/family_product.hpp"
 #include "gpu_test_support.hpp"
 
 #include <cstring>

@@ -2,7 +2,7 @@
 // fresh random inputs at sizes that break every block and tile assumption; mutants of every
 // variant (an element dropped, the output never written) that must fail; a float result off by
 // more than its bound must fail too.
-#include "compare/family_reduce.hpp"
+#include "compare/families/family_reduce.hpp"
 #include "gpu_test_support.hpp"
 
 #include <cub/device/device_reduce.cuh>

@@ -4,8 +4,8 @@
 // variant from bases and pitches that are and are not 16-byte aligned (vector paths, peeled
 // heads, element paths); mutants (the last column of every row dropped, every row shifted by one
 // element, the output never written) that must fail.
-#include "compare/device_memory.hpp"
-#include "compare/family_rows.hpp"
+#include "compare/core/device_memory.hpp"
+#include "compare/families/family_rows.hpp"
 #include "gpu_test_support.hpp"
 
 #include <algorithm>

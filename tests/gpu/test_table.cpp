@@ -3,8 +3,8 @@
 // within its error model's bound and the library's; a step so large that no bound means anything
 // must fail, saying so; mutants of every variant (the last element never written, a step off by
 // one part in 1024) that must fail.
-#include "compare/device_memory.hpp"
-#include "compare/family_table.hpp"
+#include "compare/core/device_memory.hpp"
+#include "compare/families/family_table.hpp"
 #include "gpu_test_support.hpp"
 
 #include <cmath>

@@ -2,8 +2,8 @@
 // degenerate, odd, prime and partial-tile shapes, and past gridDim.y's 65535 tile rows; the
 // element-wise fallback of the 16-byte steps at a shape that would take the vector path; and
 // mutants of every variant (B's last row never written, M and N swapped) that must fail.
-#include "compare/device_memory.hpp"
-#include "compare/family_transpose.hpp"
+#include "compare/core/device_memory.hpp"
+#include "compare/families/family_transpose.hpp"
 #include "gpu_test_support.hpp"
 
 #include <cstring>

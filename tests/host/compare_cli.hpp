@@ -3,7 +3,7 @@
 // output, and the line count their "exactly one line" checks use).
 #pragma once
 
-#include "compare/cli.hpp"
+#include "compare/cli/cli.hpp"
 
 #include <doctest/doctest.h>
 

@@ -3,14 +3,14 @@
 // NCCL_NVLS_ENABLE kept at 0 unless the user set it; the family's sizes (elements per GPU, the
 // 8 B .. 1 GiB sweep), its per-GPU memory, and its rows skipped with one line below two GPUs (here:
 // none at all). Without NCCL, that the family says why it was not built.
-#include "compare/cli.hpp"
-#include "compare/execute.hpp"
-#include "compare/family_core.hpp"
-#include "compare/multi_gpu.hpp"
-#include "compare/report.hpp"
+#include "compare/cli/cli.hpp"
+#include "compare/core/execute.hpp"
+#include "compare/core/family_core.hpp"
+#include "compare/families/multi_gpu.hpp"
+#include "compare/report/report.hpp"
 #include "compare_cli.hpp"
 #if KL_HAVE_NCCL
-#include "compare/family_allreduce.hpp"
+#include "compare/families/family_allreduce.hpp"
 #endif
 
 #include <doctest/doctest.h>

@@ -1,7 +1,7 @@
 // Command-line parsing and bad input: in-process through parse_command_line, and end to end
 // through the real `compare` executable (exit code 2 and exactly one line on stderr).
-#include "compare/cli.hpp"
-#include "compare/device.hpp"
+#include "compare/cli/cli.hpp"
+#include "compare/core/device.hpp"
 #include "compare_cli.hpp"
 
 #include <doctest/doctest.h>

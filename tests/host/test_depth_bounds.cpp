@@ -8,9 +8,9 @@
 // Depth hooks that need a device (the SM-sized grids, CUB's temporary-storage queries) cannot be
 // evaluated without a GPU and are skipped here; the serial kernels and cuBLAS, whose depths grow
 // with the size, need none, and the test insists they were checked.
-#include "compare/family_dot.hpp"
-#include "compare/family_rows.hpp"
-#include "compare/tolerance.hpp"
+#include "compare/families/family_dot.hpp"
+#include "compare/families/family_rows.hpp"
+#include "compare/core/tolerance.hpp"
 
 #include <doctest/doctest.h>
 

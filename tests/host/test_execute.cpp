@@ -1,8 +1,8 @@
-// The runner core (compare/execute.cpp) on the host, over a fake device: the pipeline's own
+// The runner core (compare/core/execute.cpp) on the host, over a fake device: the pipeline's own
 // rules, with no GPU. A result that is right only on the first run fails the re-validation after
 // timing (which starts from poisoned outputs); a bound that says nothing fails; the exact-input
 // check catches what the bound cannot; a handwritten row with no library output says so.
-#include "compare/execute.hpp"
+#include "compare/core/execute.hpp"
 
 #include <doctest/doctest.h>
 

@@ -1,7 +1,7 @@
 // The references themselves, against brute force on small inputs.
-#include "compare/random.hpp"
-#include "compare/reference.hpp"
-#include "compare/tolerance.hpp"
+#include "compare/core/random.hpp"
+#include "compare/core/reference.hpp"
+#include "compare/core/tolerance.hpp"
 
 #include <doctest/doctest.h>
 

@@ -1,6 +1,6 @@
 // The writers: JSON parses back with every field, CSV has one line per row and escapes,
 // markdown has the table, files are written whole.
-#include "compare/report.hpp"
+#include "compare/report/report.hpp"
 
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>

@@ -1,4 +1,4 @@
-#include "compare/stats.hpp"
+#include "compare/core/stats.hpp"
 
 #include <doctest/doctest.h>
 

@@ -1,11 +1,11 @@
-// The table family's error bound (compare/family_table.hpp) against float arithmetic emulated on
+// The table family's error bound (compare/families/family_table.hpp) against float arithmetic emulated on
 // the host, where every step can be reproduced exactly: the argument fl(fl(i)·s), an IEEE or a
 // one-ulp-off square root, a correctly rounded sine, and __sinf's scaling to revolutions
 // (truncated product by fl(1/(2π))). The emulated results must stay within the bound of their
 // model at every element; the functions' own documented errors (sinf's 2 ulps, MUFU.SIN's
 // 2^-21.41) are the part no emulation can reproduce, and only widen it. Past π, where the guide
 // documents nothing, MUFU.SIN's own error is also added adversarially (both signs).
-#include "compare/family_table.hpp"
+#include "compare/families/family_table.hpp"
 
 #include <doctest/doctest.h>
 
@@ -29,7 +29,7 @@ TEST_CASE("emulated float tables stay within their error model's bound") {
   const TableBound accurate(*find_table_model("sinf(sqrtf)"));
   const TableBound fast(*find_table_model("__sinf(sqrt.approx)"));
   const float c32 = 0.15915493667125701904f;
-  // MUFU.SIN's own error as far as the documentation bounds it (compare/family_table.hpp).
+  // MUFU.SIN's own error as far as the documentation bounds it (compare/families/family_table.hpp).
   const double eps_c = std::fabs(static_cast<double>(c32) * 2 * std::numbers::pi - 1);
   const double mufu_own = std::exp2(-21.41) + std::numbers::pi * (0x1p-23 * (1 + eps_c) + eps_c);
   for (float step : {1e-5f, 1e-3f, 0.37f, 1.0f, 3.7f}) {

@@ -1,7 +1,7 @@
 // The tolerance: derived from the error bound; a result just outside fails, just inside
 // passes, NaN and Inf never pass.
-#include "compare/reference.hpp"
-#include "compare/tolerance.hpp"
+#include "compare/core/reference.hpp"
+#include "compare/core/tolerance.hpp"
 
 #include <doctest/doctest.h>
 

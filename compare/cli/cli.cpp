@@ -1,0 +1,361 @@
+#include "compare/cli/cli.hpp"
+
+#include "compare/core/family_core.hpp"
+#include "handwritten/allreduce/allreduce_args.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace kl {
+namespace {
+
+std::vector<std::string> split(const std::string& item, char sep = ',') {
+  std::vector<std::string> out;
+  std::stringstream ss(item);
+  std::string part;
+  while (std::getline(ss, part, sep))
+    if (!part.empty()) out.push_back(part);
+  return out;
+}
+
+std::vector<std::string> split_list(const std::vector<std::string>& items) {
+  std::vector<std::string> out;
+  for (const auto& item : items)
+    for (auto& p : split(item)) out.push_back(p);
+  return out;
+}
+
+std::string joined(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
+  return s;
+}
+
+std::string family_names() {
+  std::vector<std::string> v;
+  for (const Family* f : all_families()) v.emplace_back(f->name());
+  return joined(v);
+}
+
+std::string type_names(const std::vector<DType>& ts) {
+  std::vector<std::string> v;
+  for (DType t : ts) v.emplace_back(dtype_name(t));
+  return joined(v);
+}
+
+// Every element type some family runs, in DType order.
+std::vector<DType> all_types() {
+  std::set<DType> s;
+  for (const Family* f : all_families())
+    for (DType t : f->dtypes()) s.insert(t);
+  return {s.begin(), s.end()};
+}
+
+std::pair<int, int> parse_sweep(const std::string& text) {
+  const auto colon = text.find(':');
+  if (colon == std::string::npos) throw UsageError("--sweep takes LO:HI exponents of two, e.g. 10:28 (got '" + text + "')");
+  auto exp = [&](const std::string& s) {
+    const long long v = parse_positive_count(s.empty() ? "x" : s, "--sweep exponent");
+    if (v > 40) throw UsageError("--sweep exponent " + s + " is larger than 40");
+    return static_cast<int>(v);
+  };
+  const int lo = exp(text.substr(0, colon)), hi = exp(text.substr(colon + 1));
+  if (lo > hi) throw UsageError("--sweep " + text + ": LO is larger than HI");
+  return {lo, hi};
+}
+
+// --axis NAME=V1,V2 entries: name -> values.
+std::map<std::string, std::vector<std::string>> parse_axes(const std::vector<std::string>& items) {
+  std::map<std::string, std::vector<std::string>> out;
+  for (const auto& item : items) {
+    const auto eq = item.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == item.size())
+      throw UsageError("--axis takes NAME=VALUE[,VALUE...], e.g. op=row_sum,row_max (got '" + item + "')");
+    auto& vals = out[item.substr(0, eq)];
+    for (auto& v : split(item.substr(eq + 1))) vals.push_back(v);
+  }
+  return out;
+}
+
+// The values of each of the family's axes for this run, checked; their cartesian product.
+std::vector<AxisValues> axis_points(const Family& f, const std::map<std::string, std::vector<std::string>>& given) {
+  std::vector<AxisValues> points = {{}};
+  for (const StringAxis& a : f.axes()) {
+    std::vector<std::string> vals = a.defaults.empty() ? std::vector<std::string>{a.values.at(0)} : a.defaults;
+    if (auto it = given.find(a.name); it != given.end()) vals = it->second;
+    for (const auto& v : vals) {
+      const bool listed = std::find(a.values.begin(), a.values.end(), v) != a.values.end();
+      const std::string why = a.refuse ? a.refuse(v) : (listed ? "" : "is not one of " + joined(a.values));
+      if (!why.empty()) throw UsageError(std::string(f.name()) + ": " + a.name + " '" + v + "' " + why);
+    }
+    std::vector<AxisValues> next;
+    for (const auto& p : points)
+      for (const auto& v : vals) {
+        AxisValues q = p;
+        q.emplace_back(a.name, v);
+        next.push_back(std::move(q));
+      }
+    points = std::move(next);
+  }
+  return points;
+}
+
+std::string help_header() {
+  return "compare: validate every kernel variant against an fp64 reference and the library, time it, "
+         "and report how close it gets to the library and to the hardware.\n"
+         "With no options: the default comparison (every family at its default types and sizes).";
+}
+
+std::string sweep_defaults() {
+  std::vector<std::string> v;
+  for (const Family* f : all_families()) {
+    const SizeSpec& s = f->sizes();
+    v.push_back(std::string(f->name()) + " 2^" + std::to_string(s.sweep_lo) + "..2^" + std::to_string(s.sweep_hi));
+  }
+  return joined(v);
+}
+
+}  // namespace
+
+void check_gpus(const Plan& plan, int device_count) {
+  if (plan.run.gpus > device_count)
+    throw UsageError("--gpus " + std::to_string(plan.run.gpus) + ": only " + std::to_string(device_count) +
+                     " CUDA device" + (device_count == 1 ? "" : "s") + " visible");
+}
+
+std::string join_command_line(int argc, const char* const* argv) {
+  std::string s;
+  for (int i = 0; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a.find_first_of(" '\"*?$[]") != std::string::npos) a = "'" + a + "'";
+    s += (i ? " " : "") + a;
+  }
+  return s;
+}
+
+std::string list_text() {
+  std::ostringstream os;
+  os << "families (compare --family NAME):\n";
+  for (const UnbuiltFamily& u : unbuilt_families()) os << "\n" << u.name << ": " << u.why << "\n";
+  for (const Family* f : all_families()) {
+    const SizeSpec& s = f->sizes();
+    os << "\n" << f->name() << ": " << f->summary() << "\n";
+    os << "  types: " << type_names(f->dtypes()) << " (default: " << type_names(f->default_dtypes())
+       << ")   metric: " << f->unit() << "\n";
+    os << "  sizes: " << s.syntax() << "\n  default sizes:";
+    for (const Dims& d : s.defaults) os << ' ' << s.label(d);
+    os << "; --default-sweep 2^" << s.sweep_lo << "..2^" << s.sweep_hi << "\n";
+    for (const StringAxis& a : f->axes()) {
+      os << "  axis " << a.name << " (--axis " << a.name << "=V,...): " << a.help << "\n    values: " << joined(a.values)
+         << "; default: " << joined(a.defaults) << "\n";
+    }
+    if (const auto extra = f->extra_defaults(); !extra.empty()) {
+      os << "  also in the default comparison:";
+      for (const auto& [d, a] : extra) {
+        os << ' ' << s.label(d);
+        for (const auto& [n, v] : a) os << ' ' << n << '=' << v;
+        os << ';';
+      }
+      os << "\n";
+    }
+    for (DType t : f->dtypes()) {
+      os << "  " << dtype_name(t) << " variants:\n";
+      for (const auto& v : f->variants(t))
+        os << "    " << v.name << (v.source == Source::library ? " [library]" : "") << "  (" << v.origin << ")  " << v.lesson << "\n";
+    }
+  }
+  return os.str();
+}
+
+Plan parse_command_line(int argc, const char* const* argv) {
+  Plan plan;
+  CLI::App app{help_header()};
+  app.set_help_flag("-h,--help", "print this help and exit");
+  std::vector<std::string> families, types, sizes, variants, axes;
+  std::string sweep, mode = "kernel", flush = "read";
+  bool sweep_flag = false;
+  std::uint64_t seed = 0;
+  app.add_flag("--list", plan.list_only, "list families, types, sizes, axes and variants, then exit (needs no GPU)");
+  app.add_option("-f,--family", families, "families to run (comma-separated): " + family_names() + " (default: all)");
+  app.add_option("-t,--type", types, "element types (comma-separated): " + type_names(all_types()) + " (default: per family)");
+  app.add_option("-s,--sizes", sizes, "problem sizes (comma-separated), e.g. 2^28,1000 or 513x257x129, or a named set (see --list)");
+  app.add_option("-a,--axis", axes, "a family's string axis, NAME=V1,V2 (repeatable), e.g. op=row_sum,row_max (see --list)");
+  auto* sweep_opt = app.add_option("--sweep", sweep, "power-of-two sweep LO:HI (exponents), e.g. 10:28");
+  app.add_flag("--default-sweep", sweep_flag, "each family's default power-of-two sweep (" + sweep_defaults() + ")");
+  app.add_option("-v,--variants", variants, "variant name globs (comma-separated), e.g. 'reduce[5-8]*,gemm_smem*'; library baselines always run");
+  app.add_option("-m,--mode", mode, "kernel: device time of the operation only; e2e: plus host->device input and device->host output copies (as doc 004 measures)")
+      ->check(CLI::IsMember({"kernel", "e2e"}));
+  app.add_option("--l2-flush", flush, "how L2 is emptied before each sample: read (a 2xL2 read, leaves no dirty lines; default) or write (a 2xL2 memset, as nvbench)")
+      ->check(CLI::IsMember({"read", "write"}));
+  app.add_option("-o,--out", plan.out_dir, "directory for compare.json, compare.csv, compare.md (default: compare-out)");
+  app.add_option("--name", plan.basename, "base name of the report files (default: compare)");
+  app.add_flag("--no-files", [&](std::int64_t) { plan.write_files = false; }, "print the table only");
+  auto* seed_opt = app.add_option("--seed", seed, "fixed random seed (default: fresh inputs for every problem)");
+  app.add_option("--warmup", plan.run.warmup, "untimed runs before sampling (default 2)")->check(CLI::Range(0, 1000));
+  app.add_option("--min-samples", plan.run.stop.min_samples, "fewest samples (default 10)")->check(CLI::Range(1, 1000000));
+  app.add_option("--max-samples", plan.run.stop.max_samples, "most samples (default 1000)")->check(CLI::Range(1, 1000000));
+  app.add_option("--max-noise", plan.run.stop.max_noise, "stop once the relative std. dev. is at most this (default 0.02)")->check(CLI::Range(0.0, 1.0));
+  app.add_option("--min-time", plan.run.stop.min_seconds, "fewest seconds of measured time per variant (default 0)")->check(CLI::Range(0.0, 3600.0));
+  app.add_option("--max-time", plan.run.stop.max_seconds, "most wall seconds of sampling per variant (default 1.5)")->check(CLI::Range(0.0, 3600.0));
+  app.add_option("--device", plan.device, "CUDA device index (default 0)")->check(CLI::Range(0, 1024));
+  app.add_option("--gpus", plan.run.gpus, "GPUs a multi-GPU family drives, devices 0..N-1 (default: every visible one, at most " +
+                                              std::to_string(kMaxGpus) + "; only allreduce reads it)")
+      ->check(CLI::Range(1, kMaxGpus));
+  app.add_option("--smem-bank-mode", plan.smem_bank_mode, "ask for 4- or 8-byte shared-memory banks first (doc 001; has no effect since Maxwell: see docs/bank-modes.md)")
+      ->check(CLI::IsMember({4, 8}));
+  app.add_flag("-q,--quiet", plan.quiet, "no progress line on stderr");
+  app.add_flag("--validate-only", [&](std::int64_t) { plan.run.time_variants = false; }, "validate every variant, time none (no copy ceiling either)");
+  app.add_flag("--no-exact-check", [&](std::int64_t) { plan.run.exact_check = false; }, "skip the second validation on integer-valued inputs (profiling: one launch per variant)");
+  app.add_flag("--skip-library", plan.run.skip_library, "profiling: run library baselines only where --variants names them");
+  app.add_flag("--isolate", plan.isolate, "run every problem in a child process: a variant that faults (illegal address, trap) loses only its own row, the problem is resumed without it");
+  app.add_option("--inject-fault", plan.run.inject_fault, "testing the runner: add a variant that faults to every problem (oob: an out-of-bounds write; trap)")
+      ->check(CLI::IsMember({"oob", "trap"}));
+  std::vector<std::string> delays;
+  app.add_option("--inject-delay", delays, "testing compare diff: VARIANT=MICROSECONDS makes that variant wait on the GPU after every launch (repeatable)");
+  // Internal: how --isolate starts its children.
+  app.add_option("--worker", plan.worker)->group("");
+  app.add_option("--worker-out", plan.worker_out)->group("");
+  app.add_option("--worker-copy-gbps", plan.worker_copy_gbps)->group("");
+  app.add_option("--worker-variants", plan.worker_variants)->delimiter(',')->group("");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    plan.help_only = true;
+    plan.help_text = app.help();
+    return plan;
+  } catch (const CLI::ParseError& e) {
+    throw UsageError(e.what());
+  }
+  plan.argv.assign(argv, argv + argc);
+  if (plan.list_only) return plan;
+  if (plan.run.stop.min_samples > plan.run.stop.max_samples) throw UsageError("--min-samples is larger than --max-samples");
+
+  for (const auto& d : delays) {
+    const auto eq = d.find('=');
+    if (eq == std::string::npos || eq == 0) throw UsageError("--inject-delay takes VARIANT=MICROSECONDS (got '" + d + "')");
+    const long long us = parse_positive_count(d.substr(eq + 1), "--inject-delay microseconds");
+    plan.run.inject_delay.emplace_back(d.substr(0, eq), static_cast<double>(us));
+  }
+  plan.run.end_to_end = mode == "e2e";
+  plan.l2_flush = flush == "write" ? L2Flush::write : L2Flush::read;
+  if (*seed_opt) plan.run.seed = seed;
+  plan.run.variant_patterns = split_list(variants);
+
+  // Families.
+  std::vector<const Family*> fams;
+  const auto fam_names = split_list(families);
+  const bool explicit_families = !fam_names.empty() && !(fam_names.size() == 1 && fam_names[0] == "all");
+  if (!explicit_families) {
+    fams = all_families();
+  } else {
+    for (const auto& n : fam_names) {
+      const Family* f = find_family(n);
+      for (const UnbuiltFamily& u : unbuilt_families())
+        if (!f && u.name == n) throw UsageError("family " + n + " was " + u.why);
+      if (!f) throw UsageError("unknown family '" + n + "' (families: " + family_names() + ")");
+      if (std::find(fams.begin(), fams.end(), f) == fams.end()) fams.push_back(f);
+    }
+  }
+
+  // Types.
+  std::vector<DType> wanted;
+  for (const auto& n : split_list(types)) {
+    auto t = parse_dtype(n);
+    if (!t) throw UsageError("unknown type '" + n + "' (types: " + type_names(all_types()) + ")");
+    wanted.push_back(*t);
+  }
+
+  // Axes: every name given must belong to a selected family.
+  const auto axis_values = parse_axes(axes);
+  for (const auto& [name, vals] : axis_values) {
+    bool known = false;
+    for (const Family* f : fams)
+      for (const StringAxis& a : f->axes()) known |= a.name == name;
+    if (!known) throw UsageError("no selected family has an axis '" + name + "' (see compare --list)");
+  }
+
+  // Sizes.
+  const auto size_texts = split_list(sizes);
+  if (sweep_flag && *sweep_opt) throw UsageError("give either --sweep LO:HI or --default-sweep, not both");
+  if ((sweep_flag || *sweep_opt) && !size_texts.empty()) throw UsageError("give either --sizes or a sweep, not both");
+  std::optional<std::pair<int, int>> sweep_range;
+  if (*sweep_opt) sweep_range = parse_sweep(sweep);
+
+  std::set<std::string> matched_patterns;
+  for (const Family* f : fams) {
+    std::vector<DType> ts;
+    if (wanted.empty()) {
+      ts = f->default_dtypes();
+    } else {
+      const auto supported = f->dtypes();
+      for (DType t : wanted)
+        if (std::find(supported.begin(), supported.end(), t) != supported.end()) ts.push_back(t);
+      if (ts.empty()) {
+        if (explicit_families) throw UsageError("family " + std::string(f->name()) + " has no variants of the requested type (types: " + type_names(f->dtypes()) + ")");
+        continue;
+      }
+    }
+    const SizeSpec& spec = f->sizes();
+    std::vector<Dims> dims;
+    if (!size_texts.empty()) {
+      for (const auto& s : size_texts)
+        for (auto& d : spec.parse(f->name(), s)) dims.push_back(std::move(d));
+    } else if (sweep_flag) {
+      dims = spec.sweep(spec.sweep_lo, spec.sweep_hi);
+    } else if (sweep_range) {
+      dims = spec.sweep(sweep_range->first, sweep_range->second);
+    } else {
+      dims = spec.defaults;
+    }
+    const auto points = axis_points(*f, axis_values);
+    // The family's extra default problems join only the plain default comparison (no sizes, no
+    // sweep, no axis values given).
+    const bool plain_defaults = size_texts.empty() && !sweep_flag && !sweep_range && axis_values.empty();
+    // Only families/types that have a variant the patterns select.
+    for (DType t : ts) {
+      bool any = false;
+      for (const auto& v : f->variants(t)) {
+        for (const auto& p : plan.run.variant_patterns)
+          if (matches_any(v.name, {p})) matched_patterns.insert(p), any = true;
+      }
+      if (!plan.run.variant_patterns.empty() && !any) continue;
+      for (const auto& d : dims)
+        for (const auto& a : points) plan.problems.push_back({f, ProblemKey{t, d, a}});
+      if (plain_defaults)
+        for (const auto& [d, a] : f->extra_defaults()) plan.problems.push_back({f, ProblemKey{t, d, a}});
+    }
+  }
+  for (const auto& p : plan.run.variant_patterns) {
+    if (!matched_patterns.count(p)) {
+      std::set<std::string> seen;
+      std::vector<std::string> names;
+      for (const Family* f : fams)
+        for (DType t : f->dtypes())
+          for (const auto& v : f->variants(t))
+            if (v.source == Source::handwritten && seen.insert(v.name).second) names.push_back(v.name);
+      throw UsageError("no variant matches '" + p + "' (variants: " + joined(names) + "; see compare --list)");
+    }
+  }
+  if (plan.problems.empty()) throw UsageError("nothing to run: no selected family has the requested types and variants");
+  if (plan.worker >= 0) {
+    if (static_cast<std::size_t>(plan.worker) >= plan.problems.size() || plan.worker_out.empty())
+      throw UsageError("--worker: no such problem");
+    plan.isolate = false;
+    if (!plan.worker_variants.empty()) {
+      plan.run.variant_patterns = plan.worker_variants;
+      // The injected fault runs only where the parent asks for it: once it has its row, the
+      // workers that resume the problem must run the other variants without it.
+      const std::string fault = "test_fault_" + plan.run.inject_fault;
+      if (std::find(plan.worker_variants.begin(), plan.worker_variants.end(), fault) == plan.worker_variants.end())
+        plan.run.inject_fault.clear();
+    }
+  }
+  return plan;
+}
+
+}  // namespace kl

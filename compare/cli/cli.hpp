@@ -1,0 +1,54 @@
+// Command line of `compare`, parsed into a Plan. Bad input throws UsageError with one line.
+#pragma once
+
+#include "compare/core/family.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kl {
+
+struct PlannedProblem {
+  const Family* family;
+  ProblemKey key;
+};
+
+struct Plan {
+  bool list_only = false;
+  bool help_only = false;
+  std::string help_text;
+  std::vector<PlannedProblem> problems;
+  RunOptions run;
+  std::string out_dir = "compare-out";
+  std::string basename = "compare";
+  bool write_files = true;
+  bool quiet = false;
+  int device = 0;
+  int smem_bank_mode = 0;  // 0: leave as it is; 4 or 8: ask for that bank width first
+  L2Flush l2_flush = L2Flush::read;
+  // --isolate: every problem runs in a child process (compare/cli/isolate.hpp), so a kernel that
+  // faults loses only its own row.
+  bool isolate = false;
+  // The child's side (internal options the parent passes): the problem index, the file its rows
+  // go to, the copy ceiling the parent measured, and the exact variants to run.
+  long worker = -1;
+  std::string worker_out;
+  double worker_copy_gbps = 0;
+  std::vector<std::string> worker_variants;
+  std::vector<std::string> argv;  // the command line as given, for the children
+};
+
+// Parses argv into a Plan (throws UsageError). Works without a GPU.
+Plan parse_command_line(int argc, const char* const* argv);
+
+// --gpus N asks for more GPUs than `device_count` are visible: throws UsageError (one line).
+void check_gpus(const Plan& plan, int device_count);
+
+// What `compare --list` prints: families, types, sizes, axes, variants with origin and lesson.
+std::string list_text();
+
+// The command line as one shell-quoted string (for the report).
+std::string join_command_line(int argc, const char* const* argv);
+
+}  // namespace kl

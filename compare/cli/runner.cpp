@@ -1,0 +1,182 @@
+#include "compare/cli/runner.hpp"
+
+#include "common/cuda_check.hpp"
+#include "compare/core/family.hpp"
+#include "compare/cli/isolate.hpp"
+#include "compare/core/timing.hpp"
+
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <ctime>
+#include <iostream>
+#include <unistd.h>
+
+#include "kl_git_commit.h"  // generated at every build: KL_GIT_COMMIT (cmake/git_commit.cmake)
+
+namespace kl {
+
+std::atomic<bool> g_interrupted{false};
+
+namespace {
+
+std::string utc_now() {
+  const std::time_t t = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buf;
+}
+
+std::string gib(double bytes) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.2f GiB", bytes / 1073741824.0);
+  return b;
+}
+
+// One progress line on stderr: rewritten in place on a terminal, one line per problem otherwise.
+struct Progress {
+  bool enabled = true;
+  bool tty = false;
+  std::string prefix;
+  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+  static void callback(void* self, const std::string& what) { static_cast<Progress*>(self)->variant(what); }
+  void problem(std::size_t i, std::size_t n, const std::string& what) {
+    if (!enabled) return;
+    char b[48];
+    std::snprintf(b, sizeof b, "[%zu/%zu %.0fs] ", i, n,
+                  std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    prefix = b;
+    if (!tty) std::fprintf(stderr, "%s%s\n", prefix.c_str(), what.c_str());
+  }
+  void variant(const std::string& what) {
+    if (enabled && tty) std::fprintf(stderr, "\r\033[K%s%s", prefix.c_str(), what.c_str());
+  }
+  void done() {
+    if (enabled && tty) std::fprintf(stderr, "\r\033[K");
+  }
+};
+
+std::string bank_mode_name() {
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+  cudaSharedMemConfig cfg{};
+  if (cudaDeviceGetSharedMemConfig(&cfg) != cudaSuccess) {
+    cudaGetLastError();
+    return "unknown";
+  }
+#pragma GCC diagnostic pop
+  switch (cfg) {
+    case cudaSharedMemBankSizeFourByte: return "4-byte";
+    case cudaSharedMemBankSizeEightByte: return "8-byte";
+    default: return "default";
+  }
+}
+
+void on_sigint(int) {
+  g_interrupted.store(true);
+  std::signal(SIGINT, SIG_DFL);  // a second Ctrl-C ends the process at once
+}
+
+}  // namespace
+
+void install_interrupt_handler() { std::signal(SIGINT, on_sigint); }
+
+int exit_code_for(const Report& r) {
+  if (r.meta.incomplete) return g_interrupted.load() ? kExitInterrupted : kExitCuda;
+  for (const Row& row : r.rows)
+    if (row.status == RowStatus::fail || row.status == RowStatus::error) return kExitFailures;
+  return kExitOk;
+}
+
+Report run_plan(const Plan& plan, const std::string& command_line, std::ostream& out) {
+  Report rep;
+  RunMeta& m = rep.meta;
+  m.command_line = command_line;
+  m.git_commit = KL_GIT_COMMIT;
+  m.timestamp_utc = utc_now();
+  m.mode = plan.run.end_to_end ? "end-to-end (adds host->device input copies from pinned memory and the device->host output copy)"
+                               : "kernel (device time of the whole operation, every pass; no host copies)";
+
+  m.device = query_device(plan.device);
+  m.has_device = true;
+  if (plan.smem_bank_mode) {
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    KL_CUDA_CHECK(cudaDeviceSetSharedMemConfig(plan.smem_bank_mode == 8 ? cudaSharedMemBankSizeEightByte
+                                                                         : cudaSharedMemBankSizeFourByte));
+#pragma GCC diagnostic pop
+  }
+  m.smem_bank_mode = bank_mode_name();
+
+  // Every problem must fit before anything runs.
+  std::size_t free_b = 0, total_b = 0;
+  KL_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+  const std::size_t flush_bytes = 2 * m.device.l2_bytes;
+  for (const auto& p : plan.problems) {
+    const std::size_t need = p.family->device_bytes(p.key, plan.run) + flush_bytes + (std::size_t{64} << 20);
+    if (need > free_b)
+      throw UsageError(std::string(p.family->name()) + " " + std::string(dtype_name(p.key.dtype)) + " " +
+                       p.family->shape_label(p.key) + " needs " + gib(static_cast<double>(need)) +
+                       " of device memory; " + gib(static_cast<double>(free_b)) + " free of " +
+                       gib(static_cast<double>(total_b)));
+  }
+
+  GpuTimer timer(m.device.l2_bytes, plan.l2_flush);
+  m.l2_flush = plan.l2_flush == L2Flush::read ? "read of a 2xL2 buffer (leaves L2 clean)" : "memset of a 2xL2 buffer (leaves dirty lines)";
+  char method[400];
+  std::snprintf(method, sizeof method,
+                "CUDA events on one stream around the whole operation; %d warm-up runs; L2 emptied before each "
+                "sample (%s, %zu MiB); samples until relative std. dev. <= %.1f%% after >= %zu samples and "
+                ">= %.2f s, capped at %zu samples or %.1f s; median reported",
+                plan.run.warmup, plan.l2_flush == L2Flush::read ? "read" : "memset", timer.flush_bytes() >> 20,
+                plan.run.stop.max_noise * 100, plan.run.stop.min_samples, plan.run.stop.min_seconds,
+                plan.run.stop.max_samples, plan.run.stop.max_seconds);
+  m.timing_method = method;
+
+  Progress progress;
+  progress.enabled = !plan.quiet;
+  progress.tty = isatty(STDERR_FILENO);
+  progress.problem(0, plan.problems.size(), "measuring the device-to-device copy ceiling");
+  // 1 GiB each way, or less when memory is short: large enough that launch overhead vanishes.
+  const std::size_t copy_bytes = std::min<std::size_t>(std::size_t{1} << 30, free_b / 8);
+  if (plan.run.time_variants) m.copy_gbps = measure_copy_bandwidth_gbps(timer, copy_bytes, plan.run.stop);
+  m.state_start = read_device_state(plan.device);  // after the copy: the GPU has left its idle clocks
+
+  RunContext ctx{plan.run, m.device, m.copy_gbps, timer, &Progress::callback, &progress};
+  for (std::size_t i = 0; i < plan.problems.size(); ++i) {
+    if (g_interrupted.load()) {
+      m.incomplete = true;
+      m.incomplete_reason = "interrupted (SIGINT) after " + std::to_string(i) + " of " +
+                            std::to_string(plan.problems.size()) + " problems";
+      break;
+    }
+    const auto& p = plan.problems[i];
+    progress.problem(i + 1, plan.problems.size(),
+                     std::string(p.family->name()) + " " + std::string(dtype_name(p.key.dtype)) + " " + p.family->shape_label(p.key));
+    auto rows = plan.isolate ? run_isolated(plan, i, m.copy_gbps) : p.family->run(p.key, ctx);
+    rep.rows.insert(rep.rows.end(), rows.begin(), rows.end());
+    if (!ctx.fatal.empty()) {
+      m.incomplete = true;
+      m.incomplete_reason = "stopped after " + std::to_string(i + 1) + " of " + std::to_string(plan.problems.size()) +
+                            " problems: " + ctx.fatal;
+      break;
+    }
+  }
+  if (g_interrupted.load() && !m.incomplete) {
+    m.incomplete = true;
+    m.incomplete_reason = "interrupted (SIGINT) during the last problem";
+  }
+  progress.done();
+  m.state_end = read_device_state(plan.device);
+
+  print_table(out, rep);
+  if (m.incomplete) out << "\n  INCOMPLETE: " << m.incomplete_reason << "\n";
+  if (plan.write_files) {
+    const std::string base = plan.out_dir + "/" + plan.basename;
+    write_reports(base, rep);
+    out << "  wrote " << base << ".json, .csv, .md" << (m.incomplete ? " (marked incomplete)" : "") << "\n";
+  }
+  return rep;
+}
+
+}  // namespace kl

@@ -1,0 +1,298 @@
+// The family template: what every family does the same way, said once. A family is a traits
+// struct (compare/family_<name>.hpp) and one registry line (compare/families/families.cpp):
+//
+//   struct ReduceFamily : FamilyTraits {
+//     static constexpr std::string_view name = "reduce", summary = "...", unit = "GB/s";
+//     using Types = TypeList<int, float, double>;        // element types it runs
+//     static std::vector<DType> default_types();          // those of the default comparison
+//     static SizeSpec sizes();                            // named dimensions, defaults, sweeps
+//     static std::vector<StringAxis> axes();              // optional: string axes (FamilyTraits: none)
+//     static std::vector<std::pair<Dims, AxisValues>> extra_defaults();  // optional: more default problems
+//     template <class T> using Args = ReduceArgs<T>;
+//     template <class T> static std::vector<Variant<Args<T>>> handwritten();  // its two lists
+//     template <class T> static std::vector<Variant<Args<T>>> library();
+//     template <class T> class Problem;                   // : ProblemBase<T>, see below
+//   };
+//
+// Problem<T> is built from (const ProblemKey&, const RunContext&) and provides
+//   static std::vector<std::size_t> input_sizes(const ProblemKey&);   // elements of each input
+//   static std::size_t output_size(const ProblemKey&);                // elements of the output
+//   static std::size_t scratch_bytes(const ProblemKey&);              // optional: reference scratch
+//   static typename Args<T>::Size size_of(const ProblemKey&);         // what the variants' hooks get
+//   Args<T> args(void* workspace) const;                              // the launch arguments
+//   double default_depth() const;                                     // bound depth without a hook
+//   make_inputs, make_reference, metric                              // ProblemBase's virtuals
+// and TypedFamily<F> does the rest: element-type dispatch, joining and selecting the lists,
+// listings, sizes, axes, device memory, candidates, the run.
+//
+// A problem that depends on the run as well as on its key (allreduce: how many GPUs it drives,
+// RunOptions::gpus) may instead, or in addition, provide
+//   static typename Args<T>::Size size_of(const ProblemKey&, const RunOptions&);
+//   static AxisValues run_axes(const ProblemKey&, const RunOptions&); // shown with the shape: gpus=2
+//   std::string unsupported() const;  // non-empty: why no variant can run here (every row skipped)
+#pragma once
+
+#include "compare/core/execute.hpp"
+#include "compare/core/family.hpp"
+#include "compare/testing/fault_injection.hpp"
+#include "compare/core/problem.hpp"
+#include "compare/core/random.hpp"
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace kl {
+
+template <class... Ts>
+struct TypeList {};
+
+template <class T>
+struct TypeTag {
+  using type = T;
+};
+
+// Calls f(TypeTag<T>{}) for the T of Ts whose DType is t; returns what f returns.
+template <class F, class T0, class... Ts>
+auto dispatch_type(TypeList<T0, Ts...>, DType t, F&& f) -> decltype(f(TypeTag<T0>{})) {
+  if (dtype_of<T0>() == t) return f(TypeTag<T0>{});
+  if constexpr (sizeof...(Ts) > 0) return dispatch_type(TypeList<Ts...>{}, t, std::forward<F>(f));
+  else throw UsageError("type " + std::string(dtype_name(t)) + " is not run by this family");
+}
+
+template <class... Ts>
+std::vector<DType> dtypes_of(TypeList<Ts...>) {
+  return {dtype_of<Ts>()...};
+}
+
+// The optional Problem members of the header comment, detected (C++17: .cu files include this).
+namespace detail {
+template <class P, class = void>
+struct has_run_size : std::false_type {};
+template <class P>
+struct has_run_size<P, std::void_t<decltype(P::size_of(std::declval<const ProblemKey&>(), std::declval<const RunOptions&>()))>>
+    : std::true_type {};
+template <class P, class = void>
+struct has_run_axes : std::false_type {};
+template <class P>
+struct has_run_axes<P, std::void_t<decltype(P::run_axes(std::declval<const ProblemKey&>(), std::declval<const RunOptions&>()))>>
+    : std::true_type {};
+template <class P, class = void>
+struct has_problem_skip : std::false_type {};
+template <class P>
+struct has_problem_skip<P, std::void_t<decltype(std::declval<const P&>().unsupported())>> : std::true_type {};
+}  // namespace detail
+
+// Defaults a family's traits may leave out.
+struct FamilyTraits {
+  static std::vector<StringAxis> axes() { return {}; }
+  static std::vector<std::pair<Dims, AxisValues>> extra_defaults() { return {}; }
+};
+
+inline VariantListing listing_of(const VariantInfo& i) {
+  return {std::string(i.name), std::string(i.origin), std::string(i.lesson), i.source};
+}
+
+template <class F>
+class TypedFamily final : public Family {
+ public:
+  template <class T> using Args = typename F::template Args<T>;
+  template <class T> using V = Variant<Args<T>>;
+  template <class T> using P = typename F::template Problem<T>;
+  // Rewrites a variant's launch arguments (the GPU suite's mutants: a dropped element, k - 1).
+  template <class T> using ArgsHook = std::function<Args<T>(const Args<T>&, cudaStream_t)>;
+
+  TypedFamily() : spec_(F::sizes()) {}
+
+  std::string_view name() const override { return F::name; }
+  std::string_view summary() const override { return F::summary; }
+  std::string_view unit() const override { return F::unit; }
+  std::vector<DType> dtypes() const override { return dtypes_of(typename F::Types{}); }
+  std::vector<DType> default_dtypes() const override { return F::default_types(); }
+  const SizeSpec& sizes() const override { return spec_; }
+  std::vector<StringAxis> axes() const override { return F::axes(); }
+  std::vector<std::pair<Dims, AxisValues>> extra_defaults() const override { return F::extra_defaults(); }
+
+  // The ladder, then the library baselines (made once per type; candidates point into it).
+  template <class T>
+  static const std::vector<V<T>>& variants_of() {
+    static const std::vector<V<T>> list = [] {
+      auto v = F::template handwritten<T>();
+      for (auto& l : F::template library<T>()) v.push_back(l);
+      return v;
+    }();
+    return list;
+  }
+
+  std::vector<VariantListing> variants(DType t) const override {
+    return dispatch_type(typename F::Types{}, t, [](auto tag) {
+      std::vector<VariantListing> out;
+      for (const auto& v : variants_of<typename decltype(tag)::type>()) out.push_back(listing_of(v.info));
+      return out;
+    });
+  }
+
+  // The Size the variants' hooks get (see the header comment).
+  template <class T>
+  static typename Args<T>::Size size_for(const ProblemKey& k, const RunOptions& opt) {
+    if constexpr (detail::has_run_size<P<T>>::value) return P<T>::size_of(k, opt);
+    else return P<T>::size_of(k);
+  }
+
+  std::size_t device_bytes(const ProblemKey& k, const RunOptions& opt) const override {
+    return dispatch_type(typename F::Types{}, k.dtype, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      std::size_t elems = P<T>::output_size(k);
+      for (std::size_t n : P<T>::input_sizes(k)) elems += n;
+      std::size_t ws = 0;
+      // The largest workspace any variant asks for at this size.
+      const auto size = size_for<T>(k, opt);
+      for (const auto& v : variants_of<T>()) {
+        try {
+          if (v.workspace_bytes && !(v.unsupported && v.unsupported(size))) ws = std::max(ws, v.workspace_bytes(size));
+        } catch (const std::exception&) {
+        }
+      }
+      return elems * sizeof(T) + P<T>::scratch_bytes(k) + ws;
+    });
+  }
+
+  // Whether variant `info` runs under `opt`: library baselines always (they are the yardstick)
+  // unless profiling asked for the selected variants only.
+  static bool selected(const VariantInfo& info, const RunOptions& opt) {
+    const bool named = matches_any(std::string(info.name), opt.variant_patterns);
+    return info.source == Source::library ? (!opt.skip_library || (!opt.variant_patterns.empty() && named)) : named;
+  }
+
+  // The selected variants bound to problem p.
+  template <class T>
+  static std::vector<Candidate> candidates(P<T>& p, const RunOptions& opt, ArgsHook<T> hook = {}) {
+    std::vector<Candidate> out;
+    const auto size = size_for<T>(p.key(), opt);
+    std::string problem_skip;  // why no variant can run this problem (e.g. fewer GPUs than it needs)
+    if constexpr (detail::has_problem_skip<P<T>>::value) problem_skip = p.unsupported();
+    for (const V<T>& v : variants_of<T>()) {
+      if (!selected(v.info, opt)) continue;
+      Candidate c;
+      c.info = listing_of(v.info);
+      c.prepare = v.prepare;
+      c.error_model = std::string(v.error_model);
+      try {
+        if (!problem_skip.empty()) c.unsupported = problem_skip;
+        else if (const char* why = v.unsupported ? v.unsupported(size) : nullptr) c.unsupported = why;
+        if (c.unsupported.empty()) {
+          c.workspace_bytes = v.workspace_bytes ? v.workspace_bytes(size) : 0;
+          c.rounding_depth = v.rounding_depth ? v.rounding_depth(size) : p.default_depth();
+          c.work = v.work ? v.work(size) : 0;
+        }
+      } catch (const std::exception& e) {
+        c.setup_error = e.what();
+      }
+      const V<T>* vp = &v;
+      if (hook) {
+        c.launch = [vp, &p, hook](void* ws, cudaStream_t s) { vp->launch(hook(p.args(ws), s), s); };
+      } else {
+        c.launch = [vp, &p](void* ws, cudaStream_t s) { vp->launch(p.args(ws), s); };
+      }
+      for (const auto& [name, us] : opt.inject_delay)
+        if (name == v.info.name)
+          c.launch = [inner = std::move(c.launch), us = us](void* ws, cudaStream_t s) {
+            inner(ws, s);
+            launch_delay(us, s);
+          };
+      out.push_back(std::move(c));
+    }
+    if (!opt.inject_fault.empty()) {
+      // After the first hand-written variant, so the ones after it are the ones a fault strands.
+      Candidate f;
+      f.info = {"test_fault_" + opt.inject_fault, "test (compare --inject-fault)", "a kernel that faults on purpose",
+                Source::handwritten};
+      f.launch = [kind = opt.inject_fault](void* ws, cudaStream_t s) { launch_fault(kind, ws, s); };
+      const bool has_hw = !out.empty() && out.front().info.source == Source::handwritten;
+      out.insert(out.begin() + (has_hw ? 1 : 0), std::move(f));
+    }
+    return out;
+  }
+
+  // The row every variant of problem k starts from.
+  Row proto_row(const ProblemKey& k) const {
+    Row r;
+    r.family = std::string(name());
+    r.dtype = std::string(dtype_name(k.dtype));
+    r.shape = shape_label(k);
+    r.dims = k.dims;
+    r.dim_names = spec_.dims;
+    r.axes = k.axes;
+    return r;
+  }
+  // ... with the axes the run decides (allreduce: gpus=G), which are part of what was measured.
+  template <class T>
+  Row proto_row(const ProblemKey& k, const RunOptions& opt) const {
+    Row r = proto_row(k);
+    if constexpr (detail::has_run_axes<P<T>>::value) {
+      for (auto& [n, v] : P<T>::run_axes(k, opt)) {
+        r.shape += " " + n + "=" + v;
+        r.axes.emplace_back(n, v);
+      }
+    }
+    return r;
+  }
+
+  // Builds problem k; a failure (device memory, the reference) becomes one error row per
+  // selected variant.
+  template <class T>
+  std::vector<Row> run_typed(const ProblemKey& k, RunContext& ctx, ArgsHook<T> hook = {}) const {
+    const std::uint64_t seed = ctx.opt.seed ? *ctx.opt.seed : fresh_seed();
+    std::unique_ptr<P<T>> p;
+    try {
+      p = std::make_unique<P<T>>(k, ctx);
+    } catch (const std::exception& e) {
+      return failed_rows<T>(k, ctx, std::string("could not set up the problem: ") + e.what());
+    }
+    auto cands = candidates<T>(*p, ctx.opt, hook);
+    return execute(proto_row<T>(k, ctx.opt), *p, cands, ctx, seed);
+  }
+
+  std::vector<Row> run(const ProblemKey& k, RunContext& ctx) const override {
+    return dispatch_type(typename F::Types{}, k.dtype,
+                         [&](auto tag) { return run_typed<typename decltype(tag)::type>(k, ctx); });
+  }
+
+ private:
+  template <class T>
+  std::vector<Row> failed_rows(const ProblemKey& k, RunContext& ctx, const std::string& why) const {
+    std::vector<Row> rows;
+    for (const V<T>& v : variants_of<T>()) {
+      if (!selected(v.info, ctx.opt)) continue;
+      Row r = proto_row<T>(k, ctx.opt);
+      r.variant = v.info.name;
+      r.origin = v.info.origin;
+      r.lesson = v.info.lesson;
+      r.source = v.info.source;
+      r.status = RowStatus::error;
+      r.note = why;
+      rows.push_back(std::move(r));
+    }
+    if (ctx.timer.context_is_dead()) ctx.fatal = why;
+    return rows;
+  }
+
+  SizeSpec spec_;
+};
+
+// The one instance of family F (the registry in families.cpp lists these).
+template <class F>
+const Family& family() {
+  static const TypedFamily<F> f;
+  return f;
+}
+
+// The problem key of a family at one type and size, its axes at their first default values (the
+// GPU suite's shorthand).
+ProblemKey make_key(const Family& f, DType t, Dims dims, AxisValues axes = {});
+
+}  // namespace kl

@@ -1,0 +1,330 @@
+// One problem (family × type × size × axis values) as the runner core sees it: its inputs, its
+// checked output, its reference and bound, its metric. A family fills in only what is its own
+// (which inputs, how to make them, the reference and its scale); everything else is here once:
+//
+//   Input<T>           host values, their device copy, a pinned copy for end-to-end timing
+//   CheckedOutput<T>   the device output, its fp64 reference, the per-element bound
+//                      (factor·scale_i + slack_i, the factor from the variant's rounding depth),
+//                      poison, the library's output kept for cross-checks, a pinned host buffer
+//   ProblemBase<T>     the Problem interface over those, for a family to derive from
+//
+// Two input sets per problem. InputKind::random: values drawn fresh, checked against the error
+// bound (what catches a wrong precision or order). InputKind::exact: integer values small enough
+// that every partial sum is exactly representable in any order (CUTLASS's tests do the same),
+// checked for equality: a dropped, duplicated or misplaced term, an off-by-one k or a missing
+// tail changes the result, however large the bound of the random check has grown.
+#pragma once
+
+#include "common/cuda_check.hpp"
+#include "compare/core/device_memory.hpp"
+#include "compare/core/dtype.hpp"
+#include "compare/core/family.hpp"
+#include "compare/core/metric.hpp"
+#include "compare/core/random.hpp"
+#include "compare/core/tolerance.hpp"
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <limits>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace kl {
+
+enum class InputKind { random, exact };
+
+// A variant bound to one problem's buffers.
+struct Candidate {
+  VariantListing info;
+  std::string unsupported;    // non-empty: why the variant cannot run this problem (skipped)
+  std::string setup_error;    // non-empty: a hook threw while sizing this problem (error row)
+  std::size_t workspace_bytes = 0;
+  void (*prepare)() = nullptr;
+  double rounding_depth = 0;  // the bound's summation depth for this size
+  double work = 0;            // what the variant does, in the metric's work unit (0: the family's)
+  std::string error_model;    // the variant's declared error model (Variant::error_model), if any
+  std::function<void(void* workspace, cudaStream_t)> launch;
+};
+
+class Problem {
+ public:
+  virtual ~Problem() = default;
+  // Whether the problem has an exact input set (floating-point sums; integer types and families
+  // whose random check is already exact need none).
+  virtual bool has_exact_inputs() const = 0;
+  // Makes inputs of `kind` from `seed`, uploads them, computes their reference; forgets any
+  // library output kept for the previous inputs.
+  virtual void load_inputs(InputKind kind, std::uint64_t seed) = 0;
+  // Fills the outputs with values a correct run must overwrite.
+  virtual void poison(cudaStream_t s) = 0;
+  // Reads the outputs back (after a synchronisation) and checks them against the reference.
+  virtual Check validate(const Candidate& c) = 0;
+  // Remembers the current outputs as the library baseline's, for cross-checks.
+  virtual void keep_as_library(const Candidate& c) = 0;
+  virtual bool has_library_output() const = 0;
+  // Checks the current outputs against the kept library outputs (within both bounds).
+  virtual Check cross_check(const Candidate& c) = 0;
+  // End-to-end mode: the host<->device copies added around the operation.
+  virtual void copy_inputs_to_device(cudaStream_t s) = 0;
+  virtual void copy_outputs_to_host(cudaStream_t s) = 0;
+  virtual Metric metric() const = 0;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Exact inputs.
+
+// How to draw integer values for an exact check: |value| in [1, max_abs] with probability
+// `density`, else 0. Chosen so that terms·max_abs^factors (the largest |partial sum| in any
+// order) stays within 2^digits of the type: 2^24 for float, 2^53 for double. When even ±1 in
+// every term would pass it (more than 2^24 float terms), values become sparse: the first and last
+// kExactEdge elements stay nonzero (tails and block edges are where kernels go wrong), the rest
+// nonzero with the density the budget allows. A dropped interior element is then seen with
+// probability `density`; every dropped edge element, block or tail is seen.
+struct ExactValues {
+  int max_abs = 1;
+  double density = 1;
+};
+inline constexpr std::size_t kExactEdge = 256;
+
+template <class T>
+constexpr int exact_digits() {
+  return std::numeric_limits<T>::digits;  // 24 float, 53 double, 31 int
+}
+
+// For a sum of `terms` products of `factors` values each (1: plain sum; 2: dot, product, sum of
+// squares). With factors = 2 and sparse values, make only one factor sparse.
+template <class T>
+ExactValues exact_values(double terms, int factors = 1) {
+  const double budget = std::ldexp(1.0, exact_digits<T>());
+  const double m = std::floor(std::pow(budget / terms, 1.0 / factors));
+  if (m >= 1) return {static_cast<int>(std::min(m, 1000.0)), 1.0};
+  return {1, std::max(0.0, 0.9 * (budget - 2.0 * kExactEdge) / terms)};
+}
+
+template <class T>
+void fill_exact(T* dst, std::size_t n, std::uint64_t seed, ExactValues v) {
+  SplitMix64 g(seed);
+  const std::uint64_t span = static_cast<std::uint64_t>(v.max_abs);
+  for (std::size_t i = 0; i < n; ++i) {
+    const bool edge = i < kExactEdge || n - i <= kExactEdge;
+    const bool nonzero = v.density >= 1 || edge || g.uniform01() < v.density;
+    const std::uint64_t r = g.next();
+    const long long mag = static_cast<long long>(1 + r % span);
+    dst[i] = nonzero ? static_cast<T>((r >> 40) & 1 ? mag : -mag) : T(0);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+// Fills n elements at p with v on the stream (compare/core/device_fill.cu).
+template <class T>
+void fill_device(T* p, std::size_t n, T v, cudaStream_t s);
+
+template <class T>
+class Input {
+ public:
+  explicit Input(std::size_t n) : host(n), dev_(n) {}
+  std::vector<T> host;
+  const T* device() const { return dev_.get(); }
+  T* device_mutable() const { return dev_.get(); }
+  std::size_t size() const { return host.size(); }
+  void upload() {
+    if (!host.empty()) KL_CUDA_CHECK(cudaMemcpy(dev_.get(), host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
+  }
+  void keep_pinned() {
+    if (pinned_.size() != host.size()) pinned_ = PinnedArray<T>(host.size());
+    if (!host.empty()) std::memcpy(pinned_.get(), host.data(), host.size() * sizeof(T));
+  }
+  void copy_to_device(cudaStream_t s) {
+    if (!host.empty()) KL_CUDA_CHECK(cudaMemcpyAsync(dev_.get(), pinned_.get(), host.size() * sizeof(T), cudaMemcpyHostToDevice, s));
+  }
+
+ private:
+  DeviceArray<T> dev_;
+  PinnedArray<T> pinned_;
+};
+
+template <class T>
+class CheckedOutput {
+ public:
+  explicit CheckedOutput(std::size_t n) : ref(n), scale(n), slack(n), dev_(n) {}
+  std::size_t size() const { return ref.size(); }
+  T* device() const { return dev_.get(); }
+
+  // Set by the family for the loaded inputs. Random inputs: element i must lie within
+  // factor·scale[i] + slack[i] of ref[i], the factor coming from the variant (gamma of its
+  // rounding depth), slack being the reference's own error. Exact inputs: within exact_slack[i]
+  // (empty: 0, equality; a family whose exact result still rounds once, like a mean, sets it).
+  std::vector<double> ref, scale, slack, exact_slack;
+
+  // Call after filling ref: picks the poison (NaN; for integers a value no element should hold).
+  void reference_ready() {
+    has_lib_ = false;
+    if constexpr (std::is_integral_v<T>) {
+      T p = static_cast<T>(0x5eadbeef);
+      for (bool clash = true; clash; ++p) {
+        clash = false;
+        for (double r : ref) clash |= static_cast<double>(p) == r;
+        if (!clash) break;
+      }
+      poison_ = p;
+    }
+  }
+  void poison(cudaStream_t s) {
+    if constexpr (std::is_integral_v<T>) fill_device(dev_.get(), size(), poison_, s);
+    else KL_CUDA_CHECK(cudaMemsetAsync(dev_.get(), 0xff, size() * sizeof(T), s));  // all-ones bits: NaN
+  }
+
+  Check validate(InputKind kind, double factor) {
+    return validate_with([&](std::size_t i) { return bound(kind, factor, i); });
+  }
+  void keep_as_library(InputKind kind, double factor) {
+    download(lib_);
+    lib_factor_ = kind == InputKind::exact ? 0 : factor;
+    has_lib_ = true;
+  }
+  // A family whose bound is not factor·scale[i] + slack[i] (table: a function's documented error
+  // plus the propagated rounding of its argument) gives its own: bound(i) for element i against
+  // the reference, and for the cross-check the sum of both variants' bounds.
+  template <class Bound>
+  Check validate_with(Bound&& bound) {
+    download(got_);
+    return check_elements(size(), [&](CheckAccumulator& acc, std::size_t i) { acc.add(i, got_[i], ref[i], bound(i)); });
+  }
+  template <class Bound>
+  Check cross_check_with(Bound&& bound) {
+    download(got_);
+    return check_elements(size(), [&](CheckAccumulator& acc, std::size_t i) {
+      acc.add(i, got_[i], static_cast<double>(lib_[i]), bound(i));
+    });
+  }
+  bool has_library() const { return has_lib_; }
+  // |got - lib| within both variants' bounds (their sum): each lies within its own of the truth.
+  Check cross_check(InputKind kind, double factor) {
+    return cross_check_with([&](std::size_t i) {
+      return kind == InputKind::exact ? 2 * exact_slack_at(i) : (factor + lib_factor_) * scale[i];
+    });
+  }
+  // A reference computed on the GPU: compute(ref, scale) writes both, fp64, into device scratch
+  // (reference_scratch_bytes(size()): what the family's scratch_bytes declares), then downloaded.
+  static std::size_t reference_scratch_bytes(std::size_t n) { return 2 * n * sizeof(double); }
+  template <class Compute>
+  void reference_from_device(Compute&& compute) {
+    DeviceArray<double> dref(size()), dscale(size());
+    compute(dref.get(), dscale.get());
+    KL_CUDA_CHECK(cudaMemcpy(ref.data(), dref.get(), size() * sizeof(double), cudaMemcpyDeviceToHost));
+    KL_CUDA_CHECK(cudaMemcpy(scale.data(), dscale.get(), size() * sizeof(double), cudaMemcpyDeviceToHost));
+  }
+
+  void keep_pinned() {
+    if (pinned_.size() != size()) pinned_ = PinnedArray<T>(size());
+  }
+  void copy_to_host(cudaStream_t s) {
+    KL_CUDA_CHECK(cudaMemcpyAsync(pinned_.get(), dev_.get(), size() * sizeof(T), cudaMemcpyDeviceToHost, s));
+  }
+
+ private:
+  double exact_slack_at(std::size_t i) const { return exact_slack.empty() ? 0.0 : exact_slack[i]; }
+  double bound(InputKind kind, double factor, std::size_t i) const {
+    if (kind == InputKind::exact) return exact_slack_at(i);
+    return (scale[i] == 0 ? 0.0 : factor * scale[i]) + slack[i];
+  }
+  void download(std::vector<T>& dst) const {
+    dst.resize(size());
+    KL_CUDA_CHECK(cudaMemcpy(dst.data(), dev_.get(), size() * sizeof(T), cudaMemcpyDeviceToHost));
+  }
+
+  DeviceArray<T> dev_;
+  PinnedArray<T> pinned_;
+  std::vector<T> got_, lib_;
+  double lib_factor_ = 0;
+  bool has_lib_ = false;
+  T poison_{};
+};
+
+// Dimension i of a problem as the int the kernels take (SizeSpec refuses any dimension above
+// kMaxDim = 2^30).
+inline int dim(const ProblemKey& k, std::size_t i) { return static_cast<int>(k.dims.at(i)); }
+
+// The Problem interface over Input<T>s and one CheckedOutput<T>. A family derives from it and
+// supplies make_inputs (host values of a kind), make_reference (the output's ref, scale, slack),
+// metric(), and its launch arguments; error_factor when its bound is not gamma(depth).
+template <class T>
+class ProblemBase : public Problem {
+ public:
+  ProblemBase(const ProblemKey& key, const RunContext& ctx, const std::vector<std::size_t>& input_sizes,
+              std::size_t output_size)
+      : key_(key), out_(output_size), end_to_end_(ctx.opt.end_to_end), copy_gbps_(ctx.copy_gbps) {
+    inputs_.reserve(input_sizes.size());
+    for (std::size_t n : input_sizes) inputs_.emplace_back(n);
+  }
+
+  bool has_exact_inputs() const override { return !std::is_integral_v<T> && exact_check_is_separate_; }
+
+  void load_inputs(InputKind kind, std::uint64_t seed) override {
+    kind_ = kind;
+    make_inputs(kind, seed);
+    for (auto& in : inputs_) {
+      in.upload();
+      if (end_to_end_) in.keep_pinned();
+    }
+    out_.exact_slack.clear();
+    make_reference(kind);
+    out_.reference_ready();
+    if (end_to_end_) out_.keep_pinned();
+  }
+  void poison(cudaStream_t s) override { out_.poison(s); }
+  Check validate(const Candidate& c) override {
+    const double f = factor(c);
+    if (kind_ == InputKind::random && !meaningful_factor(f)) return meaningless_bound(c.rounding_depth, f);
+    return out_.validate(kind_, f);
+  }
+  void keep_as_library(const Candidate& c) override { out_.keep_as_library(kind_, factor(c)); }
+  bool has_library_output() const override { return out_.has_library(); }
+  Check cross_check(const Candidate& c) override { return out_.cross_check(kind_, factor(c)); }
+  void copy_inputs_to_device(cudaStream_t s) override {
+    for (auto& in : inputs_) in.copy_to_device(s);
+  }
+  void copy_outputs_to_host(cudaStream_t s) override { out_.copy_to_host(s); }
+
+  const ProblemKey& key() const { return key_; }
+  // Device memory the family's reference needs beside the buffers (none by default).
+  static std::size_t scratch_bytes(const ProblemKey&) { return 0; }
+
+  Input<T>& in(std::size_t i) { return inputs_.at(i); }
+  const Input<T>& in(std::size_t i) const { return inputs_.at(i); }
+  CheckedOutput<T>& out() { return out_; }
+  const CheckedOutput<T>& out() const { return out_; }
+  InputKind kind() const { return kind_; }
+
+  // The metric of a family bound by memory traffic: GB/s over the `bytes` one run must move,
+  // against the device-to-device copy bandwidth measured in this run.
+  Metric bandwidth_metric(double bytes) const { return Metric::bandwidth(bytes, copy_gbps_); }
+
+ protected:
+  virtual void make_inputs(InputKind kind, std::uint64_t seed) = 0;
+  virtual void make_reference(InputKind kind) = 0;
+  // The multiplier of scale[i] in the bound: gamma(depth) in T's unit roundoff (Higham's bound
+  // for a sum, or a product, whose longest chain of roundings is `depth`). 0 for integers.
+  virtual double error_factor(const Candidate& c) const {
+    return gamma_bound(c.rounding_depth, unit_roundoff<T>());
+  }
+  // A family whose random-input check is already an equality (a transpose moves bits) sets this
+  // false: no second input set.
+  bool exact_check_is_separate_ = true;
+
+ private:
+  double factor(const Candidate& c) const { return kind_ == InputKind::exact ? 0.0 : error_factor(c); }
+
+  ProblemKey key_;
+  std::vector<Input<T>> inputs_;
+  CheckedOutput<T> out_;
+  InputKind kind_ = InputKind::random;
+  bool end_to_end_;
+  double copy_gbps_;
+};
+
+}  // namespace kl

@@ -1,0 +1,84 @@
+// GPU timing as the README's Method section sets it: CUDA events on one stream around the whole
+// operation; warm-up first; before each sample the L2 is emptied, so no sample reads its inputs
+// from a cache the previous one warmed; samples until the StopRule is satisfied.
+//
+// The L2 is emptied by *reading* a buffer twice its size (L2Flush::read, the default). Writing it
+// (a memset, L2Flush::write, as nvbench does) leaves the L2 full of dirty lines whose write-back
+// to DRAM then happens inside the next timed window: on an H100 a read-only float4 sum over
+// 1 GiB measured 380.6 us after a memset flush against 351.8 us after a read flush (+8%).
+#pragma once
+
+#include "compare/core/family.hpp"
+#include "compare/core/stats.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <vector>
+
+namespace kl {
+
+struct Timing {
+  std::vector<double> samples_ms;
+  SampleStats stats;
+  bool converged = false;  // stopped on the noise rule, not on a cap
+};
+
+// What the runner core needs from the device: a stream, synchronisation, timing, workspace.
+// GpuTimer is the real one; the host suite runs the core over a fake.
+class Timer {
+ public:
+  virtual ~Timer() = default;
+  virtual cudaStream_t stream() const = 0;
+  virtual void synchronize() = 0;  // waits for the stream; throws CudaError
+  // Runs `op` `warmup` times, then samples it until `rule` says stop (or g_interrupted).
+  virtual Timing measure(const std::function<void(cudaStream_t)>& op, const StopRule& rule, int warmup) = 0;
+  // Device scratch of at least `bytes` (null for 0), owned by the caller through the deleter.
+  virtual std::shared_ptr<void> allocate(std::size_t bytes) = 0;
+  // Fills `bytes` at `p` with 0xff on the stream (a workspace's contents are undefined).
+  virtual void poison(void* p, std::size_t bytes) = 0;
+  // After an exception: is the CUDA context still usable? (Faults such as an illegal address are
+  // sticky and fail every later call.)
+  virtual bool context_is_dead() = 0;
+};
+
+class GpuTimer final : public Timer {
+ public:
+  GpuTimer(std::size_t l2_bytes, L2Flush flush);
+  ~GpuTimer() override;
+  GpuTimer(const GpuTimer&) = delete;
+  GpuTimer& operator=(const GpuTimer&) = delete;
+
+  cudaStream_t stream() const override { return stream_; }
+  void synchronize() override;
+  Timing measure(const std::function<void(cudaStream_t)>& op, const StopRule& rule, int warmup) override;
+  std::shared_ptr<void> allocate(std::size_t bytes) override;
+  void poison(void* p, std::size_t bytes) override;
+  bool context_is_dead() override;
+
+  std::size_t flush_bytes() const { return flush_bytes_; }
+  L2Flush flush_mode() const { return mode_; }
+  // Empties the L2 on the stream (outside the timed events).
+  void flush_l2();
+
+ private:
+  cudaStream_t stream_ = nullptr;
+  cudaEvent_t start_ = nullptr, stop_ = nullptr;
+  void* flush_ = nullptr;
+  void* flush_sink_ = nullptr;
+  std::size_t flush_bytes_ = 0;
+  unsigned flush_value_ = 0;
+  L2Flush mode_;
+};
+
+// Device-to-device copy bandwidth (bytes read + bytes written per second, GB/s) over
+// `bytes`-sized buffers: the memory ceiling the report measures each run against.
+double measure_copy_bandwidth_gbps(Timer& timer, std::size_t bytes, const StopRule& rule);
+
+// Reads `bytes` at `p` (16-byte aligned, a multiple of 16) into one word that is written to
+// `sink` only if it is impossible, so the reads cannot be optimised away: the read-only flush.
+void read_through(const void* p, std::size_t bytes, unsigned* sink, cudaStream_t s);
+
+}  // namespace kl

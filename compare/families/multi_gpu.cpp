@@ -1,0 +1,60 @@
+#include "compare/families/multi_gpu.hpp"
+
+#include "compare/core/family.hpp"
+#include "handwritten/allreduce/allreduce_args.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cstdlib>
+
+namespace kl {
+
+int resolve_gpus(const RunOptions& opt, int visible) {
+  if (opt.gpus > 0) return opt.gpus;
+  return std::clamp(visible, 0, kMaxGpus);
+}
+
+int visible_gpus() {
+  static const int count = [] {
+    int n = 0;
+    if (cudaGetDeviceCount(&n) != cudaSuccess) {
+      cudaGetLastError();
+      n = 0;
+    }
+    return n;
+  }();
+  return count;
+}
+
+std::string keep_nvlink_multicast_off() {
+  // setenv only when unset: overwriting would race with any thread reading the environment, and
+  // a value the user chose is theirs.
+  if (std::getenv("NCCL_NVLS_ENABLE") == nullptr) setenv("NCCL_NVLS_ENABLE", "0", 0);
+  const char* v = std::getenv("NCCL_NVLS_ENABLE");
+  return v ? v : "";
+}
+
+double allreduce_bus_factor(int gpus) { return gpus > 0 ? 2.0 * (gpus - 1) / gpus : 0.0; }
+
+double allreduce_algbw_gbps(double bytes, double seconds) { return bytes / seconds / 1e9; }
+
+double allreduce_busbw_gbps(double bytes, int gpus, double seconds) {
+  return allreduce_algbw_gbps(bytes, seconds) * allreduce_bus_factor(gpus);
+}
+
+Metric allreduce_metric(double bytes_per_gpu, int gpus, double peer_gbps, std::string ceiling_label) {
+  Metric m = Metric::bandwidth(bytes_per_gpu, peer_gbps);
+  m.ceiling_label = std::move(ceiling_label);
+  const double f = allreduce_bus_factor(gpus);
+  if (f > 0) {
+    // work is counted so that Metric::rate gives busbw: bytes · 2(G-1)/G per second.
+    m.work = bytes_per_gpu * f;
+    m.rate_name = "busbw";
+    m.also_name = "algbw";
+    m.also_factor = 1.0 / f;
+  }
+  return m;
+}
+
+}  // namespace kl
