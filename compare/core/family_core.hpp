@@ -86,6 +86,11 @@ template <class P>
 struct has_problem_skip<P, std::void_t<decltype(std::declval<const P&>().unsupported())>> : std::true_type {};
 }  // namespace detail
 
+// Variant names identify rows (reports, `compare diff`, --variants): two variants of one family
+// and type with the same name throw std::logic_error naming it (checked once, when the family's
+// list is first built).
+void refuse_duplicate_names(std::string_view family, std::string_view type, const std::vector<std::string_view>& names);
+
 // Defaults a family's traits may leave out.
 struct FamilyTraits {
   static std::vector<StringAxis> axes() { return {}; }
@@ -132,6 +137,9 @@ class TypedFamily final : public Family {
     static const std::vector<V<T>> list = [] {
       auto v = F::template handwritten<T>();
       for (auto& l : F::template library<T>()) v.push_back(l);
+      std::vector<std::string_view> names;
+      for (const auto& x : v) names.push_back(x.info.name);
+      refuse_duplicate_names(F::name, dtype_name(dtype_of<T>()), names);
       return v;
     }();
     return list;

@@ -1,6 +1,7 @@
 // The family registry. Families register themselves (compare/families/<name>.cpp:
 // KL_REGISTER_FAMILY(Traits, order)); the order key is the order of --list and the default run.
 #include "compare/core/family.hpp"
+#include "compare/core/family_core.hpp"
 
 #include <algorithm>
 #include <tuple>
@@ -45,6 +46,15 @@ const std::vector<const Family*>& all_families() {
 }
 
 const std::vector<UnbuiltFamily>& unbuilt_families() { return unbuilt(); }
+
+void refuse_duplicate_names(std::string_view family, std::string_view type, const std::vector<std::string_view>& names) {
+  std::vector<std::string_view> sorted = names;
+  std::sort(sorted.begin(), sorted.end());
+  const auto dup = std::adjacent_find(sorted.begin(), sorted.end());
+  if (dup != sorted.end())
+    throw std::logic_error(std::string(family) + " " + std::string(type) + ": two variants are named '" + std::string(*dup) +
+                           "' (a name identifies a row in reports, diffs and --variants)");
+}
 
 const Family* find_family(std::string_view name) {
   for (const Family* f : all_families())
