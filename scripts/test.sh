@@ -8,9 +8,10 @@ bash scripts/configure.sh
 build="${BUILD_DIR:-build}"
 status=0
 ctest --test-dir "$build" --output-on-failure || status=$?
-# ctest prints a skipped test's output only with -V: name the reason here, from its log.
+# ctest prints a skipped test's output only with -V: name each skipped test's reason here, from
+# the line it printed ("NAME: SKIPPED: why") in ctest's log.
 log="$build/Testing/Temporary/LastTest.log"
 if [ -f "$log" ]; then
-  grep -h '^gpu_suite: SKIPPED: ' "$log" | head -n 1 | sed 's/^gpu_suite: SKIPPED: /test.sh: gpu_suite was skipped: /' || true
+  grep -h '^[A-Za-z_]*: SKIPPED: ' "$log" | sort -u | sed 's/^\([A-Za-z_]*\): SKIPPED: /test.sh: \1 was skipped: /' || true
 fi
 exit "$status"

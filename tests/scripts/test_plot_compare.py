@@ -16,7 +16,7 @@ import sys
 try:
     import matplotlib  # noqa: F401
 except ImportError:
-    print("matplotlib is missing: skipped")
+    print("plot_compare: SKIPPED: matplotlib is missing (apt-get install python3-matplotlib, or pip install matplotlib)")
     sys.exit(77)
 
 src, work = sys.argv[1], sys.argv[2]
