@@ -87,7 +87,8 @@ with open(os.path.join(root, "results", "x", "run.md"), "w") as g:
     g.write("| a | 89.9% | 91.3% | 46.44 |\n")
 with open(os.path.join(root, "README.md"), "w") as g:
     g.write("Fast: 89.9% and 351.8 µs (`results/x/run.json.gz`).\n\n"
-            "A target of ≥ 80%, about 90%, +5% and 100% = as fast need no file.\n")
+            "A target of ≥ 80%, about 90%, +5% and 100% = as fast need no file.\n\n"
+            "A prediction, 42.0 µs, says so. <!-- unmeasured: a prediction -->\n")
 with open(os.path.join(root, "docs", "a.md"), "w") as g:
     g.write("From `results/x/run.md`:\n\n| step | TFLOP/s |\n|---|--:|\n| a | 46.44 TFLOP/s (89.9–91.3%) |\n\n"
             "Uncited in docs: 12.5% (listed with --list only).\n")
@@ -103,7 +104,7 @@ with open(os.path.join(root, "README.md"), "a") as g:
 r = run(root)
 check(r.returncode == 1, f"synthetic wrong figure: exit {r.returncode}")
 check("docs/a.md:9: 91.4%: 91.4 is not in results/x/run.md" in r.stdout, f"wrong figure not named:\n{r.stdout}")
-check("README.md:5: 77.7%: no results/ file cited" in r.stdout, f"uncited README figure not named:\n{r.stdout}")
+check("README.md:7: 77.7%: no results/ file cited" in r.stdout, f"uncited README figure not named:\n{r.stdout}")
 
 for f in failures:
     print("FAIL:", f)
