@@ -9,8 +9,9 @@ The convention (README.md, "Results", says it in short):
   TFLOP/s. Ranges quote both ends ("89.9–91.3%", "92.7-93.4%"): each end is a figure.
 - A figure is *cited* by the Markdown unit it sits in: a paragraph, a list item or a table row
   that names a file under results/ (`results/h100/gemm_targets.md`, in backticks, parentheses or
-  a link; from docs/ also ../results/...). A table row that names none takes the citations of
-  the paragraph just above its table (the table's caption).
+  a link; from docs/ also ../results/...). A table row or list item that names none takes the
+  citations of the paragraph just above its table or list (the caption, "Measured in
+  `results/h100/x.md`:").
 - Each cited figure must be in one of the files its unit cites, printed as the file prints it:
   in a .md, .csv, .log or .txt file the same digits as a number of their own (89.9 matches
   "89.9%" or "| 89.9 |", not 89.95); in a .json or .json.gz report a number that rounds to it
@@ -162,7 +163,7 @@ def check_file(md, root, rel_name, strict, dump=None):
     for line_no, text, kind in units(lines):
         cites = citations(text, root)
         unmeasured = bool(UNMEASURED.search(text))
-        if kind == "row":
+        if kind in ("row", "item"):
             unmeasured = unmeasured or (not cites and caption_unmeasured)
             cites = cites or caption
         else:
