@@ -18,7 +18,8 @@ The convention (README.md, "Results", says it in short):
   at the figure's decimals, itself or as a percentage (0.8993 is 89.9%) or in thousandths
   (0.3518 ms is 351.8 µs).
 - Not checked, because they are not readings of a file: a figure after "about", "~", "≈", "≥",
-  "≤", "<", ">", "±", a sign ("+5%", "−3%"), or "at least"/"at most"/"up to" (targets, bounds,
+  "≤", "<", ">", "±", a sign ("+5%", "−3%"), "at least", "at most", "up to", "under", "below",
+  "above", "less than", "more than" (targets, bounds,
   rounded or derived statements); a figure followed by "=" (a definition: "100% = as fast");
   text in code spans and code blocks.
 - A unit whose figures are not measurements of this project (the course documents' own
@@ -43,13 +44,14 @@ PROG = "check_quoted_figures.py"
 # Files whose every figure must cite a results file (or say why it is not a measurement). The
 # other pages' uncited figures are listed with --list; a page joins this set once it has none.
 STRICT = {"README.md", "docs/adding-a-kernel.md", "docs/allreduce.md", "docs/bank-modes.md",
-          "docs/gemv.md", "docs/judging-progress.md", "docs/transpose-and-table.md"}
+          "docs/gemv.md", "docs/judging-progress.md", "docs/sgemm-ladder.md",
+          "docs/transpose-and-table.md"}
 
 UNIT = r"(?:%|\s?(?:µs|us|ms|GB/s|TB/s|TFLOP/s)(?![A-Za-z/]))"
 NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 # a number, optionally a range "a–b" / "a-b" / "a to b", then the unit
 FIGURE = re.compile(rf"(?<![\w.^/])({NUM})(?:\s?(?:–|-|to)\s?({NUM}))?({UNIT})")
-EXEMPT_BEFORE = re.compile(r"((?<![\w.])about|~|≈|≥|≤|<|>|±|\+|−|(?:^|[\s(])-|at least|at most|up to|nearly|almost)\s*\**$",
+EXEMPT_BEFORE = re.compile(r"((?<![\w.])about|~|≈|≥|≤|<|>|±|\+|−|(?:^|[\s(])-|at least|at most|up to|nearly|almost|under|below|above|less than|more than)\s*\**$",
                            re.IGNORECASE)
 EXEMPT_AFTER = re.compile(r"^\s*=")
 CITATION = re.compile(r"(?:\.\./)?(results/[A-Za-z0-9_.=+/-]+)")
