@@ -9,8 +9,9 @@ The convention (README.md, "Results", says it in short):
   TFLOP/s. Ranges quote both ends ("89.9–91.3%", "92.7-93.4%"): each end is a figure.
 - A figure is *cited* by the Markdown unit it sits in: a paragraph, a list item or a table row
   that names a file under results/ (`results/h100/gemm_targets.md`, in backticks, parentheses or
-  a link; from docs/ also ../results/...). A table row or list item that names none takes the
-  citations of the paragraph just above its table or list (the caption, "Measured in
+  a link; from docs/ also ../results/...; `results/h100/x.{json,md}` and `results/h100/x.*` name
+  each file they match). A table row that names none takes the citations of its table's header
+  row, or else, as a list item that names none, those of the paragraph just above its table or list (the caption, "Measured in
   `results/h100/x.md`:").
 - Each cited figure must be in one of the files its unit cites, printed as the file prints it:
   in a .md, .csv, .log or .txt file the same digits as a number of their own (89.9 matches
@@ -54,7 +55,7 @@ FIGURE = re.compile(rf"(?<![\w.^/])({NUM})(?:\s?(?:–|-|to)\s?({NUM}))?({UNIT})
 EXEMPT_BEFORE = re.compile(r"((?<![\w.])about|~|≈|≥|≤|<|>|±|\+|−|(?:^|[\s(])-|at least|at most|up to|nearly|almost|under|below|above|less than|more than)\s*\**$",
                            re.IGNORECASE)
 EXEMPT_AFTER = re.compile(r"^\s*=")
-CITATION = re.compile(r"(?:\.\./)?(results/[A-Za-z0-9_.=+/-]+)")
+CITATION = re.compile(r"(?:\.\./)?(results/[A-Za-z0-9_.=+/*-]+)(?:\{([A-Za-z0-9_.,]+)\})?")
 CODE_SPAN = re.compile(r"`[^`]*`")
 # A unit (or a table's caption) that says its figures are not this project's measurements: the
 # course documents' own tables, predictions, settings. Invisible in the rendered page.
@@ -138,10 +139,13 @@ def units(lines):
 def citations(text, root):
     found = []
     for m in CITATION.finditer(text):
-        rel = m.group(1).rstrip(".,;:)")
-        path = os.path.join(root, rel)
-        if os.path.isfile(path):
-            found.append(rel)
+        # results/h100/x.{json,md} names both; results/h100/x.* every file that matches
+        names = [m.group(1) + alt for alt in m.group(2).split(",")] if m.group(2) else [m.group(1).rstrip(".,;:)")]
+        for rel in names:
+            paths = sorted(glob.glob(os.path.join(root, rel))) if "*" in rel else [os.path.join(root, rel)]
+            for path in paths:
+                if os.path.isfile(path):
+                    found.append(os.path.relpath(path, root))
     return found
 
 
@@ -162,12 +166,16 @@ def check_file(md, root, rel_name, strict, dump=None):
     with open(md, encoding="utf-8") as f:
         lines = f.read().splitlines()
     caption, caption_unmeasured = [], False  # the paragraph above the current table
+    header, last_kind = [], None  # the citations of the current table's header row
     for line_no, text, kind in units(lines):
         cites = citations(text, root)
         unmeasured = bool(UNMEASURED.search(text))
+        if kind == "row" and last_kind != "row":
+            header = cites
+        last_kind = kind
         if kind in ("row", "item"):
             unmeasured = unmeasured or (not cites and caption_unmeasured)
-            cites = cites or caption
+            cites = cites or (header if kind == "row" else []) or caption
         else:
             caption, caption_unmeasured = cites, unmeasured
         if unmeasured and not citations(text, root):
