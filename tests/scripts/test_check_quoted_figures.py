@@ -91,11 +91,14 @@ with open(os.path.join(root, "README.md"), "w") as g:
             "A prediction, 42.0 µs, says so. <!-- unmeasured: a prediction -->\n")
 with open(os.path.join(root, "docs", "a.md"), "w") as g:
     g.write("From `results/x/run.md`:\n\n| step | TFLOP/s |\n|---|--:|\n| a | 46.44 TFLOP/s (89.9–91.3%) |\n\n"
-            "Uncited in docs: 12.5% (listed with --list only).\n")
+            "Uncited in docs: 12.5% (fails; --lenient only lists it).\n")
 r = run(root)
-check(r.returncode == 0, f"synthetic page fails:\n{r.stdout}{r.stderr}")
+check(r.returncode == 1 and "docs/a.md:7: 12.5%: no results/ file cited" in r.stdout,
+      f"an uncited figure in docs/ does not fail:\n{r.stdout}{r.stderr}")
+r = run(root, "--lenient")
+check(r.returncode == 0, f"synthetic page fails with --lenient:\n{r.stdout}{r.stderr}")
 check("4 cited figures" in r.stdout or "5 cited figures" in r.stdout, f"synthetic count: {r.stdout}")
-r = run(root, "--list")
+r = run(root, "--lenient", "--list")
 check("uncited docs/a.md:7: 12.5%" in r.stdout, f"--list does not name the uncited figure:\n{r.stdout}")
 with open(os.path.join(root, "docs", "a.md"), "a") as g:
     g.write("\nWrong: 91.4% (`results/x/run.md`).\n")
