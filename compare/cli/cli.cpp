@@ -323,9 +323,9 @@ Plan parse_command_line(int argc, const char* const* argv) {
       for (const auto& s : size_texts)
         for (auto& d : spec.parse(f->name(), s)) dims.push_back(std::move(d));
     } else if (sweep_flag) {
-      dims = spec.sweep(spec.sweep_lo, spec.sweep_hi);
+      dims = spec.sweep(f->name(), spec.sweep_lo, spec.sweep_hi);
     } else if (sweep_range) {
-      dims = spec.sweep(sweep_range->first, sweep_range->second);
+      dims = spec.sweep(f->name(), sweep_range->first, sweep_range->second);
     } else {
       dims = spec.defaults;
     }
