@@ -108,26 +108,54 @@ constexpr int exact_digits() {
   return std::numeric_limits<T>::digits;  // 24 float, 53 double, 31 int
 }
 
-// For a sum of `terms` products of `factors` values each (1: plain sum; 2: dot, product, sum of
-// squares). With factors = 2 and sparse values, make only one factor sparse.
+// Precision sentinels. The exact set also holds, where a family plants them, the integer
+// ±(2^11 + 1) = ±2049 in float and ±(2^24 + 1) in double: exact in the type, but not in a narrower
+// one (2049 needs 12 significant bits: TF32 and fp16 keep 11, bf16 8; 2^24 + 1 needs 25: float
+// keeps 24), where it rounds to a neighbour. A kernel that converts the operand down (TF32 or bf16
+// operands in a float product, float arithmetic in a double one) then misses by at least its
+// partner's value and fails equality, at every size. One sentinel term per output is enough; the
+// rest of the budget covers everything else (exact_values halves it when sentinels are planted).
 template <class T>
-ExactValues exact_values(double terms, int factors = 1) {
-  const double budget = std::ldexp(1.0, exact_digits<T>());
+constexpr double sentinel_value() {
+  return sizeof(T) == 4 ? 2049.0 : 16777217.0;
+}
+// Where the sentinels go: every element whose index is a multiple of `every` (the first of each
+// row of length `every`; `every` = n: element 0 alone), and the first `first` elements (a whole row).
+struct Sentinels {
+  std::size_t every = 0;
+  std::size_t first = 0;
+  bool at(std::size_t i) const { return (every && i % every == 0) || i < first; }
+};
+
+// For a sum of `terms` products of `factors` values each (1: plain sum; 2: dot, product, sum of
+// squares). With factors = 2 and sparse values, make only one factor sparse. `sentinels`: half the
+// budget is kept for one sentinel term per output (its value times the partner's at most
+// max_abs, or a sentinel squared: 2^22 < 2^23 in float, 2^48 < 2^52 in double).
+template <class T>
+ExactValues exact_values(double terms, int factors = 1, bool sentinels = false) {
+  const double budget = std::ldexp(1.0, exact_digits<T>() - (sentinels ? 1 : 0));
   const double m = std::floor(std::pow(budget / terms, 1.0 / factors));
   if (m >= 1) return {static_cast<int>(std::min(m, 1000.0)), 1.0};
   return {1, std::max(0.0, 0.9 * (budget - 2.0 * kExactEdge) / terms)};
 }
 
 template <class T>
-void fill_exact(T* dst, std::size_t n, std::uint64_t seed, ExactValues v) {
+void fill_exact(T* dst, std::size_t n, std::uint64_t seed, ExactValues v, Sentinels sentinels = {}) {
   SplitMix64 g(seed);
   const std::uint64_t span = static_cast<std::uint64_t>(v.max_abs);
   for (std::size_t i = 0; i < n; ++i) {
     const bool edge = i < kExactEdge || n - i <= kExactEdge;
     const bool nonzero = v.density >= 1 || edge || g.uniform01() < v.density;
     const std::uint64_t r = g.next();
+    const bool negative = (r >> 40) & 1;
+    if constexpr (!std::is_integral_v<T>) {
+      if (sentinels.at(i)) {
+        dst[i] = static_cast<T>(negative ? -sentinel_value<T>() : sentinel_value<T>());
+        continue;
+      }
+    }
     const long long mag = static_cast<long long>(1 + r % span);
-    dst[i] = nonzero ? static_cast<T>((r >> 40) & 1 ? mag : -mag) : T(0);
+    dst[i] = nonzero ? static_cast<T>(negative ? -mag : mag) : T(0);
   }
 }
 

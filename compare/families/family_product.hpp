@@ -53,11 +53,15 @@ class ProductProblem : public ProblemBase<T> {
 
   // Random: uniform [-1, 1). Exact: integers with K·max|a|·max|b| within the mantissa; when even
   // ±1 is too much (K > 2^24 in float), A is sparse and B is ±1.
+  // The sparse side also carries the precision sentinels (compare/core/problem.hpp): the first of
+  // each run of K values (A's column 0; gevm's x[0]), so every output has one sentinel term whose
+  // partner (B's row 0, gemv's x[0], gevm's A row 0, A·Aᵀ's a_j0) is nonzero: the other side is
+  // dense, or A·Aᵀ's own column 0.
   void fill_operand(std::vector<T>& v, InputKind kind, std::uint64_t seed, bool sparse_side) const {
     if (kind == InputKind::random) return fill_random(v.data(), v.size(), seed);
-    ExactValues e = exact_values<T>(K_, 2);
+    ExactValues e = exact_values<T>(K_, 2, true);
     if (e.density < 1 && !sparse_side) e = {1, 1};
-    fill_exact(v.data(), v.size(), seed, e);
+    fill_exact(v.data(), v.size(), seed, e, sparse_side ? Sentinels{static_cast<std::size_t>(K_), 0} : Sentinels{});
   }
 
   void make_reference(InputKind kind) override {
@@ -173,6 +177,7 @@ struct AatFamily : FamilyTraits {
       // A·Aᵀ's operands are the same matrix: sparse or not, one fill (products a_ik·a_jk).
       this->fill_operand(this->in(0).host, kind, seed, true);
     }
+
   };
 };
 
