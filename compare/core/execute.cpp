@@ -213,6 +213,7 @@ struct Pipeline {
     Row& r = rows[i];
     if (r.check.pass || !cands[i].check_stream) return;
     run_once(i, "validate (plain run)");
+    KL_CUDA_CHECK(cudaDeviceSynchronize());  // whatever it started on other streams, finished
     const Check plain = validated(i);
     if (plain.pass)
       r.check.detail = "its work does not all go on the stream it is given: a replay of what the launch enqueued on "
