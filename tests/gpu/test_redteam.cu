@@ -116,8 +116,11 @@ void gemm_launch(void (*k)(const T*, const T*, T*, int, int, int), const GemmArg
 template <class T>
 ReduceVariant<T> planted(const char* name, void (*launch)(const ReduceArgs<T>&, cudaStream_t),
                          std::size_t (*ws)(std::size_t) = nullptr) {
+  // The honest kernel's order: a serial chain per thread, 5 shuffle steps, then the warps' atomics.
   return {.info = {name, "red team", "a way to fool a harness"}, .launch = launch, .workspace_bytes = ws,
-          .rounding_depth = [](std::size_t n) { return static_cast<double>(n); }};
+          .rounding_depth = [](std::size_t n) {
+            return static_cast<double>(n / (kBlocks * kThreads) + 1 + 5 + kBlocks * kThreads / 32);
+          }};
 }
 
 using R = ReduceArgs<float>;
