@@ -311,10 +311,11 @@ struct Pipeline {
                     r.throughput, m.work, copy, margin);
       return b;
     }
-    if (m.unit == "TFLOP/s" && m.ceiling > 0 && r.throughput > kComputeMargin * m.ceiling) {
-      char b[240];
+    const double peak = m.limit > 0 ? m.limit : m.ceiling;
+    if (m.unit == "TFLOP/s" && peak > 0 && r.throughput > kComputeMargin * peak) {
+      char b[300];
       std::snprintf(b, sizeof b, "faster than this GPU can do the FLOPs: %.1f TFLOP/s against a peak of %.1f (%s)",
-                    r.throughput, m.ceiling, m.ceiling_label.c_str());
+                    r.throughput, peak, (m.limit > 0 ? m.limit_label : m.ceiling_label).c_str());
       return b;
     }
     return {};

@@ -41,7 +41,16 @@ class ProductProblem : public ProblemBase<T> {
     std::snprintf(b, sizeof b, "%s FMA peak %.1f TFLOP/s (%d lanes/SM x %d SMs x %.0f MHz)", f32 ? "FP32" : "FP64",
                   f32 ? dev_.fp32_tflops_peak : dev_.fp64_tflops_peak, f32 ? dev_.fp32_lanes_per_sm : dev_.fp64_lanes_per_sm,
                   dev_.sm_count, dev_.sm_clock_mhz);
-    return Metric::flops(2.0 * M_ * static_cast<double>(N_) * K_, f32 ? dev_.fp32_tflops_peak : dev_.fp64_tflops_peak, b);
+    Metric m = Metric::flops(2.0 * M_ * static_cast<double>(N_) * K_, f32 ? dev_.fp32_tflops_peak : dev_.fp64_tflops_peak, b);
+    // A double product may use the FP64 tensor cores (DMMA, full IEEE FP64): twice the FP64 FMA
+    // peak where they are fast (8.0, 9.0); elsewhere they run at the FMA rate or slower. A float
+    // product may use FFMA only (TF32 is a different precision).
+    const bool fast_dmma = dev_.cc_major * 10 + dev_.cc_minor == 80 || dev_.cc_major == 9;
+    if (!f32 && fast_dmma) {
+      m.limit = 2 * dev_.fp64_tflops_peak;
+      m.limit_label = "FP64 tensor-core peak (2x the FMA peak)";
+    }
+    return m;
   }
 
  protected:
