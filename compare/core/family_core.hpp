@@ -32,6 +32,7 @@
 //   std::string unsupported() const;  // non-empty: why no variant can run here (every row skipped)
 #pragma once
 
+#include "common/variant_registry.hpp"
 #include "compare/core/execute.hpp"
 #include "compare/core/family.hpp"
 #include "compare/core/problem.hpp"
@@ -138,6 +139,8 @@ class TypedFamily final : public Family {
   static const std::vector<V<T>>& variants_of() {
     static const std::vector<V<T>> list = [] {
       auto v = F::template handwritten<T>();
+      // Kernels from outside the tree (KL_USER_KERNELS: common/user_kernel.hpp) after the ladder.
+      for (auto& u : user_variants<Args<T>>(F::name)) v.push_back(u);
       for (auto& l : F::template library<T>()) v.push_back(l);
       std::vector<std::string_view> names;
       for (const auto& x : v) names.push_back(x.info.name);
