@@ -37,6 +37,7 @@ struct FatalError : std::runtime_error {
 struct VariantListing {
   std::string name, origin, lesson;
   Source source = Source::handwritten;
+  Requirements needs = {};  // what it needs of the GPU (common/variant.hpp); --list shows it
 };
 
 // A string axis (nvbench's): a family parameter that is not a size, e.g. rows' operation.

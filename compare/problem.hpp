@@ -46,6 +46,7 @@ struct Candidate {
   double rounding_depth = 0;  // the bound's summation depth for this size
   double work = 0;            // what the variant does, in the metric's work unit (0: the family's)
   std::string error_model;    // the variant's declared error model (Variant::error_model), if any
+  std::string remark;         // said in the row's note when nothing else is (a slow path on this GPU)
   std::function<void(void* workspace, cudaStream_t)> launch;
 };
 
