@@ -126,7 +126,7 @@ TEST_CASE("requirements: which variants run on which GPU") {
         CHECK(v.needs.kernel != nullptr);
       }
       if (print && !v.why.empty()) table[v.family + " " + v.dtype + " " + v.variant][d.compute_capability] = v.why;
-      if (print && !v.slow.empty()) table[v.family + " " + v.dtype + " " + v.variant][d.compute_capability] = "slow";
+      if (print && v.why.empty() && !v.slow.empty()) table[v.family + " " + v.dtype + " " + v.variant][d.compute_capability] = "slow";
     }
     MESSAGE(d.name << " (" << cc_text(d.compute_capability) << "): " << runs << " variants run, " << skipped << " skipped");
     // Every family keeps a ladder on every GPU: at least one hand-written variant per type runs.
@@ -189,10 +189,21 @@ TEST_CASE("requirements: which variants run on which GPU") {
   CHECK(find(h100, "gemm", "double", "gemm11_dmma_64x64x16_s4_k8").slow.empty());
   CHECK(find(a100, "gemm", "double", "gemm11_dmma_64x64x16_s4_k8").slow.empty());
 
-  // aat: the 96 × 96 DMMA triangle (3 stages) needs 184 KB: 9.0 and 10.0 only.
-  CHECK(contains(find(a100, "aat", "double", "aat_triangle_96").why, "this GPU (8.0) allows 163 KB"));
-  CHECK(find(h100, "aat", "double", "aat_triangle_96").why.empty());
-  CHECK(find(b200, "aat", "double", "aat_triangle_96").why.empty());
+  // gemm11's 128 × 128 × 32 tile (3 stages) needs 207 KB: more than 8.0's 163 KB; 9.0 and 10.0 only.
+  CHECK(find(a100, "gemm", "double", "gemm11_dmma_128x128x32_s3_k8").why ==
+        "needs 207 KB of shared memory per block; this GPU (8.0) allows 163 KB");
+  CHECK(find(h100, "gemm", "double", "gemm11_dmma_128x128x32_s3_k8").why.empty());
+  CHECK(find(b200, "gemm", "double", "gemm11_dmma_128x128x32_s3_k8").why.empty());
+  // gemm10's 128 × 256 float tile (128.5 KB): 8.0 yes, 8.6 no.
+  CHECK(find(a100, "gemm", "float", "gemm10_swizzled_128x256x16_s3").why.empty());
+  CHECK(contains(find(a10, "gemm", "float", "gemm10_swizzled_128x256x16_s3").why, "allows 99 KB"));
+
+  // aat: the 96 × 96 DMMA triangle (3 stages, 90 KB a block) fits 99 KB; slow without FP64 tensor cores.
+  CHECK(find(a100, "aat", "double", "aat_triangle_96").why.empty());
+  CHECK(find(a10, "aat", "double", "aat_triangle_96").why.empty());
+  CHECK(contains(find(a10, "aat", "double", "aat_triangle_96").slow, "no FP64 tensor cores"));
+  CHECK(contains(find(a10, "aat", "double", "aat_gemm_inplace").why, "allows 99 KB"));
+  CHECK(find(a100, "aat", "double", "aat_gemm_inplace").why.empty());
   CHECK(find(a10, "aat", "float", "aat_triangle_64").why.empty());
   CHECK(contains(find(t4, "aat", "float", "aat_triangle_64").why, "cp.async"));
 
