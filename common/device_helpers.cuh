@@ -39,6 +39,21 @@
 #define KL_ARCH_AT_LEAST(cc) 0
 #endif
 
+// Threads one SM holds on the target being compiled: 1024 on 7.5, 1536 on 8.6, 8.7, 8.9 and 11.0+,
+// 2048 on 8.0, 9.0, 10.x (and in the host pass, where __launch_bounds__ means nothing).
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+#define KL_MAX_THREADS_PER_SM 1024
+#elif defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 870 || __CUDA_ARCH__ == 890 || __CUDA_ARCH__ >= 1100)
+#define KL_MAX_THREADS_PER_SM 1536
+#else
+#define KL_MAX_THREADS_PER_SM 2048
+#endif
+// __launch_bounds__'s second argument for `blocks` resident blocks of `threads` per SM, capped at
+// what the target holds (ptxas refuses a minimum above it: 8 blocks of 256 threads is 2048, more
+// than 7.5's 1024 or 8.6's 1536). Where they fit it is `blocks`, so those targets' code is unchanged.
+#define KL_MIN_BLOCKS(threads, blocks) \
+  ((threads) * (blocks) <= KL_MAX_THREADS_PER_SM ? (blocks) : KL_MAX_THREADS_PER_SM / (threads))
+
 namespace kl {
 
 // a, b >= 0 (b > 0) of any integer types; the result has their common type.
