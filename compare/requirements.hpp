@@ -54,6 +54,9 @@ std::string why_not_runnable(const Requirements& r, const DeviceLimits& d, int l
 // "" unless the variant runs here but on a slow path the row should say (DMMA without FP64
 // tensor cores: the instruction runs, slowly).
 std::string slow_note(const Requirements& r, const DeviceLimits& d);
+// Whether a row's note holds such a remark (the reports show it on a passing row too).
+inline constexpr std::string_view kSlowNote = "slow here: ";
+inline bool has_slow_note(const std::string& note) { return note.find(kSlowNote) != std::string::npos; }
 
 // The CUDA side (device_limits.cpp). The current device's limits, read once per process;
 // nullptr when there is no device (then nothing is checked: the run has already stopped).
