@@ -9,6 +9,11 @@
 //   Vec16<T>        the 16-byte vector of T (float4, int4, double2) and its width; load_vec /
 //                   store_vec move one through registers (the pointer must be 16-byte aligned)
 //   aligned16       whether a pointer may be read as 16-byte vectors
+//   KL_ARCH_AT_LEAST(cc)  in a kernel body: the device pass compiles for compute capability cc
+//                   or newer (80 = 8.0); the guard a step beyond 7.5 puts around its body
+//   device_cc, device_smem_optin, kernel_ptx_version, kernel_runs_here
+//                   the current device and the image of a kernel that loaded on it, for the
+//                   launch-time choosers (gemm_auto): pick only what runs on this device
 #pragma once
 
 #include "common/cuda_check.hpp"
@@ -17,6 +22,37 @@
 #include <cstdint>
 #include <stdexcept>
 #include <type_traits>
+
+// A kernel that needs a feature of a newer GPU exists for every target; its body only where the
+// feature does (CUTLASS's idiom; CCCL's is NV_IF_TARGET(NV_PROVIDES_SM_80, ...)):
+//   __global__ void k(...) {
+//   #if KL_ARCH_AT_LEAST(80)   // cp.async
+//     ... the body ...
+//   #endif
+//   }
+// The host pass and a device pass for an older target see an empty body; the variant declares
+// the same compute capability in its Requirements (common/variant.hpp), so the runner never
+// launches the empty kernel (it checks the loaded image's ptxVersion, which is that target).
+#if defined(__CUDA_ARCH__)
+#define KL_ARCH_AT_LEAST(cc) (__CUDA_ARCH__ >= (cc) * 10)
+#else
+#define KL_ARCH_AT_LEAST(cc) 0
+#endif
+
+// Threads one SM holds on the target being compiled: 1024 on 7.5, 1536 on 8.6, 8.7, 8.9 and 11.0+,
+// 2048 on 8.0, 9.0, 10.x (and in the host pass, where __launch_bounds__ means nothing).
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+#define KL_MAX_THREADS_PER_SM 1024
+#elif defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 870 || __CUDA_ARCH__ == 890 || __CUDA_ARCH__ >= 1100)
+#define KL_MAX_THREADS_PER_SM 1536
+#else
+#define KL_MAX_THREADS_PER_SM 2048
+#endif
+// __launch_bounds__'s second argument for `blocks` resident blocks of `threads` per SM, capped at
+// what the target holds (ptxas refuses a minimum above it: 8 blocks of 256 threads is 2048, more
+// than 7.5's 1024 or 8.6's 1536). Where they fit it is `blocks`, so those targets' code is unchanged.
+#define KL_MIN_BLOCKS(threads, blocks) \
+  ((threads) * (blocks) <= KL_MAX_THREADS_PER_SM ? (blocks) : KL_MAX_THREADS_PER_SM / (threads))
 
 namespace kl {
 
@@ -42,6 +78,50 @@ inline unsigned sm_count() {
     return static_cast<unsigned>(sms);
   }();
   return count;
+}
+
+// Compute capability of the current device, 10 * major + minor (86 for 8.6), asked once.
+inline int device_cc() {
+  static const int cc = [] {
+    int dev = 0, major = 0, minor = 0;
+    KL_CUDA_CHECK(cudaGetDevice(&dev));
+    KL_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
+    KL_CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev));
+    return 10 * major + minor;
+  }();
+  return cc;
+}
+
+// The most dynamic shared memory one block may opt in to on the current device (bytes), asked once:
+// 64 KB on 7.5, 99 KB on 8.6/8.9/12.0, 163 KB on 8.0, 227 KB on 9.0/10.0.
+inline std::size_t device_smem_optin() {
+  static const std::size_t bytes = [] {
+    int dev = 0, optin = 0;
+    KL_CUDA_CHECK(cudaGetDevice(&dev));
+    KL_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+    return static_cast<std::size_t>(optin);
+  }();
+  return bytes;
+}
+
+// The virtual architecture the loaded image of `kernel` was compiled from (cudaFuncAttributes::
+// ptxVersion: 75 for compute_75 code, even JIT-compiled on a 9.0 GPU), or -1 when the build has
+// no code for this device.
+inline int kernel_ptx_version(const void* kernel) {
+  cudaFuncAttributes a{};
+  if (cudaFuncGetAttributes(&a, kernel) != cudaSuccess) {
+    cudaGetLastError();  // not sticky; clear it
+    return -1;
+  }
+  return a.ptxVersion;
+}
+
+// Whether `kernel`, which needs compute capability min_cc and `smem` bytes of dynamic shared
+// memory, runs on the current device: the device has both, and the image that loaded was built
+// for min_cc or newer (its guarded body is there). Callers cache the answer (it cannot change
+// within a process).
+inline bool kernel_runs_here(const void* kernel, int min_cc, std::size_t smem = 0) {
+  return device_cc() >= min_cc && smem <= device_smem_optin() && kernel_ptx_version(kernel) >= min_cc;
 }
 
 // Calls f(std::integral_constant<int, W>{}) with W = w for w in {1, 2, 4, 8, 16}, W = 32

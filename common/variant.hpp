@@ -14,6 +14,9 @@
 // Variants are written with designated initializers, so a descriptor names what it fills in:
 //   return {.info = {"reduce3_sequential_addressing", "000, 001: reduce3", "..."},
 //           .launch = launch, .workspace_bytes = ws, .rounding_depth = depth};
+// and a step that needs more than every GPU has says so beside its lesson:
+//   .info = {...}, .needs = {.compute_capability = 80, .feature = kFeatureCpAsync,
+//                            .shared_bytes = kSmemBytes, .kernel = (const void*)my_kernel<T>}
 //
 // This header needs no CUDA header (a translation unit that never launches anything, such as the
 // report reader, can include it): cudaStream_t is declared here exactly as the CUDA runtime does.
@@ -36,12 +39,36 @@ struct VariantInfo {
   Source source = Source::handwritten;
 };
 
-// One descriptor type for every family. `Args::Size` is what the optional hooks receive (the
+// What a variant needs of the GPU beyond what every GPU CUDA 13 supports (compute capability
+// 7.5 and up), said in its descriptor beside its lesson. Before a variant runs, the runner
+// (compare/core/requirements.hpp) checks these against the device and against the image of `kernel`
+// that actually loaded (cudaFuncGetAttributes: ptxVersion, as CUB and nvbench check it), and
+// writes a `skipped` row with one line (what it needs, what this GPU has) where it cannot run.
+// The kernel itself compiles for every architecture: its body is guarded by __CUDA_ARCH__
+// (common/device_helpers.cuh, KL_ARCH_AT_LEAST), present only where the feature is.
+struct Requirements {
+  int compute_capability = 0;      // minimum, 10*major+minor (80 = 8.0); 0: every GPU CUDA 13 supports (7.5+)
+  std::string_view feature = {};   // why, e.g. "cp.async", "thread-block clusters and distributed shared memory", "FP64 tensor-core mma"
+  std::size_t shared_bytes = 0;    // largest dynamic shared memory per block the variant asks for (0: none beyond the 48 KB default)
+  bool clusters = false;           // launches thread-block clusters
+  const void* kernel = nullptr;    // one of its __global__ kernels, whose loaded image (cudaFuncGetAttributes ptxVersion/binaryVersion) the runner checks
+};
+
+// The features the ladder's steps need, by name (the runner's slow-path note recognises the
+// FP64 tensor-core one).
+inline constexpr std::string_view kFeatureCpAsync = "cp.async";
+inline constexpr std::string_view kFeatureClusters = "thread-block clusters and distributed shared memory";
+inline constexpr std::string_view kFeatureFp64Mma = "FP64 tensor-core mma";
+
+// One descriptor type for every family. `Args` is the family's launch-argument struct
+// (handwritten/<family>/<family>_args.hpp); `Args::Size` is what the optional hooks receive (the
 // problem's dimensions, nothing else).
 template <class Args>
 struct Variant {
   using Size = typename Args::Size;
   VariantInfo info;
+  // What it needs of the GPU (compute capability and why, dynamic shared memory, clusters).
+  Requirements needs = {};
   void (*launch)(const Args&, cudaStream_t) = nullptr;
   // Bytes of device workspace the launcher needs (nullptr: none). Its contents on entry are
   // undefined (the runner fills it with 0xff before validating), so a kernel that accumulates

@@ -179,8 +179,11 @@ std::string list_text() {
     }
     for (DType t : f->dtypes()) {
       os << "  " << dtype_name(t) << " variants:\n";
-      for (const auto& v : f->variants(t))
-        os << "    " << v.name << (v.source == Source::library ? " [library]" : "") << "  (" << v.origin << ")  " << v.lesson << "\n";
+      for (const auto& v : f->variants(t)) {
+        os << "    " << v.name << (v.source == Source::library ? " [library]" : "") << "  (" << v.origin << ")  " << v.lesson;
+        if (const std::string needs = needs_text(v.needs); !needs.empty()) os << "  [" << needs << "]";
+        os << "\n";
+      }
     }
   }
   return os.str();

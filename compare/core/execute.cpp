@@ -332,6 +332,7 @@ struct Pipeline {
     else if (!lib_ok) r.note = "disagrees with the library: " + r.library_check.detail;
     else if (r.source == Source::handwritten && !r.had_library_output)
       r.note = "no library output to cross-check against (no library baseline passed)";
+    if (!cands[i].remark.empty()) r.note = r.note.empty() ? cands[i].remark : r.note + "; " + cands[i].remark;
     if (r.has_timing && r.time_ms.median > 0) {
       r.throughput = r.metric.rate(r.work, r.time_ms.median * 1e-3);
       r.vs_ceiling = r.metric.ceiling > 0 ? r.throughput / r.metric.ceiling : 0;

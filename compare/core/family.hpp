@@ -50,6 +50,7 @@ struct FamilySetting {
 struct VariantListing {
   std::string name, origin, lesson;
   Source source = Source::handwritten;
+  Requirements needs = {};  // what it needs of the GPU (common/variant.hpp); --list shows it
 };
 
 // A string axis (nvbench's): a family parameter that is not a size, e.g. rows' operation.

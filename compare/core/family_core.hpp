@@ -37,6 +37,7 @@
 #include "compare/core/family.hpp"
 #include "compare/core/problem.hpp"
 #include "compare/core/random.hpp"
+#include "compare/core/requirements.hpp"
 
 #include <cstddef>
 #include <functional>
@@ -104,8 +105,8 @@ struct FamilyTraits {
   static std::vector<std::pair<Dims, AxisValues>> extra_defaults() { return {}; }
 };
 
-inline VariantListing listing_of(const VariantInfo& i) {
-  return {std::string(i.name), std::string(i.origin), std::string(i.lesson), i.source};
+inline VariantListing listing_of(const VariantInfo& i, const Requirements& needs = {}) {
+  return {std::string(i.name), std::string(i.origin), std::string(i.lesson), i.source, needs};
 }
 
 template <class F>
@@ -153,7 +154,7 @@ class TypedFamily final : public Family {
   std::vector<VariantListing> variants(DType t) const override {
     return dispatch_type(typename F::Types{}, t, [](auto tag) {
       std::vector<VariantListing> out;
-      for (const auto& v : variants_of<typename decltype(tag)::type>()) out.push_back(listing_of(v.info));
+      for (const auto& v : variants_of<typename decltype(tag)::type>()) out.push_back(listing_of(v.info, v.needs));
       return out;
     });
   }
@@ -196,17 +197,19 @@ class TypedFamily final : public Family {
   static Candidate bind(const V<T>& v, P<T>& p, const typename Args<T>::Size& size, const std::string& problem_skip = {},
                         ArgsHook<T> hook = {}) {
     Candidate c;
-    c.info = listing_of(v.info);
+    c.info = listing_of(v.info, v.needs);
     c.prepare = v.prepare;
     c.error_model = std::string(v.error_model);
     c.check_stream = F::stream_check && v.info.source == Source::handwritten;
     try {
       if (!problem_skip.empty()) c.unsupported = problem_skip;
-      else if (const char* why = v.unsupported ? v.unsupported(size) : nullptr) c.unsupported = why;
+      else if (has_requirements(v.needs)) c.unsupported = check_on_this_device(v.needs);  // this GPU, this build
+      if (const char* why = c.unsupported.empty() && v.unsupported ? v.unsupported(size) : nullptr) c.unsupported = why;
       if (c.unsupported.empty()) {
         c.workspace_bytes = v.workspace_bytes ? v.workspace_bytes(size) : 0;
         c.rounding_depth = v.rounding_depth ? v.rounding_depth(size) : p.default_depth();
         c.work = v.work ? v.work(size) : 0;
+        if (has_requirements(v.needs)) c.remark = slow_note_on_this_device(v.needs);
       }
     } catch (const std::exception& e) {
       c.setup_error = e.what();

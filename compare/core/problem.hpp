@@ -50,6 +50,7 @@ struct Candidate {
   // hand-written variants yes; library baselines that synchronise by design (thrust::reduce
   // returns its value to the host) and families whose operation spans several GPUs' streams no.
   bool check_stream = false;
+  std::string remark;         // said in the row's note when nothing else is (a slow path on this GPU)
   std::function<void(void* workspace, cudaStream_t)> launch;
 };
 

@@ -1,5 +1,7 @@
 #include "compare/report/report.hpp"
 
+#include "compare/core/requirements.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <cmath>
@@ -157,7 +159,7 @@ void print_table(std::ostream& os, const Report& rep) {
       }
       if (also) cell.insert(cell.begin() + 7, r->status == RowStatus::skipped || r->status == RowStatus::error ? "-" : also_text(*r));
       cells.push_back(std::move(cell));
-      if (!r->note.empty() && r->status != RowStatus::ok) notes.push_back(r->variant + ": " + r->note);
+      if (!r->note.empty() && (r->status != RowStatus::ok || has_slow_note(r->note))) notes.push_back(r->variant + ": " + r->note);
     }
     print_grid(os, cols, cells);
     for (const auto& n : notes) os << "    note: " << n << '\n';
@@ -447,7 +449,9 @@ std::string to_markdown(const Report& rep) {
       } else {
         os << "- | - | - | - | - | " << (also ? "- | " : "") << "- | - | ";
       }
-      os << (r->status == RowStatus::ok ? check_text(*r) : std::string(status_name(r->status)) + ": " + r->note) << " |\n";
+      os << (r->status == RowStatus::ok ? check_text(*r) + (has_slow_note(r->note) ? "; " + r->note : std::string())
+                                        : std::string(status_name(r->status)) + ": " + r->note)
+         << " |\n";
     }
     if (!first.metric.ceiling_label.empty()) os << "\nceiling: " << first.metric.ceiling_label << '\n';
   }

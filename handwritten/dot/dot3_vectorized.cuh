@@ -31,7 +31,7 @@ constexpr unsigned kUnroll = 1;  // vectors of each array per thread per round
 constexpr unsigned kBlocksPerSm = 8;
 
 template <class T>
-__global__ void __launch_bounds__(kThreads, kBlocksPerSm)
+__global__ void __launch_bounds__(kThreads, KL_MIN_BLOCKS(kThreads, kBlocksPerSm))
     dot3(const T* __restrict__ x, const T* __restrict__ y, T* __restrict__ out, std::size_t n) {
   using namespace reduce_detail;
   const std::size_t thread = static_cast<std::size_t>(blockIdx.x) * kThreads + threadIdx.x;

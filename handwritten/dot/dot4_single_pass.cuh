@@ -32,7 +32,7 @@ constexpr unsigned blocks_per_sm() {
 }
 
 template <class T, unsigned kUnroll>
-__global__ void __launch_bounds__(kThreads, blocks_per_sm<kUnroll>())
+__global__ void __launch_bounds__(kThreads, KL_MIN_BLOCKS(kThreads, blocks_per_sm<kUnroll>()))
     dot4(const T* __restrict__ x, const T* __restrict__ y, T* __restrict__ out, std::size_t n, T* partials,
          unsigned* tickets) {
   using namespace reduce_detail;

@@ -69,6 +69,13 @@ struct Kernel<double, 96, TRIANGLE> : Gemm11Nk<96, 96, 16, 48, 48, 3, 8, TRIANGL
 template <bool TRIANGLE>
 struct Kernel<double, 64, TRIANGLE> : Gemm11Nk<64, 64, 16, 32, 32, 4, 8, TRIANGLE> {};
 
+// float: gemm10's cp.async; double: gemm11's FP64 tensor-core mma (both from 8.0).
+template <class T, int TILE, bool TRIANGLE>
+Requirements needs() {
+  using Kn = Kernel<T, TILE, TRIANGLE>;
+  return needs_sm80(std::is_same_v<T, double> ? kFeatureFp64Mma : kFeatureCpAsync, Kn::C::kSmemBytes, Kn::template fn<true>);
+}
+
 template <class T, int TILE, bool TRIANGLE>
 void prepare() {
   using Kn = Kernel<T, TILE, TRIANGLE>;
@@ -95,6 +102,7 @@ template <class T>
 AatVariant<T> variant() {
   return {.info = {"aat_gemm_inplace", "beyond the document (after 000's matMult)",
                    "the best gemm step with A's buffer as the second operand, read as its transpose (no copy)"},
+          .needs = aat_steps::needs<T, 128, false>(),
           .launch = aat_steps::launch<T, 128, false>,
           .prepare = aat_steps::prepare<T, 128, false>};
 }

@@ -37,6 +37,7 @@ template <class T, int TILE>
 AatVariant<T> variant(std::string_view name) {
   return {.info = {name, "beyond the document (after 000's matMult)",
                    "one triangle of tiles (i <= j), each written twice: as computed and mirrored"},
+          .needs = aat_steps::needs<T, TILE, true>(),
           .launch = aat_steps::launch<T, TILE, true>,
           .prepare = aat_steps::prepare<T, TILE, true>,
           .work = work<TILE>};

@@ -103,6 +103,7 @@ __global__ void __launch_bounds__((Config<T, BM, BN, BK, WM, WN, TM, TN, STAGES,
                                   (Config<T, BM, BN, BK, WM, WN, TM, TN, STAGES, BS>::template min_blocks<VEC>()))
     kernel_swizzled(const T* __restrict__ a, const T* __restrict__ b, T* __restrict__ c, int M, int N,
                     int K, int k_split, std::size_t split_stride) {
+#if KL_ARCH_AT_LEAST(80)  // cp.async; compiled for older targets as an empty kernel (Requirements)
   using C = Config<T, BM, BN, BK, WM, WN, TM, TN, STAGES, BS>;
   constexpr int V = C::V, kThreads = C::kThreads;
   extern __shared__ __align__(16) unsigned char smem_raw[];
@@ -190,6 +191,7 @@ __global__ void __launch_bounds__((Config<T, BM, BN, BK, WM, WN, TM, TN, STAGES,
       C::Staged::put(cs, wm + lm + 8 * i, b_col + (j / V) * C::kSubN + j % V, acc[i][j]);
   __syncthreads();
   C::Staged::template store_tile<TRIANGLE>(cs, c, M, N, w);
+#endif
 }
 
 template <class T, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, BSource BS,
@@ -230,6 +232,8 @@ GemmVariant<T> variant(std::string_view name) {
   return {.info = {name, "beyond the documents",
                    "gemm9 + A untransposed in 16-byte cp.async (swizzled tile), rasterised blocks, C "
                    "stored through shared memory"},
+          .needs = needs_sm80(kFeatureCpAsync, Config<T, BM, BN, BK, WM, WN, TM, TN, STAGES, BSource::kn>::kSmemBytes,
+                              kernel_for<T, BM, BN, BK, WM, WN, TM, TN, STAGES, BSource::kn, true, false, ORDER>),
           .launch = launch<T, BM, BN, BK, WM, WN, TM, TN, STAGES, ORDER>,
           .prepare = prepare<T, BM, BN, BK, WM, WN, TM, TN, STAGES, BSource::kn, false, ORDER>};
 }
@@ -247,6 +251,8 @@ GemmVariant<T> variant_splitk(std::string_view name) {
   return {.info = {name, "beyond the documents",
                    "split-K: slices of k in blockIdx.z, partial tiles in the workspace, an ordered "
                    "reduction (no atomics)"},
+          .needs = needs_sm80(kFeatureCpAsync, Config<T, BM, BN, BK, WM, WN, TM, TN, STAGES, BSource::kn>::kSmemBytes,
+                              kernel_for<T, BM, BN, BK, WM, WN, TM, TN, STAGES, BSource::kn, true, false>),
           .launch = [](const GemmArgs<T>& g, cudaStream_t s) {
             launch_split<T, BM, BN, BK, WM, WN, TM, TN, STAGES>(
                 g, splits<T, BM, BN, BK, WM, WN, TM, TN, STAGES>({g.M, g.N, g.K}), s);

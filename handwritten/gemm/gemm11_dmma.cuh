@@ -72,9 +72,9 @@ using gemm_plan::dmma_c_row;
 // 2·K/4 of those: rows 0-7 of the 16 × 8 tile hold a[2s], c0 and c1; rows 8-15 hold a[2s + 1],
 // c2 and c3; k step s takes b[s] (the m16n8k* layouts stack two m8n8k4 layouts exactly so).
 __device__ __forceinline__ void dmma_m8n8k4(double& d0, double& d1, double a, double b) {
-  asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0,%1}, {%2}, {%3}, {%0,%1};\n"
-      : "+d"(d0), "+d"(d1)
-      : "d"(a), "d"(b));
+  NV_IF_TARGET(NV_PROVIDES_SM_80, (asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0,%1}, {%2}, {%3}, {%0,%1};\n"
+                                       : "+d"(d0), "+d"(d1)
+                                       : "d"(a), "d"(b));))
 }
 
 template <int K>
@@ -137,6 +137,7 @@ __global__ void __launch_bounds__((Config<BM, BN, BK, WM, WN, STAGES, MMA_K, BL>
                                   (Config<BM, BN, BK, WM, WN, STAGES, MMA_K, BL>::kMinBlocks))
     kernel_dmma(const double* __restrict__ a, const double* __restrict__ b, double* __restrict__ c, int M,
                 int N, int K, int k_split, std::size_t split_stride) {
+#if KL_ARCH_AT_LEAST(80)  // FP64 tensor-core mma.sync and cp.async; compiled for older targets as an empty kernel (Requirements)
   using C = Config<BM, BN, BK, WM, WN, STAGES, MMA_K, BL>;
   constexpr int kThreads = C::kThreads;
   extern __shared__ __align__(16) unsigned char smem_raw[];
@@ -215,6 +216,7 @@ __global__ void __launch_bounds__((Config<BM, BN, BK, WM, WN, STAGES, MMA_K, BL>
         C::Staged::put(cs, wm + mi * 16 + dmma_c_row(g, e), wn + ni * 8 + dmma_c_col(q, e), acc[mi][ni][e]);
   __syncthreads();
   C::Staged::template store_tile<TRIANGLE>(cs, c, M, N, w);
+#endif
 }
 
 template <int BM, int BN, int BK, int WM, int WN, int STAGES, int MMA_K, BLayout BL, bool VEC, bool TRIANGLE>
@@ -250,6 +252,8 @@ GemmVariant<double> variant(std::string_view name) {
   return {.info = {name, "beyond the documents",
                    "FP64 tensor cores: mma.sync m16n8k* f64 fragments from padded (conflict-free) cp.async "
                    "tiles"},
+          .needs = needs_sm80(kFeatureFp64Mma, Config<BM, BN, BK, WM, WN, STAGES, MMA_K, BLayout::kn>::kSmemBytes,
+                              kernel_for<BM, BN, BK, WM, WN, STAGES, MMA_K, BLayout::kn, true, false>),
           .launch = launch<BM, BN, BK, WM, WN, STAGES, MMA_K>,
           .prepare = prepare<BM, BN, BK, WM, WN, STAGES, MMA_K>};
 }
@@ -266,6 +270,8 @@ GemmVariant<double> variant_splitk(std::string_view name) {
   return {.info = {name, "beyond the documents",
                    "gemm11 + split-K: slices of k in blockIdx.z, partial tiles in the workspace, an ordered "
                    "reduction (no atomics)"},
+          .needs = needs_sm80(kFeatureFp64Mma, Config<BM, BN, BK, WM, WN, STAGES, MMA_K, BLayout::kn>::kSmemBytes,
+                              kernel_for<BM, BN, BK, WM, WN, STAGES, MMA_K, BLayout::kn, true, false>),
           .launch = [](const GemmArgs<double>& g, cudaStream_t s) {
             launch_split<BM, BN, BK, WM, WN, STAGES, MMA_K>(g, splits<BM, BN, BK, WM, WN, STAGES, MMA_K>({g.M, g.N, g.K}), s);
           },

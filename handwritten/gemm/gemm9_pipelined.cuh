@@ -55,6 +55,7 @@ __global__ void __launch_bounds__(gemm8::WarpTile<T, BM, BN, BK, WM, WN, TM, TN>
                                   (Pipeline<T, BM, BN, BK, WM, WN, TM, TN, STAGES>::kMinBlocks))
     kernel_pipelined(const T* __restrict__ a, const T* __restrict__ b, T* __restrict__ c, int M,
                      int N, int K) {
+#if KL_ARCH_AT_LEAST(80)  // cp.async; compiled for older targets as an empty kernel (Requirements)
   using P = Pipeline<T, BM, BN, BK, WM, WN, TM, TN, STAGES>;
   using W = typename P::W;
   extern __shared__ __align__(16) unsigned char smem_raw[];
@@ -83,6 +84,7 @@ __global__ void __launch_bounds__(gemm8::WarpTile<T, BM, BN, BK, WM, WN, TM, TN>
   }
   cp_async_wait<0>();  // leave no copy in flight (the trailing groups are empty)
   w.template store<VEC>(c, M, N, row0, col0);
+#endif
 }
 
 template <class T, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, bool VEC>
@@ -121,6 +123,8 @@ template <class T, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int S
 GemmVariant<T> variant(std::string_view name) {
   return {.info = {name, "beyond the documents",
                    "gemm8 + cp.async ring of tiles: global loads overlap the FMAs, one barrier per tile"},
+          .needs = needs_sm80(kFeatureCpAsync, Pipeline<T, BM, BN, BK, WM, WN, TM, TN, STAGES>::kSmemBytes,
+                              kernel_for<T, BM, BN, BK, WM, WN, TM, TN, STAGES, true>),
           .launch = launch<T, BM, BN, BK, WM, WN, TM, TN, STAGES>,
           .prepare = prepare<T, BM, BN, BK, WM, WN, TM, TN, STAGES>};
 }

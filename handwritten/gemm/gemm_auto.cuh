@@ -42,6 +42,7 @@
 // Its rounding depth is the chosen split's (gemm_schedule.cuh, splitk_depth), K without one.
 #pragma once
 
+#include "handwritten/gemm/gemm8_warptiled.cuh"
 #include "handwritten/gemm/gemm10_swizzled.cuh"
 #include "handwritten/gemm/gemm9_pipelined.cuh"
 #include "handwritten/gemm/gemm11_dmma.cuh"
@@ -55,6 +56,35 @@ using namespace gemm_detail;
 
 constexpr int kLarge = 128, kSmall = 64, kBK = 16;  // the two tiles (both 16 deep)
 
+// What this device runs (issue 21), asked once: the rule above picks only among the steps that
+// run here. The cp.async steps need 8.0 and an image built for 8.0 or newer (their bodies are
+// guarded: a compute_75 image has them empty), each configuration its shared memory (gemm12's
+// 256 × 128 tile 97 KB, gemm11's 128 × 128 DMMA tile 146 KB: more than 8.6/8.9/12.0's 99 KB).
+// Otherwise:
+//   - no cp.async (7.5, or a build whose image here is compute_75): gemm8 (its configuration in
+//     the list: 128 × 128 × 8 float, 64 × 64 × 8 double), no split;
+//   - double on a GPU without FP64 tensor cores (8.6, 8.9, 12.0, where DMMA runs at a small
+//     fraction of the A100/H100 rate): gemm9's FMA tile 128 × 128 × 8, 3 stages, no split
+//     (not measured on such a GPU; the DMMA rows of the same run show what DMMA costs there);
+//   - float where gemm12's tile does not fit: rule 1's 128 × 128 × 16 tile.
+struct Here {
+  bool cp_async = false, huge = false, dmma = false, dmma_large = false;
+};
+inline const Here& here() {
+  static const Here h = [] {
+    using P12 = gemm9::Pipeline<float, 256, 128, 16, 64, 64, 16, 8, 4>;
+    using C11 = gemm11::Config<128, 128, 16, 64, 32, 4, 8, gemm11::BLayout::kn>;
+    Here r;
+    r.cp_async = kernel_runs_here(reinterpret_cast<const void*>(gemm9::kernel_for<float, 128, 128, 16, 64, 32, 8, 8, 3, true>), 80);
+    r.huge = r.cp_async && P12::kSmemBytes <= device_smem_optin();
+    const int cc = device_cc();
+    r.dmma = r.cp_async && (cc == 80 || cc == 90 || cc == 100);  // the FP64 tensor cores
+    r.dmma_large = r.dmma && C11::kSmemBytes <= device_smem_optin();
+    return r;
+  }();
+  return h;
+}
+
 template <class T>
 bool large_tile(GemmShape s) {
   const long long tiles = static_cast<long long>(ceil_div(s.M, kLarge)) * ceil_div(s.N, kLarge);
@@ -66,38 +96,49 @@ inline bool huge_tile(GemmShape s) {
 }
 template <class T>
 int splits(GemmShape s) {
+  if (!here().cp_async) return 1;  // gemm8
   if constexpr (std::is_same_v<T, float>) {
     return large_tile<T>(s) ? 1 : gemm10::splits<float, 64, 64, 16, 32, 32, 4, 8, 4>(s);
   } else {
-    return large_tile<T>(s) ? gemm11::splits<128, 128, 16, 64, 32, 4, 8>(s)
-                            : gemm11::splits<64, 64, 16, 32, 32, 4, 8>(s);
+    if (!here().dmma) return 1;  // gemm9's FMA tile
+    return large_tile<T>(s) && here().dmma_large ? gemm11::splits<128, 128, 16, 64, 32, 4, 8>(s)
+                                                 : gemm11::splits<64, 64, 16, 32, 32, 4, 8>(s);
   }
 }
 
 template <class T>
 void launch(const GemmArgs<T>& g, cudaStream_t s) {
   const GemmShape sh{g.M, g.N, g.K};
+  const Here& h = here();
   if constexpr (std::is_same_v<T, float>) {
     const bool vec = vec_io_ok(g, /*need_a=*/false);
-    if (!large_tile<T>(sh)) gemm10::launch_split<float, 64, 64, 16, 32, 32, 4, 8, 4>(g, splits<T>(sh), s);
-    else if (vec && huge_tile(sh)) gemm12::launch<float, 256, 128, 16, 64, 64, 16, 8, 4>(g, s);
+    if (!h.cp_async) gemm8::launch<float, 128, 128, 8, 64, 32, 8, 8>(g, s);
+    else if (!large_tile<T>(sh)) gemm10::launch_split<float, 64, 64, 16, 32, 32, 4, 8, 4>(g, splits<T>(sh), s);
+    else if (vec && huge_tile(sh) && h.huge) gemm12::launch<float, 256, 128, 16, 64, 64, 16, 8, 4>(g, s);
     else if (vec) gemm9::launch<float, 128, 128, 16, 64, 32, 8, 8, 3>(g, s);
     else gemm10::launch_split<float, 128, 128, 16, 64, 32, 8, 8, 3>(g, 1, s);
   } else {
-    if (large_tile<T>(sh)) gemm11::launch_split<128, 128, 16, 64, 32, 4, 8>(g, splits<T>(sh), s);
+    if (!h.cp_async) gemm8::launch<double, 64, 64, 8, 32, 16, 4, 4>(g, s);
+    else if (!h.dmma) gemm9::launch<double, 128, 128, 8, 64, 32, 8, 8, 3>(g, s);
+    else if (large_tile<T>(sh) && h.dmma_large) gemm11::launch_split<128, 128, 16, 64, 32, 4, 8>(g, splits<T>(sh), s);
     else gemm11::launch_split<64, 64, 16, 32, 32, 4, 8>(g, splits<T>(sh), s);
   }
 }
 
+// The shared-memory opt-in of every configuration the rule can pick on this device.
 template <class T>
 void prepare() {
+  const Here& h = here();
+  if (!h.cp_async) return;  // gemm8: static shared memory only
   if constexpr (std::is_same_v<T, float>) {
-    gemm12::prepare<float, 256, 128, 16, 64, 64, 16, 8, 4>();
+    if (h.huge) gemm12::prepare<float, 256, 128, 16, 64, 64, 16, 8, 4>();
     gemm9::prepare<float, 128, 128, 16, 64, 32, 8, 8, 3>();
     gemm10::prepare<float, 128, 128, 16, 64, 32, 8, 8, 3>();
     gemm10::prepare<float, 64, 64, 16, 32, 32, 4, 8, 4>();
+  } else if (!h.dmma) {
+    gemm9::prepare<double, 128, 128, 8, 64, 32, 8, 8, 3>();
   } else {
-    gemm11::prepare<128, 128, 16, 64, 32, 4, 8>();
+    if (h.dmma_large) gemm11::prepare<128, 128, 16, 64, 32, 4, 8>();
     gemm11::prepare<64, 64, 16, 32, 32, 4, 8>();
   }
 }
@@ -105,7 +146,7 @@ void prepare() {
 template <class T>
 GemmVariant<T> variant() {
   return {.info = {"gemm_auto", "beyond the documents",
-                   "picks tile and split-K by shape (M, N, K, type only; rule in gemm_auto.cuh)"},
+                   "picks tile and split-K by shape (M, N, K, type only; rule in gemm_auto.cuh), among the steps this GPU runs"},
           .launch = launch<T>,
           .workspace_bytes = [](GemmShape sh) { return splitk_workspace<T>(sh, splits<T>(sh), kBK); },
           .rounding_depth = [](GemmShape sh) { return splitk_depth(sh.K, splits<T>(sh), kBK); },

@@ -93,6 +93,15 @@ void allow_smem(std::size_t bytes, std::initializer_list<Kernel> kernels) {
     KL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
 }
 
+// What the cp.async steps (gemm9, gemm10, gemm12) and the DMMA step (gemm11) need of the GPU
+// (common/variant.hpp, Requirements): compute capability 8.0 and `smem` bytes of dynamic shared
+// memory per block, checked against the image of `kernel` that loaded.
+template <class Kernel>
+Requirements needs_sm80(std::string_view feature, std::size_t smem, Kernel kernel) {
+  return {.compute_capability = 80, .feature = feature, .shared_bytes = smem,
+          .kernel = reinterpret_cast<const void*>(kernel)};
+}
+
 // Grid for C = A·Aᵀ (M × M) with square tile × tile blocks. Both grid axes count tiles of M;
 // gridDim.y caps M at 65535 · tile (>= 1 048 560), where C alone would take 4 TiB of floats, so
 // no slab logic: a clear error instead of a bad launch.

@@ -21,6 +21,8 @@
 #include "handwritten/gemm/gemm_common.cuh"
 #include "handwritten/gemm/gemm_plan.hpp"
 
+#include <nv/target>
+
 #include <cstdint>
 
 namespace kl::gemm_detail {
@@ -118,20 +120,26 @@ __device__ __forceinline__ void store_c(T* __restrict__ c, int M, int N, int row
 // `bytes` < `size` zero-fills the rest of the destination (the edge rule without a branch
 // around the copy); the source pointer must still be a valid address, so callers pass the
 // matrix base for copies that read nothing.
+// The kernels that call these guard their bodies for 8.0 (KL_ARCH_AT_LEAST); the primitives
+// say so too, in CCCL's idiom, so that nothing here is an error for a 7.5 target.
 template <int SIZE>
 __device__ __forceinline__ void cp_async(void* smem, const void* gmem, int bytes) {
-  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(smem));
-  if constexpr (SIZE == 16) {  // .cg: bypass L1; the tile is reused from shared memory
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(s), "l"(gmem), "r"(bytes));
-  } else {
-    asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(s), "l"(gmem), "n"(SIZE),
-                 "r"(bytes));
-  }
+  NV_IF_TARGET(NV_PROVIDES_SM_80, (
+    const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(smem));
+    if constexpr (SIZE == 16) {  // .cg: bypass L1; the tile is reused from shared memory
+      asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(s), "l"(gmem), "r"(bytes));
+    } else {
+      asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(s), "l"(gmem), "n"(SIZE),
+                   "r"(bytes));
+    }
+  ))
 }
-__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
+__device__ __forceinline__ void cp_async_commit() {
+  NV_IF_TARGET(NV_PROVIDES_SM_80, (asm volatile("cp.async.commit_group;\n" ::);))
+}
 template <int N>
 __device__ __forceinline__ void cp_async_wait() {
-  asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
+  NV_IF_TARGET(NV_PROVIDES_SM_80, (asm volatile("cp.async.wait_group %0;\n" ::"n"(N));))
 }
 
 // The per-thread state of a stream of cp.async tile copies (gemm9). A block walks its k tiles

@@ -73,6 +73,7 @@ Plan plan(MatrixShape s, bool vector) {
 template <class T, int C, int U, bool kVector, bool kStream>
 __global__ void __launch_bounds__(kThreads, matvec::kMinBlocksPerSm)
     gevm_cluster_slabs(const T* __restrict__ A, const T* __restrict__ x, T* __restrict__ y, int M, int N, int slab) {
+#if KL_ARCH_AT_LEAST(90)  // thread-block clusters, distributed shared memory; compiled for older targets as an empty kernel (Requirements)
   namespace cg = cooperative_groups;
   constexpr int W = matvec::item_width<T, kVector>;
   __shared__ __align__(16) T warp_sums[gevm4::kWarps][C * W];
@@ -94,6 +95,7 @@ __global__ void __launch_bounds__(kThreads, matvec::kMinBlocksPerSm)
     if (col < N) y[col] = s;
   }
   cluster.sync();  // no block leaves while another may still read its sums
+#endif
 }
 
 template <class T, int C, int U, bool kStream>
@@ -130,6 +132,8 @@ template <class T, int U, bool kStream>
 MatVecVariant<T> variant(std::string_view name) {
   return {.info = {name, "beyond",
                    "gevm5 in one launch: a tile's row slabs are a thread-block cluster, summed through distributed shared memory"},
+          .needs = {.compute_capability = 90, .feature = kFeatureClusters, .clusters = true,
+                    .kernel = reinterpret_cast<const void*>(gevm_cluster_slabs<T, 32, U, true, kStream>)},
           .launch = [](const MatVecArgs<T>& a, cudaStream_t s) {
             launch<T, U, kStream>(a, plan<T>({a.M, a.N}, matvec::vector_rows_ok(a, false)), s);
           },

@@ -32,7 +32,7 @@ constexpr unsigned kUnroll = 2;
 constexpr unsigned kBlocksPerSm = 8;
 
 template <class T>
-__global__ void __launch_bounds__(kThreads, kBlocksPerSm)
+__global__ void __launch_bounds__(kThreads, KL_MIN_BLOCKS(kThreads, kBlocksPerSm))
     reduce7(const T* __restrict__ in, T* __restrict__ out, std::size_t n) {
   using namespace reduce_detail;
   const std::size_t thread = static_cast<std::size_t>(blockIdx.x) * kThreads + threadIdx.x;

@@ -26,7 +26,7 @@ using reduce7::kUnroll;
 using reduce7::kBlocksPerSm;
 
 template <class T>
-__global__ void __launch_bounds__(kThreads, kBlocksPerSm)
+__global__ void __launch_bounds__(kThreads, KL_MIN_BLOCKS(kThreads, kBlocksPerSm))
     reduce8(const T* __restrict__ in, T* __restrict__ out, std::size_t n, T* partials, unsigned* tickets) {
   using namespace reduce_detail;
   const std::size_t thread = static_cast<std::size_t>(blockIdx.x) * kThreads + threadIdx.x;

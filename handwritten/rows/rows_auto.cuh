@@ -17,6 +17,10 @@
 // (rows_block_split) and 20.0 (rows_subwarp); rows_subwarp is as fast at float 2500 × 2000 (11.6
 // against 11.5 µs) and far ahead at 100003 × 7 (5.0 against 140 µs). Each of those is measured on
 // its own in the same run; this row shows what a user who calls one function gets.
+// Every step it picks from needs nothing beyond what every GPU CUDA 13 supports has (7.5: no
+// cp.async, no clusters, static shared memory only; tests/host/test_requirements.cpp), so it picks
+// by shape alone on every device; gemm_auto, whose steps need 8.0 and up to 97 KB of shared
+// memory, also asks the device (common/device_helpers.cuh, kernel_runs_here).
 #pragma once
 
 #include "handwritten/rows/rows_block_deep.cuh"
