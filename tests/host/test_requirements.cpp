@@ -162,7 +162,7 @@ TEST_CASE("requirements: which variants run on which GPU") {
   for (const auto* all : {&t4, &a10}) CHECK(find(*all, "gevm", "float", "gevm5_fitted_tiles_u4").why.empty());
 
   // gemm9 and later: cp.async, 8.0 and newer; on 7.5 the ladder stops at gemm8.
-  for (const char* name : {"gemm9_pipelined_128x128x16_s3", "gemm10_swizzled_64x64x16_s4", "gemm12_fragment_prefetch_128x128x16_s3"}) {
+  for (const char* name : {"gemm9_pipelined_128x128x16_w64x32_t8x8_s3", "gemm10_swizzled_64x64x16_w32x32_t4x8_s4", "gemm12_fragment_prefetch_128x128x16_w64x32_t8x8_s3"}) {
     CHECK(find(t4, "gemm", "float", name).why == "needs compute capability 8.0 for cp.async; this GPU is 7.5");
     for (const auto* all : {&a100, &a10, &l4, &h100, &b200, &rtx5090}) CHECK(find(*all, "gemm", "float", name).why.empty());
   }
@@ -172,32 +172,32 @@ TEST_CASE("requirements: which variants run on which GPU") {
     CHECK(find(t4, "gemm", t, "gemm_smem5_ilp4").why.empty());
   }
   // gemm12's 256 × 128 tile (4 stages) fits 99 KB; gemm9's 128 × 256 × 8 too.
-  CHECK(find(a10, "gemm", "float", "gemm12_fragment_prefetch_256x128x16_s4").why.empty());
-  CHECK(find(rtx5090, "gemm", "float", "gemm12_fragment_prefetch_256x128x16_s4").why.empty());
+  CHECK(find(a10, "gemm", "float", "gemm12_fragment_prefetch_256x128x16_w64x64_t16x8_s4").why.empty());
+  CHECK(find(rtx5090, "gemm", "float", "gemm12_fragment_prefetch_256x128x16_w64x64_t16x8_s4").why.empty());
 
   // gemm11 (FP64 tensor cores): the 128 × 128 tiles need 146 KB: skipped on 8.6/8.9/12.0, run on
   // 8.0 (163 KB); the 64 × 64 one runs there, slowly, and says why.
-  for (const char* name : {"gemm11_dmma_128x128x16_s4_k8", "gemm11_dmma_splitk_128x128x16_s4_k8"}) {
+  for (const char* name : {"gemm11_dmma_128x128x16_w64x32_s4_k8", "gemm11_dmma_splitk_128x128x16_w64x32_s4_k8"}) {
     for (const auto* all : {&a10, &l4, &rtx5090})
       CHECK(contains(find(*all, "gemm", "double", name).why, "146 KB of shared memory per block"));
     CHECK(find(a10, "gemm", "double", name).why == "needs 146 KB of shared memory per block; this GPU (8.6) allows 99 KB");
     for (const auto* all : {&a100, &h100, &b200}) CHECK(find(*all, "gemm", "double", name).why.empty());
     CHECK(find(t4, "gemm", "double", name).why == "needs compute capability 8.0 for FP64 tensor-core mma; this GPU is 7.5");
   }
-  const Verdict& small_dmma_a10 = find(a10, "gemm", "double", "gemm11_dmma_64x64x16_s4_k8");
+  const Verdict& small_dmma_a10 = find(a10, "gemm", "double", "gemm11_dmma_64x64x16_w32x32_s4_k8");
   CHECK(small_dmma_a10.why.empty());
   CHECK(contains(small_dmma_a10.slow, "no FP64 tensor cores"));
-  CHECK(find(h100, "gemm", "double", "gemm11_dmma_64x64x16_s4_k8").slow.empty());
-  CHECK(find(a100, "gemm", "double", "gemm11_dmma_64x64x16_s4_k8").slow.empty());
+  CHECK(find(h100, "gemm", "double", "gemm11_dmma_64x64x16_w32x32_s4_k8").slow.empty());
+  CHECK(find(a100, "gemm", "double", "gemm11_dmma_64x64x16_w32x32_s4_k8").slow.empty());
 
   // gemm11's 128 × 128 × 32 tile (3 stages) needs 207 KB: more than 8.0's 163 KB; 9.0 and 10.0 only.
-  CHECK(find(a100, "gemm", "double", "gemm11_dmma_128x128x32_s3_k8").why ==
+  CHECK(find(a100, "gemm", "double", "gemm11_dmma_128x128x32_w64x32_s3_k8").why ==
         "needs 207 KB of shared memory per block; this GPU (8.0) allows 163 KB");
-  CHECK(find(h100, "gemm", "double", "gemm11_dmma_128x128x32_s3_k8").why.empty());
-  CHECK(find(b200, "gemm", "double", "gemm11_dmma_128x128x32_s3_k8").why.empty());
+  CHECK(find(h100, "gemm", "double", "gemm11_dmma_128x128x32_w64x32_s3_k8").why.empty());
+  CHECK(find(b200, "gemm", "double", "gemm11_dmma_128x128x32_w64x32_s3_k8").why.empty());
   // gemm10's 128 × 256 float tile (128.5 KB): 8.0 yes, 8.6 no.
-  CHECK(find(a100, "gemm", "float", "gemm10_swizzled_128x256x16_s3").why.empty());
-  CHECK(contains(find(a10, "gemm", "float", "gemm10_swizzled_128x256x16_s3").why, "allows 99 KB"));
+  CHECK(find(a100, "gemm", "float", "gemm10_swizzled_128x256x16_w64x64_t8x16_s3").why.empty());
+  CHECK(contains(find(a10, "gemm", "float", "gemm10_swizzled_128x256x16_w64x64_t8x16_s3").why, "allows 99 KB"));
 
   // aat: the 96 × 96 DMMA triangle (3 stages, 90 KB a block) fits 99 KB; slow without FP64 tensor cores.
   CHECK(find(a100, "aat", "double", "aat_triangle_96").why.empty());
