@@ -8,4 +8,8 @@ namespace kl {
 
 std::string to_json(const Report& r) { return nlohmann::json(r).dump(2) + "\n"; }
 
+std::string row_to_json(const Row& r) { return nlohmann::json(r).dump(); }
+
+Row row_from_json(const std::string& text) { return nlohmann::json::parse(text).get<Row>(); }
+
 }  // namespace kl

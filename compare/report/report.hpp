@@ -85,6 +85,10 @@ struct Report {
 
 void print_table(std::ostream& os, const Report& r);
 std::string to_json(const Report& r);  // the whole report, indented (schema.hpp's to_json, dumped)
+// One row as compact JSON text and back: schema.hpp's Row pair around a string (the schema's
+// nlohmann functions are what the runner uses; these stay for callers that want text).
+std::string row_to_json(const Row& r);
+Row row_from_json(const std::string& text);
 std::string to_csv(const Report& r);
 std::string to_markdown(const Report& r);
 
