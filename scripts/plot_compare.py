@@ -39,7 +39,7 @@ PROG = "plot_compare.py"
 DIM_NAMES = {"reduce": ["n"], "dot": ["n"], "gemm": ["M", "N", "K"], "aat": ["M", "K"]}
 
 # A configuration spelled in a variant's name: tile shapes like 128x128x8 and a stage count s3.
-CONFIG_TOKEN = re.compile(r"^(\d+x\d+(x\d+)*|s\d+)$")
+CONFIG_TOKEN = re.compile(r"^([wt]?\d+x\d+(x\d+)*|s\d+)$")
 
 LIB_STYLES = [("#000000", "s"), ("#6e6e6e", "D"), ("#a8a8a8", "^"), ("#3b3b3b", "v")]
 # tab20 without its greys (those are the libraries'), the nine strong colours first.

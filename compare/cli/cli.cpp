@@ -1,7 +1,6 @@
 #include "compare/cli/cli.hpp"
 
 #include "compare/core/family_core.hpp"
-#include "handwritten/allreduce/allreduce_args.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -12,6 +11,16 @@
 
 namespace kl {
 namespace {
+
+// Every family's command-line settings, each name once (the first family's wins).
+std::vector<FamilySetting> family_settings() {
+  std::vector<FamilySetting> out;
+  for (const Family* f : all_families())
+    for (FamilySetting& s : f->settings())
+      if (std::none_of(out.begin(), out.end(), [&](const FamilySetting& o) { return o.name == s.name; }))
+        out.push_back(std::move(s));
+  return out;
+}
 
 std::vector<std::string> split(const std::string& item, char sep = ',') {
   std::vector<std::string> out;
@@ -121,10 +130,13 @@ std::string sweep_defaults() {
 
 }  // namespace
 
-void check_gpus(const Plan& plan, int device_count) {
-  if (plan.run.gpus > device_count)
-    throw UsageError("--gpus " + std::to_string(plan.run.gpus) + ": only " + std::to_string(device_count) +
-                     " CUDA device" + (device_count == 1 ? "" : "s") + " visible");
+void check_settings(const Plan& plan, int device_count) {
+  for (const FamilySetting& s : family_settings()) {
+    const auto it = plan.run.settings.find(s.name);
+    if (it == plan.run.settings.end() || !s.refuse) continue;
+    const std::string why = s.refuse(it->second, device_count);
+    if (!why.empty()) throw UsageError("--" + s.name + " " + std::to_string(it->second) + ": " + why);
+  }
 }
 
 std::string join_command_line(int argc, const char* const* argv) {
@@ -202,9 +214,11 @@ Plan parse_command_line(int argc, const char* const* argv) {
   app.add_option("--min-time", plan.run.stop.min_seconds, "fewest seconds of measured time per variant (default 0)")->check(CLI::Range(0.0, 3600.0));
   app.add_option("--max-time", plan.run.stop.max_seconds, "most wall seconds of sampling per variant (default 1.5)")->check(CLI::Range(0.0, 3600.0));
   app.add_option("--device", plan.device, "CUDA device index (default 0)")->check(CLI::Range(0, 1024));
-  app.add_option("--gpus", plan.run.gpus, "GPUs a multi-GPU family drives, devices 0..N-1 (default: every visible one, at most " +
-                                              std::to_string(kMaxGpus) + "; only allreduce reads it)")
-      ->check(CLI::Range(1, kMaxGpus));
+  // The settings families declare for themselves (allreduce: --gpus N), one option each.
+  std::map<std::string, long long> setting_values;
+  std::vector<std::pair<std::string, CLI::Option*>> setting_opts;
+  for (const FamilySetting& fs : family_settings())
+    setting_opts.emplace_back(fs.name, app.add_option("--" + fs.name, setting_values[fs.name], fs.help)->check(CLI::Range(fs.min, fs.max)));
   app.add_option("--smem-bank-mode", plan.smem_bank_mode, "ask for 4- or 8-byte shared-memory banks first (doc 001; has no effect since Maxwell: see docs/bank-modes.md)")
       ->check(CLI::IsMember({4, 8}));
   app.add_flag("-q,--quiet", plan.quiet, "no progress line on stderr");
@@ -212,7 +226,7 @@ Plan parse_command_line(int argc, const char* const* argv) {
   app.add_flag("--no-exact-check", [&](std::int64_t) { plan.run.exact_check = false; }, "skip the second validation on integer-valued inputs (profiling: one launch per variant)");
   app.add_flag("--skip-library", plan.run.skip_library, "profiling: run library baselines only where --variants names them");
   app.add_flag("--isolate", plan.isolate, "run every problem in a child process: a variant that faults (illegal address, trap) loses only its own row, the problem is resumed without it");
-  app.add_option("--inject-fault", plan.run.inject_fault, "testing the runner: add a variant that faults to every problem (oob: an out-of-bounds write; trap)")
+  app.add_option("--inject-fault", plan.testing.inject_fault, "testing the runner: add a variant that faults to every problem (oob: an out-of-bounds write; trap)")
       ->check(CLI::IsMember({"oob", "trap"}));
   std::vector<std::string> delays;
   app.add_option("--inject-delay", delays, "testing compare diff: VARIANT=MICROSECONDS makes that variant wait on the GPU after every launch (repeatable)");
@@ -239,8 +253,10 @@ Plan parse_command_line(int argc, const char* const* argv) {
     const auto eq = d.find('=');
     if (eq == std::string::npos || eq == 0) throw UsageError("--inject-delay takes VARIANT=MICROSECONDS (got '" + d + "')");
     const long long us = parse_positive_count(d.substr(eq + 1), "--inject-delay microseconds");
-    plan.run.inject_delay.emplace_back(d.substr(0, eq), static_cast<double>(us));
+    plan.testing.inject_delay.emplace_back(d.substr(0, eq), static_cast<double>(us));
   }
+  for (const auto& [name, opt] : setting_opts)
+    if (*opt) plan.run.settings[name] = setting_values[name];
   plan.run.end_to_end = mode == "e2e";
   plan.l2_flush = flush == "write" ? L2Flush::write : L2Flush::read;
   if (*seed_opt) plan.run.seed = seed;
@@ -350,11 +366,12 @@ Plan parse_command_line(int argc, const char* const* argv) {
       plan.run.variant_patterns = plan.worker_variants;
       // The injected fault runs only where the parent asks for it: once it has its row, the
       // workers that resume the problem must run the other variants without it.
-      const std::string fault = "test_fault_" + plan.run.inject_fault;
+      const std::string fault = fault_variant_name(plan.testing.inject_fault);
       if (std::find(plan.worker_variants.begin(), plan.worker_variants.end(), fault) == plan.worker_variants.end())
-        plan.run.inject_fault.clear();
+        plan.testing.inject_fault.clear();
     }
   }
+  plan.run.wrap_candidates = candidate_wrapper(plan.testing);
   return plan;
 }
 

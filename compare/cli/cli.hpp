@@ -2,6 +2,7 @@
 #pragma once
 
 #include "compare/core/family.hpp"
+#include "compare/testing/candidate_wrapper.hpp"
 
 #include <optional>
 #include <string>
@@ -20,6 +21,7 @@ struct Plan {
   std::string help_text;
   std::vector<PlannedProblem> problems;
   RunOptions run;
+  TestingOptions testing;  // --inject-fault, --inject-delay (testing the runner itself)
   std::string out_dir = "compare-out";
   std::string basename = "compare";
   bool write_files = true;
@@ -42,8 +44,8 @@ struct Plan {
 // Parses argv into a Plan (throws UsageError). Works without a GPU.
 Plan parse_command_line(int argc, const char* const* argv);
 
-// --gpus N asks for more GPUs than `device_count` are visible: throws UsageError (one line).
-void check_gpus(const Plan& plan, int device_count);
+// A family setting (--gpus N) the visible devices cannot honour: throws UsageError (one line).
+void check_settings(const Plan& plan, int device_count);
 
 // What `compare --list` prints: families, types, sizes, axes, variants with origin and lesson.
 std::string list_text();

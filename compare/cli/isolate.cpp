@@ -97,7 +97,7 @@ std::vector<Row> run_isolated(const Plan& plan, std::size_t index, double copy_g
     if (v.source == Source::library ? !plan.run.skip_library || (!plan.run.variant_patterns.empty() && matches_any(v.name, plan.run.variant_patterns))
                                     : matches_any(v.name, plan.run.variant_patterns))
       order.push_back(v.name);
-  if (!plan.run.inject_fault.empty()) order.insert(order.begin() + (order.empty() ? 0 : 1), "test_fault_" + plan.run.inject_fault);
+  if (!plan.testing.inject_fault.empty()) order.insert(order.begin() + (order.empty() ? 0 : 1), fault_variant_name(plan.testing.inject_fault));
 
   auto with_listing = [&](Row r, const std::string& name) {
     r.variant = name;

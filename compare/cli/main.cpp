@@ -41,7 +41,7 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "compare: error: --device %d does not exist (%d CUDA device%s)\n", plan.device, count, count == 1 ? "" : "s");
       return kExitUsage;
     }
-    check_gpus(plan, count);
+    check_settings(plan, count);
     install_interrupt_handler();
     if (plan.worker >= 0) return run_worker(plan);
     const Report rep = run_plan(plan, join_command_line(argc, args), std::cout);

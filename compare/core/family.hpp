@@ -12,6 +12,8 @@
 #include "compare/core/stats.hpp"
 
 #include <atomic>
+#include <functional>
+#include <map>
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
@@ -23,6 +25,7 @@
 namespace kl {
 
 class Timer;
+struct Candidate;  // compare/core/problem.hpp
 
 // Bad input from the user: the CLI prints what() as one line and exits with status 2.
 struct UsageError : std::runtime_error {
@@ -32,6 +35,16 @@ struct UsageError : std::runtime_error {
 // A CUDA fault that left the context unusable (e.g. an illegal address): the run stops.
 struct FatalError : std::runtime_error {
   using std::runtime_error::runtime_error;
+};
+
+// A numeric setting a family reads from the command line as --NAME VALUE (allreduce: --gpus N).
+// The runner keeps it in RunOptions::settings without knowing what it means.
+struct FamilySetting {
+  std::string name;  // the option is --name
+  std::string help;  // one line for --help
+  long long min = 1, max = 1;
+  // Why `value` cannot run with `device_count` visible GPUs ("" when it can); nullptr: always can.
+  std::string (*refuse)(long long value, int device_count) = nullptr;
 };
 
 struct VariantListing {
@@ -70,15 +83,17 @@ struct RunOptions {
   bool time_variants = true;                  // false: validate only (the GPU test suite)
   bool exact_check = true;                    // the second validation on integer-valued inputs
   bool skip_library = false;                  // profiling: library baselines only if the patterns name them
-  // Testing the runner itself: adds a variant that faults ("oob": an out-of-bounds write, "trap")
-  // to every problem (compare --inject-fault). Empty: none.
-  std::string inject_fault;
-  // Testing `compare diff`: the variants named here wait this many microseconds on the GPU after
-  // every launch (compare --inject-delay NAME=US), a slowdown the comparison must flag.
-  std::vector<std::pair<std::string, double>> inject_delay;
-  // GPUs a multi-GPU family drives (compare --gpus; only allreduce reads it): devices 0 .. gpus-1.
-  // 0: every visible one.
-  int gpus = 0;
+  // Numeric settings a family declares for itself (Family::settings(): allreduce's --gpus), by
+  // name; a setting not given on the command line is absent.
+  std::map<std::string, long long, std::less<>> settings;
+  long long setting(std::string_view name, long long fallback) const {
+    const auto it = settings.find(name);
+    return it == settings.end() ? fallback : it->second;
+  }
+  // Rewrites each problem's candidates before they run, or empty. compare/testing/ sets it to
+  // test the runner itself (a variant that faults, a variant that is slow on purpose); nothing
+  // in the runner knows what it adds.
+  std::function<void(std::vector<Candidate>&)> wrap_candidates;
 };
 
 // True when `name` matches one of the globs (or there are none).
@@ -126,7 +141,23 @@ class Family {
   // Runs every selected variant on the problem. Never throws for a CUDA error: a failure to
   // build the problem (reference, inputs) becomes error rows; a dead context sets ctx.fatal.
   virtual std::vector<Row> run(const ProblemKey& k, RunContext& ctx) const = 0;
+  // Whether problems of type t have the second, exact input set (floating-point sums do; a
+  // transpose, whose random check is already an equality, and the table, which has no inputs,
+  // do not).
+  virtual bool has_exact_inputs(DType t) const = 0;
+  // The command-line settings this family reads (FamilySetting); none for most.
+  virtual std::vector<FamilySetting> settings() const = 0;
 };
+
+// Families register themselves (compare/families/<name>.cpp: KL_REGISTER_FAMILY), each with an
+// order key: all_families() lists them by it, the order of --list and of the default run.
+void register_family(const Family* f, int order);
+#define KL_REGISTER_FAMILY(Traits, order)                                                     \
+  namespace {                                                                                 \
+  [[maybe_unused]] const bool kl_registered_family = (::kl::register_family(&::kl::family<Traits>(), order), true); \
+  }
+// Families this build left out register why (KL_WITH_NCCL off, NCCL not found).
+void register_unbuilt_family(std::string name, std::string why);
 
 const std::vector<const Family*>& all_families();
 const Family* find_family(std::string_view name);

@@ -34,7 +34,6 @@
 
 #include "compare/core/execute.hpp"
 #include "compare/core/family.hpp"
-#include "compare/testing/fault_injection.hpp"
 #include "compare/core/problem.hpp"
 #include "compare/core/random.hpp"
 
@@ -87,9 +86,18 @@ template <class P>
 struct has_problem_skip<P, std::void_t<decltype(std::declval<const P&>().unsupported())>> : std::true_type {};
 }  // namespace detail
 
+// Variant names identify rows (reports, `compare diff`, --variants): two variants of one family
+// and type with the same name throw std::logic_error naming it (checked once, when the family's
+// list is first built).
+void refuse_duplicate_names(std::string_view family, std::string_view type, const std::vector<std::string_view>& names);
+
 // Defaults a family's traits may leave out.
 struct FamilyTraits {
   static std::vector<StringAxis> axes() { return {}; }
+  static std::vector<FamilySetting> settings() { return {}; }
+  // false where the random check is already an equality or there are no inputs (transpose,
+  // table): no second, exact input set. Must agree with the Problem's exact_check_is_separate_.
+  static constexpr bool exact_inputs = true;
   static std::vector<std::pair<Dims, AxisValues>> extra_defaults() { return {}; }
 };
 
@@ -116,6 +124,12 @@ class TypedFamily final : public Family {
   const SizeSpec& sizes() const override { return spec_; }
   std::vector<StringAxis> axes() const override { return F::axes(); }
   std::vector<std::pair<Dims, AxisValues>> extra_defaults() const override { return F::extra_defaults(); }
+  std::vector<FamilySetting> settings() const override { return F::settings(); }
+  bool has_exact_inputs(DType t) const override {
+    return dispatch_type(typename F::Types{}, t, [](auto tag) {
+      return F::exact_inputs && !std::is_integral_v<typename decltype(tag)::type>;
+    });
+  }
 
   // The ladder, then the library baselines (made once per type; candidates point into it).
   template <class T>
@@ -123,6 +137,9 @@ class TypedFamily final : public Family {
     static const std::vector<V<T>> list = [] {
       auto v = F::template handwritten<T>();
       for (auto& l : F::template library<T>()) v.push_back(l);
+      std::vector<std::string_view> names;
+      for (const auto& x : v) names.push_back(x.info.name);
+      refuse_duplicate_names(F::name, dtype_name(dtype_of<T>()), names);
       return v;
     }();
     return list;
@@ -198,23 +215,9 @@ class TypedFamily final : public Family {
       } else {
         c.launch = [vp, &p](void* ws, cudaStream_t s) { vp->launch(p.args(ws), s); };
       }
-      for (const auto& [name, us] : opt.inject_delay)
-        if (name == v.info.name)
-          c.launch = [inner = std::move(c.launch), us = us](void* ws, cudaStream_t s) {
-            inner(ws, s);
-            launch_delay(us, s);
-          };
       out.push_back(std::move(c));
     }
-    if (!opt.inject_fault.empty()) {
-      // After the first hand-written variant, so the ones after it are the ones a fault strands.
-      Candidate f;
-      f.info = {"test_fault_" + opt.inject_fault, "test (compare --inject-fault)", "a kernel that faults on purpose",
-                Source::handwritten};
-      f.launch = [kind = opt.inject_fault](void* ws, cudaStream_t s) { launch_fault(kind, ws, s); };
-      const bool has_hw = !out.empty() && out.front().info.source == Source::handwritten;
-      out.insert(out.begin() + (has_hw ? 1 : 0), std::move(f));
-    }
+    if (opt.wrap_candidates) opt.wrap_candidates(out);
     return out;
   }
 
@@ -253,6 +256,8 @@ class TypedFamily final : public Family {
     } catch (const std::exception& e) {
       return failed_rows<T>(k, ctx, std::string("could not set up the problem: ") + e.what());
     }
+    if (p->has_exact_inputs() != has_exact_inputs(k.dtype))
+      throw std::logic_error(std::string(F::name) + ": the traits' exact_inputs disagrees with its Problem");
     auto cands = candidates<T>(*p, ctx.opt, hook);
     return execute(proto_row<T>(k, ctx.opt), *p, cands, ctx, seed);
   }

@@ -88,6 +88,18 @@ struct AllreduceFamily : FamilyTraits {
             .sweep_lo = 1,
             .sweep_hi = 28};
   }
+  // --gpus N: drive devices 0..N-1 (default: every visible one).
+  static std::vector<FamilySetting> settings() {
+    return {{.name = "gpus",
+             .help = "GPUs a multi-GPU family drives, devices 0..N-1 (default: every visible one, at most " +
+                     std::to_string(kMaxGpus) + "; only allreduce reads it)",
+             .min = 1,
+             .max = kMaxGpus,
+             .refuse = [](long long gpus, int device_count) -> std::string {
+               if (gpus <= device_count) return "";
+               return "only " + std::to_string(device_count) + " CUDA device" + (device_count == 1 ? "" : "s") + " visible";
+             }}};
+  }
   template <class T> using Args = AllreduceArgs<T>;
   template <class T> static std::vector<Variant<Args<T>>> handwritten() { return allreduce_handwritten<T>(); }
   template <class T> static std::vector<Variant<Args<T>>> library() { return allreduce_library<T>(); }

@@ -11,7 +11,7 @@
 namespace kl {
 
 int resolve_gpus(const RunOptions& opt, int visible) {
-  if (opt.gpus > 0) return opt.gpus;
+  if (const long long g = opt.setting("gpus", 0); g > 0) return static_cast<int>(g);
   return std::clamp(visible, 0, kMaxGpus);
 }
 

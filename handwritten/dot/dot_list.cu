@@ -1,4 +1,5 @@
 // The dot family's hand-written ladder, in ladder order. One line per variant.
+#include "common/config_name.hpp"
 #include "handwritten/dot/dot_args.hpp"
 #include "handwritten/dot/dot1_global_memory.cuh"
 #include "handwritten/dot/dot2_shared_memory.cuh"
@@ -9,6 +10,14 @@
 
 namespace kl {
 
+namespace {
+// dot4 with U vectors of each array per round: "dot4_single_pass", "dot4_single_pass_u2", ...
+template <class T, unsigned U>
+DotVariant<T> dot4_at() {
+  return dot4::variant<T, U>(keep_name(std::string("dot4_single_pass") + (U > 1 ? "_u" + std::to_string(U) : "")).data());
+}
+}  // namespace
+
 template <class T>
 std::vector<DotVariant<T>> dot_handwritten() {
   return {
@@ -17,8 +26,8 @@ std::vector<DotVariant<T>> dot_handwritten() {
       dot_atomic_serial::variant<T>(),                   // 004: dotKernel
       dot_atomic_tree::variant<T>(),                     // 004: dotKernel_V2
       dot3::variant<T>(),                                // 16-byte loads of x and y, two passes
-      dot4::variant<T, 1>("dot4_single_pass"),           // one pass, last block sums
-      dot4::variant<T, 2>("dot4_single_pass_u2"),        // 2 vectors of each array per round
+      dot4_at<T, 1>(),           // one pass, last block sums
+      dot4_at<T, 2>(),        // 2 vectors of each array per round
   };
 }
 

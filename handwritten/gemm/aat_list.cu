@@ -1,4 +1,5 @@
 // The A·Aᵀ family's hand-written ladder, in ladder order. One line per variant.
+#include "common/config_name.hpp"
 #include "handwritten/gemm/gemm_args.hpp"
 #include "handwritten/gemm/aat_inplace.cuh"
 #include "handwritten/gemm/aat_smem_padded.cuh"
@@ -7,6 +8,14 @@
 
 namespace kl {
 
+namespace {
+// One triangle of TILE² tiles: "aat_triangle_<TILE>".
+template <class T, int TILE>
+AatVariant<T> triangle_at() {
+  return aat_triangle::variant<T, TILE>(keep_name("aat_triangle_" + std::to_string(TILE)));
+}
+}  // namespace
+
 template <class T>
 std::vector<AatVariant<T>> aat_handwritten() {
   std::vector<AatVariant<T>> v = {
@@ -14,12 +23,12 @@ std::vector<AatVariant<T>> aat_handwritten() {
       aat_padded::variant<T>(),    // 000: ats[16][16+1], conflict-free
       // beyond the document: the gemm ladder's last steps (float gemm10, double gemm11 DMMA)
       aat_inplace::variant<T>(),                           // A^T read in place, all of C
-      aat_triangle::variant<T, 64>("aat_triangle_64"),     // one triangle, mirrored; 64² tiles
-      aat_triangle::variant<T, 128>("aat_triangle_128"),   // 128² tiles
+      triangle_at<T, 64>(),       // one triangle, mirrored; 64² tiles
+      triangle_at<T, 128>(),     // 128² tiles
   };
   // DMMA only: a tile between the two, for a triangle that neither fills the SMs evenly (128²)
   // nor stays clear of the L2 bandwidth (64²); see aat_inplace.cuh.
-  if constexpr (sizeof(T) == 8) v.push_back(aat_triangle::variant<T, 96>("aat_triangle_96"));
+  if constexpr (sizeof(T) == 8) v.push_back(triangle_at<T, 96>());
   return v;
 }
 

@@ -1,4 +1,5 @@
 // The gemm family's hand-written ladder, in ladder order. One line per variant.
+#include "common/config_name.hpp"
 #include "handwritten/gemm/gemm_args.hpp"
 #include "handwritten/gemm/gemm6_regblock2d.cuh"
 #include "handwritten/gemm/gemm7_vectorized.cuh"
@@ -20,20 +21,70 @@
 
 namespace kl {
 
+namespace {
+
+// One tile configuration of the last steps, its parameters said once: the variant and its name
+// ("<step>_<BM>x<BN>x<BK>_w<WM>x<WN>_t<TM>x<TN>_s<STAGES>") both come from them.
+template <int BM_, int BN_, int BK_, int WM_, int WN_, int TM_, int TN_, int STAGES_>
+struct Tile {
+  static constexpr int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_, TM = TM_, TN = TN_, STAGES = STAGES_;
+  static std::string_view name(std::string_view step, std::string_view suffix = {}) {
+    return keep_name(std::string(step) + "_" + dims_name(BM, BN, BK) + "_w" + dims_name(WM, WN) + "_t" +
+                     dims_name(TM, TN) + "_s" + std::to_string(STAGES) + std::string(suffix));
+  }
+};
+// gemm11's DMMA tiles: no thread tile (the mma fragments are fixed), the mma's K instead.
+template <int BM_, int BN_, int BK_, int WM_, int WN_, int STAGES_, int MMA_K_>
+struct DmmaTile {
+  static constexpr int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_, STAGES = STAGES_, MMA_K = MMA_K_;
+  static std::string_view name(std::string_view step) {
+    return keep_name(std::string(step) + "_" + dims_name(BM, BN, BK) + "_w" + dims_name(WM, WN) + "_s" +
+                     std::to_string(STAGES) + "_k" + std::to_string(MMA_K));
+  }
+};
+
+template <class T, class C>
+GemmVariant<T> gemm9_at() {
+  return gemm9::variant<T, C::BM, C::BN, C::BK, C::WM, C::WN, C::TM, C::TN, C::STAGES>(C::name("gemm9_pipelined"));
+}
+template <class T, class C, gemm10::FmaOrder O = gemm10::FmaOrder::rows>
+GemmVariant<T> gemm10_at() {
+  return gemm10::variant<T, C::BM, C::BN, C::BK, C::WM, C::WN, C::TM, C::TN, C::STAGES, O>(
+      C::name("gemm10_swizzled", O == gemm10::FmaOrder::cols ? "_colwise" : ""));
+}
+template <class T, class C>
+GemmVariant<T> gemm10_splitk_at() {
+  return gemm10::variant_splitk<T, C::BM, C::BN, C::BK, C::WM, C::WN, C::TM, C::TN, C::STAGES>(C::name("gemm10_splitk"));
+}
+template <class T, class C>
+GemmVariant<T> gemm12_at() {
+  return gemm12::variant<T, C::BM, C::BN, C::BK, C::WM, C::WN, C::TM, C::TN, C::STAGES>(C::name("gemm12_fragment_prefetch"));
+}
+template <class C>
+GemmVariant<double> gemm11_at() {
+  return gemm11::variant<C::BM, C::BN, C::BK, C::WM, C::WN, C::STAGES, C::MMA_K>(C::name("gemm11_dmma"));
+}
+template <class C>
+GemmVariant<double> gemm11_splitk_at() {
+  return gemm11::variant_splitk<C::BM, C::BN, C::BK, C::WM, C::WN, C::STAGES, C::MMA_K>(C::name("gemm11_dmma_splitk"));
+}
+
+}  // namespace
+
 // The last step's tile configurations (block tile BMxBNxBK, warp tile, thread tile, stages):
 // compare measures them side by side; docs/sgemm-ladder.md says which wins where.
 template <class T>
 void append_pipelined(std::vector<GemmVariant<T>>& v) {
   if constexpr (sizeof(T) == 4) {
-    v.push_back(gemm9::variant<T, 128, 128, 8, 64, 32, 8, 8, 3>("gemm9_pipelined_128x128x8_s3"));
-    v.push_back(gemm9::variant<T, 128, 128, 16, 64, 32, 8, 8, 3>("gemm9_pipelined_128x128x16_s3"));
-    v.push_back(gemm9::variant<T, 128, 128, 32, 64, 32, 8, 8, 3>("gemm9_pipelined_128x128x32_s3"));
-    v.push_back(gemm9::variant<T, 128, 256, 8, 64, 64, 8, 16, 3>("gemm9_pipelined_128x256x8_s3"));
-    v.push_back(gemm9::variant<T, 64, 64, 16, 32, 32, 4, 8, 4>("gemm9_pipelined_64x64x16_s4"));
-    v.push_back(gemm9::variant<T, 256, 128, 16, 64, 64, 16, 8, 4>("gemm9_pipelined_256x128x16_s4"));  // gemm12's tile
+    v.push_back(gemm9_at<T, Tile<128, 128, 8, 64, 32, 8, 8, 3>>());
+    v.push_back(gemm9_at<T, Tile<128, 128, 16, 64, 32, 8, 8, 3>>());
+    v.push_back(gemm9_at<T, Tile<128, 128, 32, 64, 32, 8, 8, 3>>());
+    v.push_back(gemm9_at<T, Tile<128, 256, 8, 64, 64, 8, 16, 3>>());
+    v.push_back(gemm9_at<T, Tile<64, 64, 16, 32, 32, 4, 8, 4>>());
+    v.push_back(gemm9_at<T, Tile<256, 128, 16, 64, 64, 16, 8, 4>>());  // gemm12's tile
   } else {
-    v.push_back(gemm9::variant<T, 64, 64, 8, 32, 16, 4, 4, 3>("gemm9_pipelined_64x64x8_s3"));
-    v.push_back(gemm9::variant<T, 128, 128, 8, 64, 32, 8, 8, 3>("gemm9_pipelined_128x128x8_s3"));
+    v.push_back(gemm9_at<T, Tile<64, 64, 8, 32, 16, 4, 4, 3>>());
+    v.push_back(gemm9_at<T, Tile<128, 128, 8, 64, 32, 8, 8, 3>>());
   }
 }
 
@@ -51,26 +102,25 @@ void append_pipelined(std::vector<GemmVariant<T>>& v) {
 template <class T>
 void append_last_steps(std::vector<GemmVariant<T>>& v) {
   if constexpr (sizeof(T) == 4) {
-    v.push_back(gemm10::variant<T, 128, 128, 16, 64, 32, 8, 8, 3>("gemm10_swizzled_128x128x16_s3"));
-    v.push_back(gemm10::variant<T, 128, 128, 16, 64, 32, 8, 8, 3, gemm10::FmaOrder::cols>(
-        "gemm10_swizzled_128x128x16_s3_colwise"));
-    v.push_back(gemm10::variant<T, 128, 128, 32, 64, 32, 8, 8, 3>("gemm10_swizzled_128x128x32_s3"));
-    v.push_back(gemm10::variant<T, 128, 256, 16, 64, 64, 8, 16, 3>("gemm10_swizzled_128x256x16_s3"));
-    v.push_back(gemm10::variant<T, 64, 64, 16, 32, 32, 4, 8, 4>("gemm10_swizzled_64x64x16_s4"));
-    v.push_back(gemm10::variant_splitk<T, 64, 64, 16, 32, 32, 4, 8, 4>("gemm10_splitk_64x64x16_s4"));
+    v.push_back(gemm10_at<T, Tile<128, 128, 16, 64, 32, 8, 8, 3>>());
+    v.push_back(gemm10_at<T, Tile<128, 128, 16, 64, 32, 8, 8, 3>, gemm10::FmaOrder::cols>());
+    v.push_back(gemm10_at<T, Tile<128, 128, 32, 64, 32, 8, 8, 3>>());
+    v.push_back(gemm10_at<T, Tile<128, 256, 16, 64, 64, 8, 16, 3>>());
+    v.push_back(gemm10_at<T, Tile<64, 64, 16, 32, 32, 4, 8, 4>>());
+    v.push_back(gemm10_splitk_at<T, Tile<64, 64, 16, 32, 32, 4, 8, 4>>());
     // gemm12: the register fragments double-buffered across the tile boundary, on gemm9's best
     // tile (two blocks per SM cover each other's boundaries) and on cuBLAS's 256 × 128 tile (one
-    // block per SM: nobody covers them); gemm9_pipelined_256x128x16_s4 is that tile without it.
-    v.push_back(gemm12::variant<T, 128, 128, 16, 64, 32, 8, 8, 3>("gemm12_fragment_prefetch_128x128x16_s3"));
-    v.push_back(gemm12::variant<T, 256, 128, 16, 64, 64, 16, 8, 4>("gemm12_fragment_prefetch_256x128x16_s4"));
+    // block per SM: nobody covers them); gemm9's 256x128x16 configuration is that tile without it.
+    v.push_back(gemm12_at<T, Tile<128, 128, 16, 64, 32, 8, 8, 3>>());
+    v.push_back(gemm12_at<T, Tile<256, 128, 16, 64, 64, 16, 8, 4>>());
   } else {
-    v.push_back(gemm10::variant<T, 128, 128, 8, 64, 32, 8, 8, 3>("gemm10_swizzled_128x128x8_s3"));
-    v.push_back(gemm11::variant<128, 128, 16, 64, 32, 4, 4>("gemm11_dmma_128x128x16_s4_k4"));
-    v.push_back(gemm11::variant<128, 128, 16, 64, 32, 4, 8>("gemm11_dmma_128x128x16_s4_k8"));
-    v.push_back(gemm11::variant<128, 128, 16, 64, 32, 4, 16>("gemm11_dmma_128x128x16_s4_k16"));
-    v.push_back(gemm11::variant<128, 128, 32, 64, 32, 3, 8>("gemm11_dmma_128x128x32_s3_k8"));
-    v.push_back(gemm11::variant<64, 64, 16, 32, 32, 4, 8>("gemm11_dmma_64x64x16_s4_k8"));
-    v.push_back(gemm11::variant_splitk<128, 128, 16, 64, 32, 4, 8>("gemm11_dmma_splitk_128x128x16_s4_k8"));
+    v.push_back(gemm10_at<T, Tile<128, 128, 8, 64, 32, 8, 8, 3>>());
+    v.push_back(gemm11_at<DmmaTile<128, 128, 16, 64, 32, 4, 4>>());
+    v.push_back(gemm11_at<DmmaTile<128, 128, 16, 64, 32, 4, 8>>());
+    v.push_back(gemm11_at<DmmaTile<128, 128, 16, 64, 32, 4, 16>>());
+    v.push_back(gemm11_at<DmmaTile<128, 128, 32, 64, 32, 3, 8>>());
+    v.push_back(gemm11_at<DmmaTile<64, 64, 16, 32, 32, 4, 8>>());
+    v.push_back(gemm11_splitk_at<DmmaTile<128, 128, 16, 64, 32, 4, 8>>());
   }
   v.push_back(gemm_auto::variant<T>());
 }

@@ -1,4 +1,5 @@
 // The gemv family's hand-written ladder (y = A·x), in ladder order. One line per variant.
+#include "common/config_name.hpp"
 #include "handwritten/gemv/matvec_args.hpp"
 #include "handwritten/gemv/gemv1_thread_per_row.cuh"
 #include "handwritten/gemv/gemv2_shared_vector.cuh"
@@ -9,6 +10,13 @@
 #include "handwritten/gemv/gemv7_warps_per_row.cuh"
 
 namespace kl {
+
+namespace {
+// "<step>_u<U>", with "_cs" where the loads are streaming (CS): the name from the parameters.
+inline std::string_view unrolled_name(std::string_view step, int u, bool cs) {
+  return keep_name(std::string(step) + "_u" + std::to_string(u) + (cs ? "_cs" : ""));
+}
+}  // namespace
 
 template <class T>
 std::vector<MatVecVariant<T>> gemv_handwritten() {
@@ -21,9 +29,9 @@ std::vector<MatVecVariant<T>> gemv_handwritten() {
       gemv5::variant<T>(),  // lanes per row fitted to N: short rows share a warp
       gemv6::variant<T>(),  // few long rows split over blocks, fixed-order second pass
       // long rows shared by several warps of a block; configurations: U loads in flight, A streamed
-      gemv7::variant<T, 4, false>("gemv7_warps_per_row_u4"),
-      gemv7::variant<T, 8, false>("gemv7_warps_per_row_u8"),
-      gemv7::variant<T, 4, true>("gemv7_warps_per_row_u4_cs"),
+      gemv7::variant<T, 4, false>(unrolled_name("gemv7_warps_per_row", 4, false)),
+      gemv7::variant<T, 8, false>(unrolled_name("gemv7_warps_per_row", 8, false)),
+      gemv7::variant<T, 4, true>(unrolled_name("gemv7_warps_per_row", 4, true)),
   };
 }
 

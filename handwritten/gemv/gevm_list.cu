@@ -1,4 +1,5 @@
 // The gevm family's hand-written ladder (y = x·A), in ladder order. One line per variant.
+#include "common/config_name.hpp"
 #include "handwritten/gemv/matvec_args.hpp"
 #include "handwritten/gemv/gevm1_thread_per_column.cuh"
 #include "handwritten/gemv/gevm2_shared_vector.cuh"
@@ -9,6 +10,13 @@
 
 namespace kl {
 
+namespace {
+// "<step>_u<U>", with "_cs" where the loads are streaming (CS): the name from the parameters.
+inline std::string_view unrolled_name(std::string_view step, int u, bool cs) {
+  return keep_name(std::string(step) + "_u" + std::to_string(u) + (cs ? "_cs" : ""));
+}
+}  // namespace
+
 template <class T>
 std::vector<MatVecVariant<T>> gevm_handwritten() {
   return {
@@ -18,12 +26,12 @@ std::vector<MatVecVariant<T>> gevm_handwritten() {
       // beyond the document (docs/gemv.md)
       gevm4::variant<T>(),  // column tiles x row slabs, 16-byte row reads, fixed-order 2nd pass
       // tile width fitted to N; configurations: U loads in flight, A streamed
-      gevm5::variant<T, 4, false>("gevm5_fitted_tiles_u4"),
-      gevm5::variant<T, 8, false>("gevm5_fitted_tiles_u8"),
-      gevm5::variant<T, 4, true>("gevm5_fitted_tiles_u4_cs"),
+      gevm5::variant<T, 4, false>(unrolled_name("gevm5_fitted_tiles", 4, false)),
+      gevm5::variant<T, 8, false>(unrolled_name("gevm5_fitted_tiles", 8, false)),
+      gevm5::variant<T, 4, true>(unrolled_name("gevm5_fitted_tiles", 4, true)),
       // one launch: a tile's slabs are a cluster, summed through distributed shared memory
-      gevm6::variant<T, 4, false>("gevm6_cluster_slabs_u4"),
-      gevm6::variant<T, 4, true>("gevm6_cluster_slabs_u4_cs"),
+      gevm6::variant<T, 4, false>(unrolled_name("gevm6_cluster_slabs", 4, false)),
+      gevm6::variant<T, 4, true>(unrolled_name("gevm6_cluster_slabs", 4, true)),
   };
 }
 

@@ -45,9 +45,12 @@ inline int quick() {
 
 inline bool is_float(const Row& r) { return r.dtype == "float" || r.dtype == "double"; }
 
-// Whether the row's problem had a second, exact-input check: floating-point sums do; a transpose
-// (whose random check is already an equality) and the table (which has no inputs) do not.
-inline bool has_exact_phase(const Row& r) { return is_float(r) && r.family != "transpose" && r.family != "table"; }
+// Whether the row's problem had a second, exact-input check: its family says (Family::has_exact_inputs).
+inline bool has_exact_phase(const Row& r) {
+  const Family* f = find_family(r.family);
+  const auto t = parse_dtype(r.dtype);
+  return f && t && f->has_exact_inputs(*t);
+}
 
 // Every row of the problem must pass its reference check, its exact check (floating types) and
 // its library cross-check (handwritten rows). `may_skip(row)`: the variants expected to declare

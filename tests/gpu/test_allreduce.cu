@@ -50,7 +50,7 @@ long long mutant_size() { return quick() < 2 ? (1LL << 20) + 7 : 4099; }
 TEST_CASE("allreduce below two GPUs: every row skipped with its one-line reason") {
   Gpu& gpu = Gpu::get();
   RunOptions opt = gpu.opt;
-  opt.gpus = 1;
+  opt.settings["gpus"] = 1;
   RunContext ctx{opt, gpu.dev, 1.0, gpu.timer};
   const Family& f = family<AllreduceFamily>();
   const auto rows = f.run(make_key(f, DType::f32, {4099}), ctx);

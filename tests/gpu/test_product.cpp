@@ -208,7 +208,7 @@ TEST_CASE("gemm12 (fragment prefetch) is bitwise gemm9 at every configuration") 
   const auto variants = gemm_handwritten<float>();
   std::vector<float> want;
   for (const auto& v : variants)
-    if (v.info.name == "gemm9_pipelined_128x128x16_s3") want = run(v);
+    if (v.info.name == "gemm9_pipelined_128x128x16_w64x32_t8x8_s3") want = run(v);
   REQUIRE(want.size() == mn);
   int checked = 0;
   for (const auto& v : variants) {

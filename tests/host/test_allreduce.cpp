@@ -113,8 +113,8 @@ TEST_CASE("NCCL_NVLS_ENABLE is set to 0 when unset, and a value the user set is 
 }
 
 TEST_CASE("--gpus: RunOptions, the range, and the one-line error when more are asked than exist") {
-  CHECK(parse({"--family", "reduce", "--gpus", "2"}).run.gpus == 2);
-  CHECK(parse({"--family", "reduce"}).run.gpus == 0);  // every visible one
+  CHECK(parse({"--family", "reduce", "--gpus", "2"}).run.setting("gpus", 0) == 2);
+  CHECK(parse({"--family", "reduce"}).run.setting("gpus", 0) == 0);  // every visible one
   for (const char* bad : {"0", "9", "two", "-1"}) {
     const std::string e = usage_error({"--family", "reduce", "--gpus", bad});
     INFO("--gpus " << bad << ": " << e);
@@ -123,24 +123,24 @@ TEST_CASE("--gpus: RunOptions, the range, and the one-line error when more are a
   }
   Plan p = parse({"--family", "reduce", "--gpus", "3"});
   try {
-    check_gpus(p, 2);
+    check_settings(p, 2);
     FAIL("--gpus 3 with 2 devices was accepted");
   } catch (const UsageError& e) {
     CHECK(std::string(e.what()) == "--gpus 3: only 2 CUDA devices visible");
   }
   try {
-    check_gpus(p, 1);
+    check_settings(p, 1);
     FAIL("--gpus 3 with 1 device was accepted");
   } catch (const UsageError& e) {
     CHECK(std::string(e.what()) == "--gpus 3: only 1 CUDA device visible");
   }
-  CHECK_NOTHROW(check_gpus(p, 3));
-  CHECK_NOTHROW(check_gpus(parse({"--family", "reduce"}), 1));  // the default asks for what there is
+  CHECK_NOTHROW(check_settings(p, 3));
+  CHECK_NOTHROW(check_settings(parse({"--family", "reduce"}), 1));  // the default asks for what there is
   RunOptions o;
   CHECK(resolve_gpus(o, 2) == 2);
   CHECK(resolve_gpus(o, 12) == kMaxGpus);
   CHECK(resolve_gpus(o, 0) == 0);
-  o.gpus = 3;
+  o.settings["gpus"] = 3;
   CHECK(resolve_gpus(o, 8) == 3);
 }
 
@@ -195,13 +195,13 @@ TEST_CASE("allreduce memory is per GPU and grows with the GPUs the run drives") 
   const Family& f = family<AllreduceFamily>();
   const ProblemKey k = make_key(f, DType::f32, {1024});
   RunOptions o;
-  o.gpus = 2;
+  o.settings["gpus"] = 2;
   // in + out (1024 floats each) + the largest workspace: the push's 2 halves × 1 slot.
   CHECK(f.device_bytes(k, o) == 2 * 4096 + 2 * 4096);
-  o.gpus = 4;
+  o.settings["gpus"] = 4;
   CHECK(f.device_bytes(k, o) == 2 * 4096 + 2 * 3 * 4096);  // 2 halves × 3 slots
   // A slot is padded to 16 bytes.
-  o.gpus = 2;
+  o.settings["gpus"] = 2;
   CHECK(f.device_bytes(make_key(f, DType::f64, {3}), o) == 2 * 24 + 2 * 32);
 }
 
@@ -229,7 +229,7 @@ class NoDevice final : public Timer {
 TEST_CASE("below two GPUs every allreduce row is skipped with a one-line reason, the GPUs in its shape") {
   NoDevice timer;
   RunOptions o;
-  o.gpus = 1;
+  o.settings["gpus"] = 1;
   DeviceInfo dev;
   RunContext ctx{o, dev, 0, timer};
   const Family& f = family<AllreduceFamily>();

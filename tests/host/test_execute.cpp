@@ -3,6 +3,7 @@
 // timing (which starts from poisoned outputs); a bound that says nothing fails; the exact-input
 // check catches what the bound cannot; a handwritten row with no library output says so.
 #include "compare/core/execute.hpp"
+#include "compare/core/family_core.hpp"
 
 #include <doctest/doctest.h>
 
@@ -10,6 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <set>
 
 using namespace kl;
 
@@ -169,4 +171,37 @@ TEST_CASE("an exception in one variant is its row's error; the others still run"
   CHECK(rows[0].status == RowStatus::error);
   CHECK(rows[0].note == "boom");
   CHECK(rows[1].status == RowStatus::ok);
+}
+
+TEST_CASE("variant names are unique in every family and type, and a duplicate is refused") {
+  for (const Family* f : all_families())
+    for (DType t : f->dtypes()) {
+      std::set<std::string> seen;
+      for (const auto& v : f->variants(t)) {
+        INFO(f->name() << " " << dtype_name(t) << " " << v.name);
+        CHECK(seen.insert(v.name).second);
+      }
+    }
+  CHECK_NOTHROW(refuse_duplicate_names("gemm", "float", {"a", "b", "c"}));
+  try {
+    refuse_duplicate_names("gemm", "float", {"gemm9_x", "cublas_gemm", "gemm9_x"});
+    FAIL("a duplicate name was accepted");
+  } catch (const std::logic_error& e) {
+    CHECK(std::string(e.what()).find("'gemm9_x'") != std::string::npos);
+  }
+}
+
+TEST_CASE("configuration names are built from their parameters") {
+  const auto names = [](const char* family, DType t) {
+    std::set<std::string> out;
+    for (const auto& v : find_family(family)->variants(t)) out.insert(v.name);
+    return out;
+  };
+  const auto f = names("gemm", DType::f32), d = names("gemm", DType::f64);
+  CHECK(f.count("gemm9_pipelined_128x128x16_w64x32_t8x8_s3"));
+  CHECK(f.count("gemm12_fragment_prefetch_256x128x16_w64x64_t16x8_s4"));
+  CHECK(f.count("gemm10_swizzled_128x128x16_w64x32_t8x8_s3_colwise"));
+  CHECK(d.count("gemm11_dmma_128x128x16_w64x32_s4_k8"));
+  CHECK(names("transpose", DType::f32).count("transpose6_wide_tile_64x4"));
+  CHECK(names("gevm", DType::f32).count("gevm5_fitted_tiles_u4_cs"));
 }
