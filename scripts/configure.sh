@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Configures and builds into ${BUILD_DIR:-build}. Extra arguments go to cmake's configure step.
+# run.sh and test.sh both come through here and configure the same way (Release, warnings as
+# errors), so whichever runs second reuses the first one's build instead of compiling it again.
+# KL_WERROR=OFF (environment) builds without -Werror, for a compiler that warns where ours does not.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh
 export PATH="$PATH:/usr/local/cuda/bin"
 build="${BUILD_DIR:-build}"
-cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DKL_WERROR="${KL_WERROR:-ON}" "$@" >/dev/null
 cmake --build "$build" -j "$(nproc)"

@@ -21,7 +21,7 @@ out="${1:?usage: device-check.sh OUTDIR [stages...]}"
 shift
 stages="${*:-build tests sanitize compare families ladder flush profile sweeps plots}"
 mkdir -p "$out"
-build="${BUILD_DIR:-/tmp/kl-build}"
+build="${BUILD_DIR:-build}"
 bin="${BIN_DIR:-$build}"
 status=0
 run() {  # run NAME CMD...: tee the output to OUTDIR/NAME.log, remember failures

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Turns compare's JSON reports into pictures (PNG), one per (family, type[, axis values]).
 
-usage: scripts/plot_compare.py REPORT.json [REPORT.json ...] -o OUTDIR [--all-configs] [--bars]
+usage: scripts/plot_compare.py REPORT.json[.gz] [REPORT ...] -o OUTDIR [--all-configs] [--bars]
 
 - A sweep (three or more sizes of one family and type that differ along one dimension, or
   square/cubic sizes, or five or more matrices whose element counts grow in the order given,
@@ -13,10 +13,13 @@ usage: scripts/plot_compare.py REPORT.json [REPORT.json ...] -o OUTDIR [--all-co
 
 Variants that differ only in a spelled-out configuration (gemm9_pipelined_128x128x8_s3,
 ..._64x64x16_s4) are drawn in a sweep as one line, the best configuration at each size,
-unless --all-configs. Reads schema 1 and 2 reports (kernel-ladder/compare/N).
+unless --all-configs. Reads schema 1 and 2 reports (kernel-ladder/compare/N), plain or gzipped
+(REPORT.json.gz, as results/ keeps the large ones). A (family, type[, axis values]) whose every
+row was skipped (allreduce on one GPU) gets no picture; the script says so on stderr.
 Needs python3 and matplotlib only. How to read the pictures: docs/judging-progress.md.
 """
 import argparse
+import gzip
 import json
 import math
 import os
@@ -56,11 +59,12 @@ def fail(msg, code=2):
 
 def load(path):
     try:
-        with open(path, encoding="utf-8") as f:
+        opener = gzip.open if path.endswith(".gz") else open
+        with opener(path, "rt", encoding="utf-8") as f:
             j = json.load(f)
-    except OSError as e:
-        fail(f"{path}: cannot read the file ({e.strerror})")
-    except ValueError as e:
+    except OSError as e:  # gzip's "not a gzipped file" is an OSError without strerror
+        fail(f"{path}: cannot read the file ({e.strerror or e})")
+    except (ValueError, EOFError) as e:
         fail(f"{path}: not JSON ({e})")
     if not isinstance(j, dict) or not str(j.get("schema", "")).startswith("kernel-ladder/compare/"):
         fail(f'{path}: not a compare report (no "schema": "kernel-ladder/compare/N")')
@@ -414,9 +418,23 @@ def plot_ladders(report, key, g, out_dir, stem):
     return path
 
 
+def report_stem(path):
+    """results/h100/default.json.gz -> default"""
+    name = os.path.basename(path)
+    for ext in (".json.gz", ".json", ".gz"):
+        if name.endswith(ext):
+            name = name[: -len(ext)]
+            break
+    return file_stem(name)
+
+
+def all_skipped(g):
+    return all(r.get("status") == "skipped" for s in g["shapes"] for r in g["rows"][s])
+
+
 def main(argv):
     ap = argparse.ArgumentParser(prog=PROG, description="Plots compare's JSON reports (rate and % of library).")
-    ap.add_argument("reports", nargs="+", metavar="REPORT.json")
+    ap.add_argument("reports", nargs="+", metavar="REPORT.json[.gz]")
     ap.add_argument("-o", "--out", required=True, metavar="OUTDIR", help="directory for the PNGs (created)")
     ap.add_argument("--all-configs", action="store_true",
                     help="in sweeps, one line per configuration instead of the best configuration per size")
@@ -429,8 +447,15 @@ def main(argv):
     written = []
     for path in args.reports:
         report = load(path)
-        stem = file_stem(os.path.splitext(os.path.basename(path))[0])
+        stem = report_stem(path)
         for key, g in group_rows(report).items():
+            if all_skipped(g):
+                reason = next((r.get("note") for s in g["shapes"]
+                               for r in g["rows"][s] if r.get("note")), None)
+                label = " ".join(x for x in key if x)
+                sys.stderr.write(f"{PROG}: {path}: {label}: every row skipped, no picture"
+                                 + (f" ({reason})" if reason else "") + "\n")
+                continue
             sweep = None if args.bars else sweep_axis(key[0], [g["dims"][s] for s in g["shapes"]], g.get("dim_names"))
             out = plot_sweep(report, key, g, sweep, args.out, stem, args.all_configs) if sweep else None
             if out is None:

@@ -6,7 +6,8 @@
 #   scripts/profile-sgemm.sh OUTDIR [SIZE] [VARIANT_GLOBS] [TYPE]
 # TYPE float (default): SMEM-5, gemm6 … gemm10's configurations, into OUTDIR/ncu_sgemm.{md,json};
 # TYPE double: gemm9, gemm10 and gemm11 (the FP64 tensor cores), into OUTDIR/ncu_dgemm.{md,json}.
-# BIN_DIR: where compare is (default /tmp/kl-build).
+# BIN_DIR: where compare is (default: the build folder, ${BUILD_DIR:-build}, built first with
+# scripts/configure.sh as run.sh does, if compare is not there yet).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:?usage: profile-sgemm.sh OUTDIR [SIZE] [VARIANT_GLOBS] [TYPE]}"
@@ -18,7 +19,11 @@ case "$type" in
   *) echo "profile-sgemm.sh: TYPE must be float or double, not '$type'" >&2; exit 2 ;;
 esac
 globs="${3:-$default_globs}"
-bin="${BIN_DIR:-/tmp/kl-build}"
+bin="${BIN_DIR:-${BUILD_DIR:-build}}"
+if [ ! -x "$bin/compare" ]; then
+  [ -z "${BIN_DIR:-}" ] || { echo "profile-sgemm.sh: error: no compare in BIN_DIR=$bin" >&2; exit 2; }
+  bash scripts/configure.sh >&2
+fi
 # The library baselines are always in compare's rows, so cuBLAS is profiled beside the ladder.
 exec python3 scripts/profile.py --compute --compare "$bin/compare" --out "$out" --name "$name" \
   -- -f gemm -t "$type" -s "$size" -v "$globs"

@@ -34,6 +34,7 @@ import argparse
 import csv
 import fnmatch
 import io
+import gzip
 import json
 import os
 import re
@@ -259,7 +260,7 @@ def main():
         fail(f"compare executable '{a.compare}' not found (--compare or KL_COMPARE_EXE)", 2)
     cargs = a.compare_args[1:] if a.compare_args[:1] == ["--"] else a.compare_args
     if a.source:
-        with open(a.source) as f:
+        with (gzip.open if a.source.endswith(".gz") else open)(a.source, "rt") as f:
             run = json.load(f)
     elif cargs:
         # A validation-only run lists the rows (problems × variants) the arguments select.

@@ -225,6 +225,7 @@ Plan parse_command_line(int argc, const char* const* argv) {
   app.add_flag("--validate-only", [&](std::int64_t) { plan.run.time_variants = false; }, "validate every variant, time none (no copy ceiling either)");
   app.add_flag("--no-exact-check", [&](std::int64_t) { plan.run.exact_check = false; }, "skip the second validation on integer-valued inputs (profiling: one launch per variant)");
   app.add_flag("--skip-library", plan.run.skip_library, "profiling: run library baselines only where --variants names them");
+  app.add_flag("--stop-on-fault", [&](std::int64_t) { plan.recover_from_faults = false; }, "when a fault leaves the CUDA context unusable, stop (exit 4, incomplete report) instead of going on in child processes");
   app.add_flag("--isolate", plan.isolate, "run every problem in a child process: a variant that faults (illegal address, trap) loses only its own row, the problem is resumed without it");
   app.add_option("--inject-fault", plan.testing.inject_fault, "testing the runner: add a variant that faults to every problem (oob: an out-of-bounds write; trap)")
       ->check(CLI::IsMember({"oob", "trap"}));
@@ -322,9 +323,9 @@ Plan parse_command_line(int argc, const char* const* argv) {
       for (const auto& s : size_texts)
         for (auto& d : spec.parse(f->name(), s)) dims.push_back(std::move(d));
     } else if (sweep_flag) {
-      dims = spec.sweep(spec.sweep_lo, spec.sweep_hi);
+      dims = spec.sweep(f->name(), spec.sweep_lo, spec.sweep_hi);
     } else if (sweep_range) {
-      dims = spec.sweep(sweep_range->first, sweep_range->second);
+      dims = spec.sweep(f->name(), sweep_range->first, sweep_range->second);
     } else {
       dims = spec.defaults;
     }

@@ -32,6 +32,10 @@ struct Plan {
   // --isolate: every problem runs in a child process (compare/cli/isolate.hpp), so a kernel that
   // faults loses only its own row.
   bool isolate = false;
+  // Without --isolate: when a fault leaves the CUDA context unusable, the faulting problem (without
+  // the variant that faulted) and every later one continue in child processes. --stop-on-fault:
+  // stop there instead, with an incomplete report and exit status 4.
+  bool recover_from_faults = true;
   // The child's side (internal options the parent passes): the problem index, the file its rows
   // go to, the copy ceiling the parent measured, and the exact variants to run.
   long worker = -1;

@@ -143,6 +143,7 @@ Report run_plan(const Plan& plan, const std::string& command_line, std::ostream&
   m.state_start = read_device_state(plan.device);  // after the copy: the GPU has left its idle clocks
 
   RunContext ctx{plan.run, m.device, m.copy_gbps, timer, &Progress::callback, &progress};
+  bool context_lost = false;
   for (std::size_t i = 0; i < plan.problems.size(); ++i) {
     if (g_interrupted.load()) {
       m.incomplete = true;
@@ -153,9 +154,21 @@ Report run_plan(const Plan& plan, const std::string& command_line, std::ostream&
     const auto& p = plan.problems[i];
     progress.problem(i + 1, plan.problems.size(),
                      std::string(p.family->name()) + " " + std::string(dtype_name(p.key.dtype)) + " " + p.family->shape_label(p.key));
-    auto rows = plan.isolate ? run_isolated(plan, i, m.copy_gbps) : p.family->run(p.key, ctx);
+    // After a fault left this process's CUDA context unusable, every problem left (the faulting
+    // one first, resumed without its culprit) runs in a child process, as --isolate does from the
+    // start: a fault costs its own row, not the rest of the run.
+    const bool isolated = plan.isolate || context_lost;
+    auto rows = isolated ? run_isolated(plan, i, m.copy_gbps) : p.family->run(p.key, ctx);
+    if (!isolated && !ctx.fatal.empty()) {
+      context_lost = true;
+      if (plan.recover_from_faults) {
+        progress.problem(i + 1, plan.problems.size(), "a fault left the CUDA context unusable (" + ctx.fatal +
+                                                          "); this problem and the rest go on in child processes");
+        rows = run_isolated(plan, i, m.copy_gbps);
+      }
+    }
     rep.rows.insert(rep.rows.end(), rows.begin(), rows.end());
-    if (!ctx.fatal.empty()) {
+    if (context_lost && !plan.recover_from_faults) {
       m.incomplete = true;
       m.incomplete_reason = "stopped after " + std::to_string(i + 1) + " of " + std::to_string(plan.problems.size()) +
                             " problems: " + ctx.fatal;
@@ -167,7 +180,7 @@ Report run_plan(const Plan& plan, const std::string& command_line, std::ostream&
     m.incomplete_reason = "interrupted (SIGINT) during the last problem";
   }
   progress.done();
-  m.state_end = read_device_state(plan.device);
+  m.state_end = read_device_state(plan.device);  // NVML: works after the context is lost too
 
   print_table(out, rep);
   if (m.incomplete) out << "\n  INCOMPLETE: " << m.incomplete_reason << "\n";

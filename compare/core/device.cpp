@@ -12,7 +12,20 @@ int cuda_device_count(std::string* why_none) {
   int count = 0;
   const cudaError_t err = cudaGetDeviceCount(&count);
   if (err != cudaSuccess) {
-    if (why_none) *why_none = std::string("no CUDA device available (") + cudaGetErrorName(err) + ": " + cudaGetErrorString(err) + ")";
+    if (why_none) {
+      int driver = 0;
+      cudaDriverGetVersion(&driver);  // 0 when no driver is installed
+      const std::string name = cudaGetErrorName(err);
+      if (driver == 0 && (err == cudaErrorInsufficientDriver || err == cudaErrorNoDevice))
+        *why_none = "no NVIDIA driver found (cudaGetDeviceCount: " + name +
+                    "); install the NVIDIA driver for your GPU (it provides libcuda.so and nvidia-smi)";
+      else if (err == cudaErrorInsufficientDriver)
+        *why_none = "the NVIDIA driver supports CUDA " + std::to_string(driver / 1000) + "." +
+                    std::to_string(driver % 1000 / 10) + ", older than this build's runtime (" + name +
+                    "); update the NVIDIA driver";
+      else
+        *why_none = std::string("no CUDA device available (") + name + ": " + cudaGetErrorString(err) + ")";
+    }
     cudaGetLastError();
     return 0;
   }

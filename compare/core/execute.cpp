@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <fnmatch.h>
 
 namespace kl {
@@ -33,6 +34,15 @@ std::string range_name(const Row& r, const char* phase) {
   return r.family + "/" + r.dtype + "/" + r.shape + "/" + r.variant + "/" + phase;
 }
 
+// How far above its ceiling a measured rate may lie before the row is judged impossible rather
+// than fast (README, "Method"). Bandwidth: the copy ceiling is measured in the same run on 1 GiB
+// buffers (read + write); a read-mostly kernel beats it by a few percent (reductions reached
+// 1.02x, row sums 1.05x, a 2048^2 transpose 1.06x on an H100), so 1.25x is far outside what any
+// real kernel showed. A problem whose bytes fit in L2 (its writes can stay there within the timed
+// window, its re-reads hit) may go to 3x. Compute: the peak is clocks x lanes at the boost clock,
+// already an upper bound, so 5% covers the timer alone.
+constexpr double kBandwidthMargin = 1.25, kBandwidthMarginInL2 = 3.0, kComputeMargin = 1.05;
+
 struct Pipeline {
   Problem& problem;
   std::vector<Candidate>& cands;
@@ -40,10 +50,12 @@ struct Pipeline {
   std::vector<Row>& rows;
   std::vector<bool> pending = {};   // still to run (not skipped, not failed with an error)
   std::vector<bool> prepared = {};
+  std::vector<bool> timed_ok = {};  // has a timing to finish (its validations decide its status)
   std::vector<std::size_t> order = {};  // library baselines first
   std::shared_ptr<void> workspace = {};
   std::size_t ws_bytes = 0;
   std::ptrdiff_t library = -1;  // the candidate whose output is kept for cross-checks
+  int pattern = 0;              // the poison of the next run (alternates: Problem::poison)
 
   void* ws() const { return workspace.get(); }
 
@@ -58,6 +70,16 @@ struct Pipeline {
     Row& r = rows[i];
     try {
       body();
+    } catch (const StreamContractError& e) {
+      // Not a CUDA error of the kernel's own: the launch broke the contract. A failure, named.
+      r.status = RowStatus::fail;
+      r.check.ran = true;
+      r.check.pass = false;
+      r.check.detail = e.what();
+      r.note = e.what();
+      r.has_timing = false;
+      pending[i] = false;
+      if (ctx.timer.context_is_dead()) ctx.fatal = r.variant + " left the CUDA context unusable: " + e.what();
     } catch (const std::exception& e) {
       r.status = RowStatus::error;
       r.note = e.what();
@@ -80,31 +102,77 @@ struct Pipeline {
       }
   }
 
-  // Poisons outputs and workspace, runs candidate i once, waits for it.
-  void run_once(std::size_t i, const char* phase) {
+  void poison_all(cudaStream_t s, int pat) {
+    problem.poison(s, pat);
+    ctx.timer.poison(ws(), ws_bytes, pat);
+  }
+
+  // What the last finished run wrote past the end of its output or workspace ("" if nothing).
+  std::string guard_damage() {
+    std::string why = problem.guard_damage();
+    if (why.empty() && ws_bytes) {
+      const std::size_t changed = workspace_guard_changed();
+      if (changed)
+        why = "wrote past the end of its workspace: " + std::to_string(changed) + " of the " +
+              std::to_string(kGuardBytes) + " guard bytes after it changed";
+    }
+    return why;
+  }
+  std::size_t workspace_guard_changed() {
+    unsigned char* guard = static_cast<unsigned char*>(ws()) + ws_bytes;
+    const std::size_t changed = ctx.timer.bytes_changed(guard, kGuardBytes, kGuardByte);
+    if (changed) arm_workspace_guard();
+    return changed;
+  }
+  void arm_workspace_guard() {
+    if (ws()) ctx.timer.fill_bytes(static_cast<unsigned char*>(ws()) + ws_bytes, kGuardBytes, kGuardByte);
+  }
+
+  // Poisons outputs and workspace, runs candidate i once, waits for it. `captured`: through the
+  // stream check (Timer::run_captured), where the candidate asks for it.
+  void run_once(std::size_t i, const char* phase, bool captured = false) {
     Candidate& c = cands[i];
     NvtxRange range(range_name(rows[i], phase));
     if (!prepared[i]) {
       if (c.prepare) c.prepare();
       prepared[i] = true;
     }
-    problem.poison(ctx.timer.stream());
-    ctx.timer.poison(ws(), ws_bytes);
+    const int pat = pattern++ & 1;
+    if (captured && c.check_stream) {
+      ctx.timer.run_captured([&](cudaStream_t s) { c.launch(ws(), s); }, [&] { poison_all(ctx.timer.stream(), pat); });
+      return;
+    }
+    poison_all(ctx.timer.stream(), pat);
     c.launch(ws(), ctx.timer.stream());
     ctx.timer.synchronize();
   }
 
+  // The checks after a validation run of candidate i: the output against the reference, then the
+  // guard bands; `phase` prefixes a failure's detail.
+  Check validated(std::size_t i, const std::string& phase = {}) {
+    Check c = problem.validate(cands[i]);
+    const std::string damage = guard_damage();
+    if (!damage.empty()) {
+      c.pass = false;
+      c.detail = damage + (c.detail.empty() ? "" : "; " + c.detail);
+    }
+    if (!c.pass && !phase.empty()) c.detail = phase + ": " + c.detail;
+    return c;
+  }
+
   // Loads an input set; a failure (the reference, an upload) fails every pending row.
-  bool load(InputKind kind, std::uint64_t seed) {
+  bool load(InputKind kind, std::uint64_t seed, bool fresh = false) {
     library = -1;
     try {
-      problem.load_inputs(kind, seed);
+      if (fresh) problem.load_fresh(seed);
+      else problem.load_inputs(kind, seed);
       return true;
     } catch (const std::exception& e) {
       const std::string why = std::string("could not build the problem's ") +
-                              (kind == InputKind::exact ? "exact" : "random") + " inputs or reference: " + e.what();
+                              (fresh ? "fresh" : kind == InputKind::exact ? "exact" : "random") +
+                              " inputs or reference: " + e.what();
       for (std::size_t i = 0; i < rows.size(); ++i)
-        if (pending[i]) rows[i].status = RowStatus::error, rows[i].note = why, pending[i] = false;
+        if (pending[i] || timed_ok[i]) rows[i].status = RowStatus::error, rows[i].note = why, pending[i] = false, timed_ok[i] = false;
       if (ctx.timer.context_is_dead()) ctx.fatal = why;
       return false;
     }
@@ -131,13 +199,24 @@ struct Pipeline {
       guarded(i, [&] {
         ctx.say(label(r, "exact check"));
         run_once(i, "exact");
-        r.exact_check = problem.validate(cands[i]);
+        r.exact_check = validated(i);
         if (cands[i].info.source == Source::library && library < 0 && r.exact_check.pass) {
           problem.keep_as_library(cands[i]);
           library = static_cast<std::ptrdiff_t>(i);
         }
       });
     }
+  }
+
+  // When the captured run fails but a plain run passes, the work is not all on its stream.
+  void explain_stream_escape(std::size_t i) {
+    Row& r = rows[i];
+    if (r.check.pass || !cands[i].check_stream) return;
+    run_once(i, "validate (plain run)");
+    const Check plain = validated(i);
+    if (plain.pass)
+      r.check.detail = "its work does not all go on the stream it is given: a replay of what the launch enqueued on "
+                       "that stream leaves the output wrong (" + r.check.detail + "), a plain run does not";
   }
 
   void random_phase(std::uint64_t seed) {
@@ -149,8 +228,9 @@ struct Pipeline {
       Candidate& c = cands[i];
       guarded(i, [&] {
         ctx.say(label(r, "validate"));
-        run_once(i, "validate");
-        r.check = problem.validate(c);
+        run_once(i, "validate", true);
+        r.check = validated(i);
+        explain_stream_escape(i);
         keep_or_cross_check(i, r.library_check, r.had_library_output);
         if (!ctx.opt.time_variants || g_interrupted.load()) return;
         ctx.say(label(r, "time"));
@@ -159,38 +239,88 @@ struct Pipeline {
           c.launch(ws(), st);
           if (ctx.opt.end_to_end) problem.copy_outputs_to_host(st);
         };
+        // Every timed run starts from poisoned outputs and workspace (outside the timed window),
+        // so no run can find the previous one's answer in place; the last one's output is checked.
+        auto before = [&](cudaStream_t st, int run) { poison_all(st, run & 1); };
         Timing tm;
         {
           NvtxRange range(range_name(r, "time"));
-          tm = ctx.timer.measure(op, ctx.opt.stop, ctx.opt.warmup);
+          tm = ctx.timer.measure(op, ctx.opt.stop, ctx.opt.warmup, before);
         }
+        ctx.timer.synchronize();
         r.has_timing = true;
         r.time_ms = tm.stats;
         r.samples_ms = tm.samples_ms;
         r.converged = tm.converged;
-        // After timing, one more run from poisoned outputs: a result that depends on state an
-        // earlier run left (an accumulator not cleared, a race) fails here.
-        run_once(i, "revalidate");
-        const Check again = problem.validate(c);
-        if (r.check.pass && !again.pass) {
-          r.check = again;
-          r.check.detail = "wrong after repeated runs: " + again.detail;
-        }
-        if (r.had_library_output) {
-          const Check lib_again = problem.cross_check(c);
-          if (r.library_check.pass && !lib_again.pass) {
-            r.library_check = lib_again;
-            r.library_check.detail = "wrong after repeated runs: " + lib_again.detail;
-          }
+        const Check last = validated(i, "wrong in its last timed run");
+        if (r.check.pass && !last.pass) r.check = last;
+      });
+      if (pending[i]) {
+        pending[i] = false;
+        timed_ok[i] = true;
+      }
+    }
+  }
+
+  // After timing: fresh random inputs (a new seed) in freshly allocated buffers, every variant
+  // once more from poisoned outputs, against the reference and the library. A result cached by
+  // pointer, or kept in state an earlier run left, fails here.
+  void fresh_phase(std::uint64_t seed) {
+    bool any = false;
+    for (std::size_t i : order) any |= timed_ok[i];
+    if (!any || stop()) return;
+    if (!load(InputKind::random, fresh_seed_of(seed), true)) return;
+    for (std::size_t i : order) {
+      if (!timed_ok[i]) continue;
+      if (stop()) break;
+      Row& r = rows[i];
+      guarded(i, [&] {
+        ctx.say(label(r, "recheck"));
+        run_once(i, "recheck");
+        const Check again = validated(i, "wrong on fresh inputs in fresh buffers");
+        if (r.check.pass && !again.pass) r.check = again;
+        Check lib_again;
+        bool had = false;
+        keep_or_cross_check(i, lib_again, had);
+        if (had && r.library_check.pass && !lib_again.pass) {
+          r.library_check = lib_again;
+          r.library_check.detail = "on fresh inputs in fresh buffers: " + lib_again.detail;
         }
       });
-      if (pending[i]) finish_row(i);
+      if (rows[i].status == RowStatus::error || rows[i].status == RowStatus::fail) timed_ok[i] = false;
     }
+  }
+
+  static std::uint64_t fresh_seed_of(std::uint64_t seed) { return seed ^ 0x9e3779b97f4a7c15ull; }
+
+  // A rate beyond what this GPU can do is not a speed-up: "" when the rate is possible.
+  std::string impossible_rate(const Row& r) const {
+    if (r.source != Source::handwritten || !r.has_timing || r.throughput <= 0) return {};
+    const Metric& m = r.metric;
+    if (m.unit == "GB/s") {
+      const double copy = ctx.copy_gbps;
+      if (!(copy > 0)) return {};
+      const double margin = m.work <= static_cast<double>(ctx.dev.l2_bytes) ? kBandwidthMarginInL2 : kBandwidthMargin;
+      if (r.throughput <= margin * copy) return {};
+      char b[240];
+      std::snprintf(b, sizeof b,
+                    "faster than this GPU can move the bytes: %.0f GB/s over the %.0f bytes it must move, against the "
+                    "copy's %.0f GB/s measured in this run (more than %.2fx)",
+                    r.throughput, m.work, copy, margin);
+      return b;
+    }
+    if (m.unit == "TFLOP/s" && m.ceiling > 0 && r.throughput > kComputeMargin * m.ceiling) {
+      char b[240];
+      std::snprintf(b, sizeof b, "faster than this GPU can do the FLOPs: %.1f TFLOP/s against a peak of %.1f (%s)",
+                    r.throughput, m.ceiling, m.ceiling_label.c_str());
+      return b;
+    }
+    return {};
   }
 
   void finish_row(std::size_t i) {
     Row& r = rows[i];
-    pending[i] = false;
+    timed_ok[i] = false;
     const bool exact_ok = !r.exact_check.ran || r.exact_check.pass;
     const bool lib_ok = !r.library_check.ran || r.library_check.pass;
     r.status = r.check.pass && exact_ok && lib_ok ? RowStatus::ok : RowStatus::fail;
@@ -203,6 +333,11 @@ struct Pipeline {
       r.throughput = r.metric.rate(r.work, r.time_ms.median * 1e-3);
       r.vs_ceiling = r.metric.ceiling > 0 ? r.throughput / r.metric.ceiling : 0;
     }
+    const std::string impossible = impossible_rate(r);
+    if (!impossible.empty() && r.status == RowStatus::ok) {
+      r.status = RowStatus::fail;
+      r.note = impossible;
+    }
   }
 };
 
@@ -214,6 +349,7 @@ std::vector<Row> execute(const Row& proto, Problem& problem, std::vector<Candida
   Pipeline p{problem, candidates, ctx, rows};
   p.pending.assign(candidates.size(), true);
   p.prepared.assign(candidates.size(), false);
+  p.timed_ok.assign(candidates.size(), false);
   Metric metric;
   try {
     metric = problem.metric();
@@ -245,7 +381,9 @@ std::vector<Row> execute(const Row& proto, Problem& problem, std::vector<Candida
   std::stable_partition(p.order.begin(), p.order.end(),
                         [&](std::size_t i) { return candidates[i].info.source == Source::library; });
   try {
-    p.workspace = ctx.timer.allocate(p.ws_bytes);
+    // The workspace with its guard band after it (problem.hpp: kGuardBytes).
+    p.workspace = ctx.timer.allocate(p.ws_bytes ? p.ws_bytes + kGuardBytes : 0);
+    p.arm_workspace_guard();
   } catch (const std::exception& e) {
     p.abandon(std::string("could not allocate the workspace: ") + e.what());
     for (Row& r : rows)
@@ -255,6 +393,9 @@ std::vector<Row> execute(const Row& proto, Problem& problem, std::vector<Candida
 
   if (ctx.opt.exact_check && problem.has_exact_inputs()) p.exact_phase(seed);
   if (!p.stop()) p.random_phase(seed);
+  if (!p.stop()) p.fresh_phase(seed);
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    if (p.timed_ok[i]) p.finish_row(i);
   if (!ctx.fatal.empty()) p.abandon("not run: an earlier variant left the CUDA context unusable");
   if (g_interrupted.load()) p.abandon("not run: interrupted");
 

@@ -98,6 +98,8 @@ struct FamilyTraits {
   // false where the random check is already an equality or there are no inputs (transpose,
   // table): no second, exact input set. Must agree with the Problem's exact_check_is_separate_.
   static constexpr bool exact_inputs = true;
+  // Whether hand-written launches are stream-checked (captured and replayed: execute.cpp).
+  static constexpr bool stream_check = true;
   static std::vector<std::pair<Dims, AxisValues>> extra_defaults() { return {}; }
 };
 
@@ -198,6 +200,7 @@ class TypedFamily final : public Family {
       c.info = listing_of(v.info);
       c.prepare = v.prepare;
       c.error_model = std::string(v.error_model);
+      c.check_stream = F::stream_check && v.info.source == Source::handwritten;
       try {
         if (!problem_skip.empty()) c.unsupported = problem_skip;
         else if (const char* why = v.unsupported ? v.unsupported(size) : nullptr) c.unsupported = why;

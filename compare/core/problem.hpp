@@ -46,6 +46,10 @@ struct Candidate {
   double rounding_depth = 0;  // the bound's summation depth for this size
   double work = 0;            // what the variant does, in the metric's work unit (0: the family's)
   std::string error_model;    // the variant's declared error model (Variant::error_model), if any
+  // Whether the launch is checked to stay on its stream (captured and replayed, execute.cpp):
+  // hand-written variants yes; library baselines that synchronise by design (thrust::reduce
+  // returns its value to the host) and families whose operation spans several GPUs' streams no.
+  bool check_stream = false;
   std::function<void(void* workspace, cudaStream_t)> launch;
 };
 
@@ -58,8 +62,18 @@ class Problem {
   // Makes inputs of `kind` from `seed`, uploads them, computes their reference; forgets any
   // library output kept for the previous inputs.
   virtual void load_inputs(InputKind kind, std::uint64_t seed) = 0;
-  // Fills the outputs with values a correct run must overwrite.
-  virtual void poison(cudaStream_t s) = 0;
+  // Fills the outputs with values a correct run must overwrite. Pattern 0: NaN (for integers a
+  // value no element of the answer holds); pattern 1: a finite value no answer holds (0x7f bytes:
+  // 3.4e38 in float, 1.4e306 in double; another clash-free integer), so a kernel that skips its
+  // work when its output "looks done" (not NaN) is caught on the runs that use it.
+  virtual void poison(cudaStream_t s, int pattern) = 0;
+  // After a run that has finished: how the run damaged the guard band after the output (a write
+  // past its end), "" when it is intact; the band is restored for the next run.
+  virtual std::string guard_damage() { return {}; }
+  // New random inputs from `seed` in freshly allocated buffers at other addresses than the last
+  // ones, and their reference (the re-validation after timing: a result cached by pointer, or
+  // state kept from an earlier run, fails there).
+  virtual void load_fresh(std::uint64_t seed) { load_inputs(InputKind::random, seed); }
   // Reads the outputs back (after a synchronisation) and checks them against the reference.
   virtual Check validate(const Candidate& c) = 0;
   // Remembers the current outputs as the library baseline's, for cross-checks.
@@ -123,16 +137,76 @@ void fill_exact(T* dst, std::size_t n, std::uint64_t seed, ExactValues v) {
 template <class T>
 void fill_device(T* p, std::size_t n, T v, cudaStream_t s);
 
+// Guard bands. Every input, output and workspace buffer is followed by kGuardBytes the kernel
+// does not own. After an input they hold NaN (a large value for integers), so a read past the end
+// poisons the result instead of reading zeros; after an output or the workspace a byte pattern,
+// checked after every validation run, so a write past the end fails its row with a count.
+inline constexpr std::size_t kGuardBytes = 64 * 1024;
+inline constexpr unsigned char kGuardByte = 0xa5;
+
+// n elements of T followed by the guard band; `lead` bytes before them (a multiple of 256, so
+// alignment is kept) make a fresh allocation's address differ from the last one's even where the
+// allocator hands the same block back.
+template <class T>
+class GuardedArray {
+ public:
+  GuardedArray() = default;
+  explicit GuardedArray(std::size_t n, std::size_t lead = 0)
+      : n_(n), lead_(lead), mem_(lead + n * sizeof(T) + kGuardBytes) {}
+  T* get() const { return n_ ? reinterpret_cast<T*>(mem_.get() + lead_) : nullptr; }
+  std::size_t size() const { return n_; }
+  unsigned char* guard() const { return mem_.get() + lead_ + n_ * sizeof(T); }
+  // The output/workspace pattern, on the stream.
+  void arm_guard(cudaStream_t s) const { KL_CUDA_CHECK(cudaMemsetAsync(guard(), kGuardByte, kGuardBytes, s)); }
+  // Bytes of the guard band that differ from the pattern (after a synchronisation).
+  std::size_t guard_bytes_changed() const {
+    std::vector<unsigned char> h(kGuardBytes);
+    KL_CUDA_CHECK(cudaMemcpy(h.data(), guard(), kGuardBytes, cudaMemcpyDeviceToHost));
+    std::size_t changed = 0;
+    for (unsigned char b : h) changed += b != kGuardByte;
+    return changed;
+  }
+  // The first element of the band that changed (elements of T past the end), or npos.
+  std::size_t first_changed_element() const {
+    std::vector<unsigned char> h(kGuardBytes);
+    KL_CUDA_CHECK(cudaMemcpy(h.data(), guard(), kGuardBytes, cudaMemcpyDeviceToHost));
+    for (std::size_t i = 0; i < h.size(); ++i)
+      if (h[i] != kGuardByte) return i / sizeof(T);
+    return static_cast<std::size_t>(-1);
+  }
+
+ private:
+  std::size_t n_ = 0, lead_ = 0;
+  DeviceArray<unsigned char> mem_;
+};
+
+// "wrote past the end of its output: 3 of the 16384 guard elements after it changed (the first
+// at element n + 0)"; "" when intact.
+template <class T>
+std::string guard_report(const GuardedArray<T>& a, const char* what) {
+  const std::size_t bytes = a.guard_bytes_changed();
+  if (bytes == 0) return {};
+  const std::size_t elems = (bytes + sizeof(T) - 1) / sizeof(T);
+  return std::string("wrote past the end of its ") + what + ": " + std::to_string(elems) + " of the " +
+         std::to_string(kGuardBytes / sizeof(T)) + " guard elements after it changed (the first at element n + " +
+         std::to_string(a.first_changed_element()) + ")";
+}
+
 template <class T>
 class Input {
  public:
-  explicit Input(std::size_t n) : host(n), dev_(n) {}
+  explicit Input(std::size_t n, std::size_t lead = 0) : host(n), dev_(n, lead) {}
   std::vector<T> host;
   const T* device() const { return dev_.get(); }
   T* device_mutable() const { return dev_.get(); }
   std::size_t size() const { return host.size(); }
   void upload() {
     if (!host.empty()) KL_CUDA_CHECK(cudaMemcpy(dev_.get(), host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
+    // The guard after an input: NaN, or for integers a value large enough to change any sum.
+    T* g = reinterpret_cast<T*>(dev_.guard());
+    if constexpr (std::is_integral_v<T>) fill_device(g, kGuardBytes / sizeof(T), static_cast<T>(0x3fffffff), nullptr);
+    else fill_device(g, kGuardBytes / sizeof(T), std::numeric_limits<T>::quiet_NaN(), nullptr);
+    KL_CUDA_CHECK(cudaDeviceSynchronize());
   }
   void keep_pinned() {
     if (pinned_.size() != host.size()) pinned_ = PinnedArray<T>(host.size());
@@ -143,14 +217,17 @@ class Input {
   }
 
  private:
-  DeviceArray<T> dev_;
+  GuardedArray<T> dev_;
   PinnedArray<T> pinned_;
 };
 
 template <class T>
 class CheckedOutput {
  public:
-  explicit CheckedOutput(std::size_t n) : ref(n), scale(n), slack(n), dev_(n) {}
+  explicit CheckedOutput(std::size_t n, std::size_t lead = 0) : ref(n), scale(n), slack(n), dev_(n, lead) {
+    dev_.arm_guard(nullptr);
+    KL_CUDA_CHECK(cudaDeviceSynchronize());
+  }
   std::size_t size() const { return ref.size(); }
   T* device() const { return dev_.get(); }
 
@@ -164,18 +241,31 @@ class CheckedOutput {
   void reference_ready() {
     has_lib_ = false;
     if constexpr (std::is_integral_v<T>) {
-      T p = static_cast<T>(0x5eadbeef);
-      for (bool clash = true; clash; ++p) {
-        clash = false;
-        for (double r : ref) clash |= static_cast<double>(p) == r;
-        if (!clash) break;
-      }
-      poison_ = p;
+      const auto clash_free = [&](T p) {
+        for (bool clash = true; clash; ++p) {
+          clash = false;
+          for (double r : ref) clash |= static_cast<double>(p) == r;
+          if (!clash) break;
+        }
+        return p;
+      };
+      poison_[0] = clash_free(static_cast<T>(0x5eadbeef));
+      poison_[1] = clash_free(static_cast<T>(0x7f7f7f7f));
     }
   }
-  void poison(cudaStream_t s) {
-    if constexpr (std::is_integral_v<T>) fill_device(dev_.get(), size(), poison_, s);
-    else KL_CUDA_CHECK(cudaMemsetAsync(dev_.get(), 0xff, size() * sizeof(T), s));  // all-ones bits: NaN
+  // Pattern 0: NaN (all-ones bits); 1: 0x7f bytes, finite (see Problem::poison).
+  void poison(cudaStream_t s, int pattern = 0) {
+    if constexpr (std::is_integral_v<T>) fill_device(dev_.get(), size(), poison_[pattern & 1], s);
+    else KL_CUDA_CHECK(cudaMemsetAsync(dev_.get(), pattern & 1 ? 0x7f : 0xff, size() * sizeof(T), s));
+  }
+  // After a finished run: what it wrote past the end of the output ("" if nothing); re-armed.
+  std::string guard_damage() {
+    std::string why = guard_report(dev_, "output");
+    if (!why.empty()) {
+      dev_.arm_guard(nullptr);
+      KL_CUDA_CHECK(cudaDeviceSynchronize());
+    }
+    return why;
   }
 
   Check validate(InputKind kind, double factor) {
@@ -237,12 +327,12 @@ class CheckedOutput {
     KL_CUDA_CHECK(cudaMemcpy(dst.data(), dev_.get(), size() * sizeof(T), cudaMemcpyDeviceToHost));
   }
 
-  DeviceArray<T> dev_;
+  GuardedArray<T> dev_;
   PinnedArray<T> pinned_;
   std::vector<T> got_, lib_;
   double lib_factor_ = 0;
   bool has_lib_ = false;
-  T poison_{};
+  T poison_[2] = {};
 };
 
 // Dimension i of a problem as the int the kernels take (SizeSpec refuses any dimension above
@@ -276,7 +366,22 @@ class ProblemBase : public Problem {
     out_.reference_ready();
     if (end_to_end_) out_.keep_pinned();
   }
-  void poison(cudaStream_t s) override { out_.poison(s); }
+  void poison(cudaStream_t s, int pattern) override { out_.poison(s, pattern); }
+  std::string guard_damage() override { return out_.guard_damage(); }
+  // Every buffer allocated anew, 256 bytes further into its allocation than the last ones (so no
+  // address repeats even where the allocator hands the same blocks back), then the inputs and
+  // their reference.
+  void load_fresh(std::uint64_t seed) override {
+    lead_ = lead_ ? 0 : 256;
+    std::vector<std::size_t> sizes;
+    for (const auto& in : inputs_) sizes.push_back(in.size());
+    inputs_.clear();
+    for (std::size_t n : sizes) inputs_.emplace_back(n, lead_);
+    const std::size_t n_out = out_.size();
+    out_ = CheckedOutput<T>(0);
+    out_ = CheckedOutput<T>(n_out, lead_);
+    load_inputs(InputKind::random, seed);
+  }
   Check validate(const Candidate& c) override {
     const double f = factor(c);
     if (kind_ == InputKind::random && !meaningful_factor(f)) return meaningless_bound(c.rounding_depth, f);
@@ -322,6 +427,7 @@ class ProblemBase : public Problem {
   ProblemKey key_;
   std::vector<Input<T>> inputs_;
   CheckedOutput<T> out_;
+  std::size_t lead_ = 0;
   InputKind kind_ = InputKind::random;
   bool end_to_end_;
   double copy_gbps_;

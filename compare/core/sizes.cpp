@@ -98,7 +98,12 @@ std::vector<Dims> SizeSpec::parse(std::string_view family, std::string_view text
   return {d};
 }
 
-std::vector<Dims> SizeSpec::sweep(int lo, int hi) const {
+std::vector<Dims> SizeSpec::sweep(std::string_view family, int lo, int hi) const {
+  // The same per-dimension limit as --sizes (a sweep must not reach the device check with a
+  // size no kernel's int index can hold).
+  if (hi >= 63 || (1LL << hi) > max_dim)
+    throw UsageError(std::string(family) + " sweep up to 2^" + std::to_string(hi) + ": " + dims.front() +
+                     " = 2^" + std::to_string(hi) + " is larger than " + limit_text(max_dim));
   std::vector<Dims> v;
   for (int e = lo; e <= hi; ++e) v.push_back(Dims(dims.size(), 1LL << e));
   return v;

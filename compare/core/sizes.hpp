@@ -35,7 +35,8 @@ struct SizeSpec {
   // Parses one --sizes entry (or a named set) into dims; throws UsageError naming the family,
   // the text and the dimension at fault.
   std::vector<Dims> parse(std::string_view family, std::string_view text) const;
-  std::vector<Dims> sweep(int lo, int hi) const;  // 2^e in every dimension for e in [lo, hi]
+  // 2^e in every dimension for e in [lo, hi]; throws UsageError where 2^hi is above max_dim.
+  std::vector<Dims> sweep(std::string_view family, int lo, int hi) const;
 };
 
 // Parses a positive integer: "1000", "1e6", "2^28", "1<<20"; throws UsageError("<what> '<text>' ...").

@@ -4,6 +4,8 @@
 #include "common/device_helpers.cuh"
 
 #include <chrono>
+#include <string>
+#include <vector>
 
 namespace kl {
 
@@ -70,8 +72,64 @@ std::shared_ptr<void> GpuTimer::allocate(std::size_t bytes) {
   return std::shared_ptr<void>(p, [](void* q) { cudaFree(q); });
 }
 
-void GpuTimer::poison(void* p, std::size_t bytes) {
-  if (bytes) KL_CUDA_CHECK(cudaMemsetAsync(p, 0xff, bytes, stream_));
+void GpuTimer::poison(void* p, std::size_t bytes, int pattern) {
+  if (bytes) KL_CUDA_CHECK(cudaMemsetAsync(p, pattern & 1 ? 0x7f : 0xff, bytes, stream_));
+}
+
+void GpuTimer::fill_bytes(void* p, std::size_t bytes, unsigned char value) {
+  if (bytes) KL_CUDA_CHECK(cudaMemsetAsync(p, value, bytes, stream_));
+  KL_CUDA_CHECK(cudaStreamSynchronize(stream_));
+}
+
+std::size_t GpuTimer::bytes_changed(const void* p, std::size_t bytes, unsigned char value) {
+  std::vector<unsigned char> h(bytes);
+  if (bytes) KL_CUDA_CHECK(cudaMemcpy(h.data(), p, bytes, cudaMemcpyDeviceToHost));
+  std::size_t changed = 0;
+  for (unsigned char b : h) changed += b != value;
+  return changed;
+}
+
+void GpuTimer::run_captured(const std::function<void(cudaStream_t)>& launch, const std::function<void()>& between) {
+  KL_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  // Global mode: while this thread captures, a call that would synchronise or allocate
+  // (cudaMalloc, cudaStreamSynchronize, cudaDeviceSynchronize, a synchronous cudaMemcpy) fails
+  // instead of running, and work put on the legacy default stream from a blocking stream fails.
+  KL_CUDA_CHECK(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeGlobal));
+  std::string broke;
+  try {
+    launch(stream_);
+  } catch (const std::exception& e) {
+    broke = e.what();
+  }
+  cudaGraph_t graph = nullptr;
+  const cudaError_t end = cudaStreamEndCapture(stream_, &graph);
+  cudaGetLastError();  // a broken capture leaves its error behind
+  if (!broke.empty() || end != cudaSuccess) {
+    if (graph) cudaGraphDestroy(graph);
+    cudaDeviceSynchronize();
+    cudaGetLastError();
+    if (broke.empty()) broke = std::string("the stream capture ended with ") + cudaGetErrorName(end);
+    throw StreamContractError("its launch did something other than enqueue work on the stream it is given (" + broke +
+                              "): no allocation, synchronisation or host copy may happen inside a launch");
+  }
+  // Whatever the launch started outside the capture (another stream, the per-thread default
+  // stream) runs now, before the poison: the replay below then shows only the captured work.
+  const cudaError_t drained = cudaDeviceSynchronize();
+  if (drained != cudaSuccess) {
+    cudaGraphDestroy(graph);
+    KL_CUDA_CHECK(drained);
+  }
+  std::size_t nodes = 0;
+  KL_CUDA_CHECK(cudaGraphGetNodes(graph, nullptr, &nodes));
+  between();
+  cudaGraphExec_t exec = nullptr;
+  const cudaError_t inst = cudaGraphInstantiate(&exec, graph, 0);
+  cudaGraphDestroy(graph);
+  KL_CUDA_CHECK(inst);
+  const cudaError_t run = nodes ? cudaGraphLaunch(exec, stream_) : cudaSuccess;
+  cudaGraphExecDestroy(exec);
+  KL_CUDA_CHECK(run);
+  KL_CUDA_CHECK(cudaStreamSynchronize(stream_));
 }
 
 bool GpuTimer::context_is_dead() {
@@ -80,12 +138,18 @@ bool GpuTimer::context_is_dead() {
   return e != cudaSuccess;
 }
 
-Timing GpuTimer::measure(const std::function<void(cudaStream_t)>& op, const StopRule& rule, int warmup) {
-  for (int i = 0; i < warmup; ++i) op(stream_);
+Timing GpuTimer::measure(const std::function<void(cudaStream_t)>& op, const StopRule& rule, int warmup,
+                         const std::function<void(cudaStream_t, int)>& before) {
+  int run = 0;
+  for (int i = 0; i < warmup; ++i) {
+    if (before) before(stream_, run++);
+    op(stream_);
+  }
   KL_CUDA_CHECK(cudaStreamSynchronize(stream_));
   Timing t;
   const auto t0 = std::chrono::steady_clock::now();
   for (;;) {
+    if (before) before(stream_, run++);
     flush_l2();
     KL_CUDA_CHECK(cudaEventRecord(start_, stream_));
     op(stream_);

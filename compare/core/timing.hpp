@@ -16,9 +16,16 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <stdexcept>
 #include <vector>
 
 namespace kl {
+
+// A launcher broke the contract that it only enqueues work on the stream it is given (an
+// allocation, a synchronisation, work the stream capture refuses): what() names the call.
+struct StreamContractError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 
 struct Timing {
   std::vector<double> samples_ms;
@@ -34,11 +41,24 @@ class Timer {
   virtual cudaStream_t stream() const = 0;
   virtual void synchronize() = 0;  // waits for the stream; throws CudaError
   // Runs `op` `warmup` times, then samples it until `rule` says stop (or g_interrupted).
-  virtual Timing measure(const std::function<void(cudaStream_t)>& op, const StopRule& rule, int warmup) = 0;
+  // `before` (may be empty) is enqueued before every run, outside the timed window (the runner
+  // poisons the outputs and the workspace there, with pattern i % 2 for run i).
+  virtual Timing measure(const std::function<void(cudaStream_t)>& op, const StopRule& rule, int warmup,
+                         const std::function<void(cudaStream_t, int)>& before = {}) = 0;
+  // The stream check (execute.cpp): runs `launch` under stream capture in global mode and throws
+  // StreamContractError when the launch broke it (an allocation, a synchronisation, work the
+  // capture refuses); then waits for everything the launch may have started elsewhere, calls
+  // `between` (poison), and replays only what was captured on stream(), and waits for it.
+  virtual void run_captured(const std::function<void(cudaStream_t)>& launch, const std::function<void()>& between) = 0;
   // Device scratch of at least `bytes` (null for 0), owned by the caller through the deleter.
   virtual std::shared_ptr<void> allocate(std::size_t bytes) = 0;
-  // Fills `bytes` at `p` with 0xff on the stream (a workspace's contents are undefined).
-  virtual void poison(void* p, std::size_t bytes) = 0;
+  // Fills `bytes` at `p` on the stream (a workspace's contents are undefined): 0xff bytes for
+  // pattern 0, 0x7f for pattern 1.
+  virtual void poison(void* p, std::size_t bytes, int pattern = 0) = 0;
+  // Guard bands (compare/core/problem.hpp): fills `bytes` at `p` with `value`, and counts the bytes
+  // there that differ from it (after a synchronisation).
+  virtual void fill_bytes(void* p, std::size_t bytes, unsigned char value) = 0;
+  virtual std::size_t bytes_changed(const void* p, std::size_t bytes, unsigned char value) = 0;
   // After an exception: is the CUDA context still usable? (Faults such as an illegal address are
   // sticky and fail every later call.)
   virtual bool context_is_dead() = 0;
@@ -53,9 +73,13 @@ class GpuTimer final : public Timer {
 
   cudaStream_t stream() const override { return stream_; }
   void synchronize() override;
-  Timing measure(const std::function<void(cudaStream_t)>& op, const StopRule& rule, int warmup) override;
+  Timing measure(const std::function<void(cudaStream_t)>& op, const StopRule& rule, int warmup,
+                 const std::function<void(cudaStream_t, int)>& before = {}) override;
+  void run_captured(const std::function<void(cudaStream_t)>& launch, const std::function<void()>& between) override;
   std::shared_ptr<void> allocate(std::size_t bytes) override;
-  void poison(void* p, std::size_t bytes) override;
+  void poison(void* p, std::size_t bytes, int pattern = 0) override;
+  void fill_bytes(void* p, std::size_t bytes, unsigned char value) override;
+  std::size_t bytes_changed(const void* p, std::size_t bytes, unsigned char value) override;
   bool context_is_dead() override;
 
   std::size_t flush_bytes() const { return flush_bytes_; }

@@ -78,6 +78,9 @@ struct AllreduceFamily : FamilyTraits {
   static constexpr std::string_view unit = "GB/s";
   using Types = TypeList<int, float, double>;
   static std::vector<DType> default_types() { return {DType::f32}; }
+  // An operation across G GPUs' streams (forked from the runner's stream and joined back, with
+  // cross-GPU flags) is not captured: its launches are not stream-checked.
+  static constexpr bool stream_check = false;
   // n per GPU. Defaults (float): 4 KiB (latency), 256 KiB and 2 MiB (where the one-shot and the
   // two-shot cross, and where NCCL changes protocol), 256 MiB (bandwidth). The sweep: 8 B .. 1 GiB
   // per GPU for float and int.
@@ -205,7 +208,7 @@ struct AllreduceFamily : FamilyTraits {
       }
     }
 
-    void poison(cudaStream_t) override {
+    void poison(cudaStream_t, int pattern) override {
       if (!why_.empty()) return;
       DeviceScope dev;
       for (int r = 0; r < size_.gpus; ++r) {
@@ -213,7 +216,7 @@ struct AllreduceFamily : FamilyTraits {
         dev.to(group_->device[r]);
         cudaStream_t s = group_->stream[r];
         if constexpr (std::is_integral_v<T>) fill_device(out_[i].get(), size_.n, poison_, s);
-        else KL_CUDA_CHECK(cudaMemsetAsync(out_[i].get(), 0xff, size_.n * sizeof(T), s));  // NaN
+        else KL_CUDA_CHECK(cudaMemsetAsync(out_[i].get(), pattern & 1 ? 0x7f : 0xff, size_.n * sizeof(T), s));  // NaN, or finite
         if (ws_[i].get()) KL_CUDA_CHECK(cudaMemsetAsync(ws_[i].get(), 0xff, ws_bytes_, s));  // as the runner's
         KL_CUDA_CHECK(cudaStreamSynchronize(s));
       }

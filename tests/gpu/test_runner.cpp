@@ -1,7 +1,7 @@
 // The runner as a user meets it, through the real executable on the GPU: a variant that faults
-// loses only its own row under --isolate (the report is complete, the exit status says a variant
-// failed); without --isolate the run stops with a valid, incomplete report (exit 4); Ctrl-C
-// leaves a valid, incomplete report (exit 130).
+// loses only its own row, under --isolate and by default alike (the report is complete, the exit
+// status says a variant failed); with --stop-on-fault the run stops with a valid, incomplete report
+// (exit 4); Ctrl-C leaves a valid, incomplete report (exit 130).
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
@@ -60,36 +60,45 @@ const char* kProblems = "-f reduce -t float -s 4096,100003 -v 'reduce3*,reduce7*
 
 }  // namespace
 
-TEST_CASE("--isolate: a variant that faults loses only its own row") {
-  if (under_sanitizer()) return;
-  for (const char* kind : {"oob", "trap"}) {
-    CAPTURE(kind);
-    const auto dir = scratch(kind);
-    const int code = run(std::string(kProblems) + " --isolate --inject-fault " + kind + " --out " + dir.string() + " --name iso");
-    CHECK(code == 1);  // a variant failed; nothing else
-    const auto j = load(dir / "iso.json");
-    CHECK(j["complete"] == true);
-    for (const char* shape : {"n=4096", "n=100003"}) {
-      CAPTURE(shape);
-      const auto* fault = find(j, shape, std::string("test_fault_") + kind);
-      REQUIRE(fault != nullptr);
-      CHECK((*fault)["status"] == "ERROR");
-      for (const char* v : {"reduce3_sequential_addressing", "reduce7_vectorized_shuffle", "cub_device_reduce_sum"}) {
-        CAPTURE(v);
-        const auto* r = find(j, shape, v);
-        REQUIRE(r != nullptr);
-        CHECK((*r)["status"] == "ok");
-        CHECK((*r).contains("timing_ms"));
-      }
+// A run in which the injected fault lost only its own row: complete, exit 1, every other row ok.
+void expect_one_row_lost(const char* kind, const std::string& mode) {
+  CAPTURE(kind);
+  CAPTURE(mode);
+  const auto dir = scratch(kind);
+  const int code = run(std::string(kProblems) + " " + mode + " --inject-fault " + kind + " --out " + dir.string() + " --name iso");
+  CHECK(code == 1);  // a variant failed; nothing else
+  const auto j = load(dir / "iso.json");
+  CHECK(j["complete"] == true);
+  for (const char* shape : {"n=4096", "n=100003"}) {
+    CAPTURE(shape);
+    const auto* fault = find(j, shape, std::string("test_fault_") + kind);
+    REQUIRE(fault != nullptr);
+    CHECK((*fault)["status"] == "ERROR");
+    for (const char* v : {"reduce3_sequential_addressing", "reduce7_vectorized_shuffle", "cub_device_reduce_sum"}) {
+      CAPTURE(v);
+      const auto* r = find(j, shape, v);
+      REQUIRE(r != nullptr);
+      CHECK((*r)["status"] == "ok");
+      CHECK((*r).contains("timing_ms"));
     }
-    std::filesystem::remove_all(dir);
   }
+  std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("without --isolate a fault stops the run with a valid, incomplete report") {
+TEST_CASE("--isolate: a variant that faults loses only its own row") {
+  if (under_sanitizer()) return;
+  for (const char* kind : {"oob", "trap"}) expect_one_row_lost(kind, "--isolate");
+}
+
+TEST_CASE("by default a fault costs one row: the run goes on in child processes") {
+  if (under_sanitizer()) return;
+  for (const char* kind : {"oob", "trap"}) expect_one_row_lost(kind, "");
+}
+
+TEST_CASE("--stop-on-fault: a fault stops the run with a valid, incomplete report") {
   if (under_sanitizer()) return;
   const auto dir = scratch("fatal");
-  const int code = run(std::string(kProblems) + " --inject-fault oob --out " + dir.string() + " --name fatal");
+  const int code = run(std::string(kProblems) + " --stop-on-fault --inject-fault oob --out " + dir.string() + " --name fatal");
   CHECK(code == 4);
   const auto j = load(dir / "fatal.json");
   CHECK(j["complete"] == false);

@@ -212,7 +212,8 @@ class NoDevice final : public Timer {
  public:
   cudaStream_t stream() const override { return nullptr; }
   void synchronize() override {}
-  Timing measure(const std::function<void(cudaStream_t)>&, const StopRule&, int) override {
+  Timing measure(const std::function<void(cudaStream_t)>&, const StopRule&, int,
+                 const std::function<void(cudaStream_t, int)>&) override {
     FAIL("nothing should be timed");
     return {};
   }
@@ -220,7 +221,12 @@ class NoDevice final : public Timer {
     CHECK(bytes == 0);
     return {};
   }
-  void poison(void*, std::size_t) override {}
+  void poison(void*, std::size_t, int) override {}
+  void fill_bytes(void*, std::size_t, unsigned char) override {}
+  std::size_t bytes_changed(const void*, std::size_t, unsigned char) override { return 0; }
+  void run_captured(const std::function<void(cudaStream_t)>&, const std::function<void()>&) override {
+    FAIL("nothing should run");
+  }
   bool context_is_dead() override { return false; }
 };
 

@@ -4,6 +4,7 @@
 #include "compare/core/device.hpp"
 #include "compare_cli.hpp"
 
+#include <cuda_runtime_api.h>
 #include <doctest/doctest.h>
 
 #include <string>
@@ -71,6 +72,8 @@ TEST_CASE("string axes, and a family's extra default problems join only the plai
 
 TEST_CASE("sweeps") {
   CHECK(parse({"--family", "reduce", "--sweep", "10:12"}).problems.size() == 3);
+  CHECK(parse({"--family", "gemm", "--sweep", "28:30"}).problems.size() >= 3);  // up to the limit
+  CHECK(parse({"--family", "reduce", "--sweep", "35:36"}).problems.size() == 2);
   const Plan g = parse({"--family", "gemm", "--type", "float", "--default-sweep"});
   REQUIRE(g.problems.size() == 6);  // 256 .. 8192
   CHECK(g.problems.front().key.dims == Dims{256, 256, 256});
@@ -155,6 +158,11 @@ TEST_CASE("bad input is a UsageError with a reason") {
   fails_with({"--sweep", "12:10"}, "LO is larger than HI");
   fails_with({"--sweep", "12"}, "LO:HI");
   fails_with({"--sizes", "10", "--sweep", "1:3"}, "not both");
+  // A sweep keeps each family's size limit, as --sizes does (gemm 2^30 per dimension).
+  fails_with({"--family", "gemm", "--sweep", "10:40"}, "gemm sweep up to 2^40: M = 2^40 is larger than 2^30");
+  fails_with({"--family", "gemm", "--sweep", "10:31"}, "is larger than 2^30");
+  fails_with({"--family", "reduce", "--sweep", "10:37"}, "reduce sweep up to 2^37: n = 2^37 is larger than 2^36");
+  fails_with({"--sweep", "10:31"}, "is larger than 2^30");
   fails_with({"--smem-bank-mode", "2"}, "");
   fails_with({"--bogus"}, "");
   fails_with({"--family", "transpose", "--sizes", "2x3x4"}, "needs M x N");
@@ -205,7 +213,7 @@ TEST_CASE("the executable: bad input exits 2 with one line on stderr, never a cr
                            "--family gemm --sizes 1x1x2147483647", "--family gemm -s 4x0x4",
                            "--family table --axis step=-1", "--family table --axis step=1e-50",
                            "--family transpose --sizes 7x0", "--family rows --axis op=nosuch", "--family rows -s 3x0",
-                           "--family dot -s 1.5"}) {
+                           "--family dot -s 1.5", "--sweep 10:40 -f gemm", "-f rows --sweep 5:31"}) {
     const Run r = run_compare(args);
     INFO("compare " << args << " -> " << r.output);
     CHECK(r.code == 2);
@@ -230,5 +238,12 @@ TEST_CASE("the executable: without a CUDA device it says so in one line and exit
   INFO(r.output);
   CHECK(r.code == 3);
   CHECK(count_lines(r.output) == 1);
-  CHECK(r.output.find("no CUDA device") != std::string::npos);
+  CHECK(r.output.rfind("compare: error: ", 0) == 0);
+  int driver = 0;
+  cudaDriverGetVersion(&driver);
+  if (driver == 0) {  // no driver at all (this is what a machine without a GPU usually has)
+    CHECK(r.output.find("no NVIDIA driver found") != std::string::npos);
+    CHECK(r.output.find("install the NVIDIA driver") != std::string::npos);
+    CHECK(r.output.find("insufficient") == std::string::npos);
+  }
 }

@@ -22,10 +22,18 @@ class FakeTimer final : public Timer {
  public:
   cudaStream_t stream() const override { return nullptr; }
   void synchronize() override {}
-  Timing measure(const std::function<void(cudaStream_t)>& op, const StopRule&, int warmup) override {
-    for (int i = 0; i < warmup; ++i) op(nullptr);
+  Timing measure(const std::function<void(cudaStream_t)>& op, const StopRule&, int warmup,
+                 const std::function<void(cudaStream_t, int)>& before) override {
+    int run = 0;
+    for (int i = 0; i < warmup; ++i) {
+      if (before) before(nullptr, run++);
+      op(nullptr);
+    }
     Timing t;
-    for (int i = 0; i < 5; ++i) op(nullptr), t.samples_ms.push_back(1.0 + 0.01 * i);
+    for (int i = 0; i < 5; ++i) {
+      if (before) before(nullptr, run++);
+      op(nullptr), t.samples_ms.push_back(1.0 + 0.01 * i);
+    }
     t.stats = summarize(t.samples_ms);
     t.converged = true;
     return t;
@@ -33,7 +41,18 @@ class FakeTimer final : public Timer {
   std::shared_ptr<void> allocate(std::size_t bytes) override {
     return bytes ? std::shared_ptr<void>(std::malloc(bytes), std::free) : nullptr;
   }
-  void poison(void* p, std::size_t bytes) override { std::memset(p, 0xff, bytes); }
+  void poison(void* p, std::size_t bytes, int pattern) override { std::memset(p, pattern & 1 ? 0x7f : 0xff, bytes); }
+  void fill_bytes(void* p, std::size_t bytes, unsigned char value) override { std::memset(p, value, bytes); }
+  std::size_t bytes_changed(const void* p, std::size_t bytes, unsigned char value) override {
+    std::size_t n = 0;
+    for (std::size_t i = 0; i < bytes; ++i) n += static_cast<const unsigned char*>(p)[i] != value;
+    return n;
+  }
+  // No capture on the host: the poison, then the launch (what a replay of a well-behaved launch does).
+  void run_captured(const std::function<void(cudaStream_t)>& launch, const std::function<void()>& between) override {
+    between();
+    launch(nullptr);
+  }
   bool context_is_dead() override { return false; }
 };
 
@@ -49,7 +68,7 @@ class FakeProblem final : public Problem {
     kind = k;
     has_lib = false;
   }
-  void poison(cudaStream_t) override { out = std::numeric_limits<double>::quiet_NaN(); }
+  void poison(cudaStream_t, int pattern) override { out = pattern & 1 ? 3.4e38 : std::numeric_limits<double>::quiet_NaN(); }
   Check validate(const Candidate& c) override {
     CheckAccumulator acc;
     if (kind == InputKind::exact) {
@@ -70,7 +89,13 @@ class FakeProblem final : public Problem {
   }
   void copy_inputs_to_device(cudaStream_t) override {}
   void copy_outputs_to_host(cudaStream_t) override {}
-  Metric metric() const override { return Metric::bandwidth(4096, 3000); }
+  Metric metric() const override { return Metric::bandwidth(bytes, 3000); }
+  double bytes = 4096;  // what one run must move
+  int generation = 0;   // which buffers are loaded: load_fresh makes new ones
+  void load_fresh(std::uint64_t seed) override {
+    ++generation;
+    load_inputs(InputKind::random, seed);
+  }
   // The right answer for the loaded input set.
   double answer() const { return kind == InputKind::exact ? exact_truth : truth; }
 };
@@ -123,7 +148,7 @@ TEST_CASE("a result that is right only on the first run fails after timing") {
                             })});
   REQUIRE(rows.size() == 1);
   CHECK(rows[0].status == RowStatus::fail);
-  CHECK(rows[0].note.find("wrong after repeated runs") != std::string::npos);
+  CHECK(rows[0].note.find("wrong in its last timed run") != std::string::npos);
 }
 
 TEST_CASE("a bound that is infinite or not meaningful never passes") {
@@ -204,4 +229,52 @@ TEST_CASE("configuration names are built from their parameters") {
   CHECK(d.count("gemm11_dmma_128x128x16_w64x32_s4_k8"));
   CHECK(names("transpose", DType::f32).count("transpose6_wide_tile_64x4"));
   CHECK(names("gevm", DType::f32).count("gevm5_fitted_tiles_u4_cs"));
+}
+
+TEST_CASE("a variant that skips its work when its output looks done fails") {
+  FakeProblem p;
+  p.truth = 12.5, p.exact_truth = 7;
+  // Works only when the output holds NaN: the runs poisoned with the finite pattern find a value
+  // there and keep it.
+  const auto rows = run(p, {candidate("lazy", Source::handwritten, [&](void*, cudaStream_t) {
+                              if (std::isnan(p.out)) p.out = p.answer();
+                            })});
+  REQUIRE(rows.size() == 1);
+  CHECK(rows[0].status == RowStatus::fail);
+}
+
+TEST_CASE("a result cached by its buffers fails on fresh buffers") {
+  FakeProblem p;
+  p.truth = 12.5, p.exact_truth = 7;
+  // Computes once per set of buffers and input kind, then only "replays" by writing what it
+  // remembered: right while the buffers hold the same inputs, wrong on fresh ones.
+  double cached = 0;
+  int cached_generation = -1;
+  InputKind cached_kind = InputKind::exact;
+  const auto rows = run(p, {candidate("cached", Source::handwritten, [&](void*, cudaStream_t) {
+                              if (cached_generation != p.generation || cached_kind != p.kind) {
+                                cached = p.answer();
+                                cached_generation = p.generation, cached_kind = p.kind;
+                                if (p.generation > 0) p.truth += 1;  // fresh inputs have another answer
+                              }
+                              p.out = cached == p.answer() ? cached : cached - 1;
+                            })});
+  REQUIRE(rows.size() == 1);
+  CHECK(rows[0].status == RowStatus::fail);
+  CHECK(rows[0].note.find("fresh inputs in fresh buffers") != std::string::npos);
+}
+
+TEST_CASE("a rate the GPU cannot reach fails its row instead of being reported as a speed-up") {
+  FakeProblem p;
+  p.truth = 12.5, p.exact_truth = 7;
+  p.bytes = 1e12;  // 1 TB in the fake's 1 ms: 1e6 GB/s against a 3000 GB/s copy
+  const auto rows = run(p, {candidate("too_fast", Source::handwritten, [&](void*, cudaStream_t) { p.out = p.answer(); }),
+                            candidate("lib", Source::library, [&](void*, cudaStream_t) { p.out = p.answer(); })});
+  REQUIRE(rows.size() == 2);
+  CHECK(rows[0].status == RowStatus::fail);
+  CHECK(rows[0].note.find("faster than this GPU can move the bytes") != std::string::npos);
+  CHECK(rows[1].status == RowStatus::ok);  // the library is the yardstick: reported, never judged
+  p.bytes = 3e9 * 1e-3;  // exactly the copy's rate: possible
+  const auto ok = run(p, {candidate("fast", Source::handwritten, [&](void*, cudaStream_t) { p.out = p.answer(); })});
+  CHECK(ok[0].status == RowStatus::ok);
 }

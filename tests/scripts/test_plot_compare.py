@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""ctest plot_compare: scripts/plot_compare.py renders every committed report and a synthetic
-schema-2 report (a sweep with a failing configuration, a string axis, a single size), and
-refuses bad input with exit status 2. Exit 77 (ctest: Skipped) without matplotlib.
+"""ctest plot_compare: scripts/plot_compare.py renders every committed report (results/**/*.json
+and *.json.gz, each on its own) and a synthetic schema-2 report (a sweep with a failing
+configuration, a string axis, a single size, a family whose every row is skipped: no picture),
+and refuses bad input with exit status 2. Exit 77 (ctest: Skipped) without matplotlib.
 
 usage: test_plot_compare.py SOURCE_DIR WORK_DIR
 """
@@ -15,7 +16,7 @@ import sys
 try:
     import matplotlib  # noqa: F401
 except ImportError:
-    print("matplotlib is missing: skipped")
+    print("plot_compare: SKIPPED: matplotlib is missing (apt-get install python3-matplotlib, or pip install matplotlib)")
     sys.exit(77)
 
 src, work = sys.argv[1], sys.argv[2]
@@ -61,22 +62,40 @@ for m, n in ((1000, 500), (1000, 1000), (1500, 1000), (2000, 1500), (2500, 2000)
         r = row(variant, m, gbps, source=source)
         r.update(family="gemv", shape=f"{m}x{n}", dims=[m, n])
         rows.append(r)
+# A family whose every row is skipped (allreduce on one GPU): no picture, and a line on stderr.
+for n in (1024, 4096):
+    for variant in ("allreduce1", "nccl"):
+        r = row(variant, n, 0, status="skipped", source="library" if variant == "nccl" else "handwritten")
+        r.update(family="allreduce", shape=f"n={n} gpus=1", dims=[n], note="needs at least 2 GPUs")
+        rows.append(r)
 synthetic = {"schema": "kernel-ladder/compare/2", "git_commit": "abc", "device": {"name": "Test GPU"}, "results": rows}
 with open(os.path.join(work, "synthetic.json"), "w") as f:
     json.dump(synthetic, f)
 
-reports = sorted(glob.glob(os.path.join(src, "results", "*", "*.json"))) + [os.path.join(work, "synthetic.json")]
+results = os.path.join(src, "results")
+reports = sorted(glob.glob(os.path.join(results, "**", "*.json"), recursive=True) +
+                 glob.glob(os.path.join(results, "**", "*.json.gz"), recursive=True))
+check(any(p.endswith(".json.gz") for p in reports), "no .json.gz report found under results/")
 out = os.path.join(work, "png")
-r = run(reports + ["-o", out])
-check(r.returncode == 0, f"plot_compare.py failed: {r.stderr.strip()}")
-written = r.stdout.split()
-check(len(written) >= len(reports), f"fewer pictures than reports: {written}")
+written = []
+# One run per report, each into its own folder (reports of different runs share names).
+for i, report in enumerate(reports + [os.path.join(work, "synthetic.json")]):
+    r = run([report, "-o", os.path.join(out, str(i))])
+    check(r.returncode == 0, f"plot_compare.py {report} failed: {r.stderr.strip()}")
+    pictures = r.stdout.split()
+    check(len(pictures) >= 1, f"{report}: no picture")
+    written += pictures
 for p in written:
     check(os.path.isfile(p) and os.path.getsize(p) > 10000, f"missing or empty: {p}")
 names = {os.path.basename(p) for p in written}
 for expected in ("synthetic-rows-float-op=row_sum-sweep.png", "synthetic-rows-float-op=row_max-sweep.png",
                  "synthetic-rows-float-ladder.png", "synthetic-gemv-float-sweep.png"):
     check(expected in names, f"not written: {expected} (got {sorted(names)})")
+check(not any("allreduce" in n for n in names), f"a picture of rows that were all skipped: {sorted(names)}")
+check("allreduce float" in r.stderr and "every row skipped" in r.stderr, f"no word on the skipped family: {r.stderr!r}")
+# No committed picture is of a family whose every row was skipped.
+for png in glob.glob(os.path.join(results, "**", "plots", "*allreduce*gpus=1*.png"), recursive=True):
+    check(False, f"committed picture of skipped rows: {png}")
 
 bad = os.path.join(work, "bad.json")
 with open(bad, "w") as f:

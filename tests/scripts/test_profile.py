@@ -112,6 +112,15 @@ if r.returncode == 0:
         md = f.read()
     check("FFMA/instr" not in md and "L2 hit %" in md, "without --compute, no compute columns")
 
+# --from a gzipped report (results/ keeps the large ones as .json.gz): the same rows profiled.
+if os.path.exists(os.path.join(work, "plain.json")):
+    import gzip
+    with open(os.path.join(work, "plain.json"), "rb") as f, gzip.open(os.path.join(work, "plain.json.gz"), "wb") as g:
+        g.write(f.read())
+    r = run({"KL_NCU": fake_ncu}, "--name", "from_gz", "--from", os.path.join(work, "plain.json.gz"))
+    check(r.returncode == 0 and os.path.exists(os.path.join(work, "from_gz.md")),
+          f"profile.py --from REPORT.json.gz exits 0 (got {r.returncode}: {r.stderr.strip()})")
+
 # No ncu: one line, exit 3.
 r = run({"KL_NCU": os.path.join(work, "no-such-ncu")}, "--", "-f", "gemm", "-s", "64")
 lines = r.stderr.strip().splitlines()

@@ -1,0 +1,234 @@
+#!/usr/bin/env python3
+"""Checks that every measured figure README.md and docs/*.md quote is in the results file they cite.
+
+usage: scripts/check_quoted_figures.py [--root DIR] [--list] [FILE.md ...]
+
+The convention (README.md, "Results", says it in short):
+
+- A *figure* is a number followed by a unit of measurement: %, µs (us), ms, GB/s, TB/s,
+  TFLOP/s. Ranges quote both ends ("89.9–91.3%", "92.7-93.4%"): each end is a figure.
+- A figure is *cited* by the Markdown unit it sits in: a paragraph, a list item or a table row
+  that names a file under results/ (`results/h100/gemm_targets.md`, in backticks, parentheses or
+  a link; from docs/ also ../results/...; `results/h100/x.{json,md}` and `results/h100/x.*` name
+  each file they match). A table row that names none takes the citations of its table's header
+  row, or else, as a list item that names none, those of the paragraph just above its table or list (the caption, "Measured in
+  `results/h100/x.md`:").
+- Each cited figure must be in one of the files its unit cites, printed as the file prints it:
+  in a .md, .csv, .log or .txt file the same digits as a number of their own (89.9 matches
+  "89.9%" or "| 89.9 |", not 89.95); in a .json or .json.gz report a number that rounds to it
+  at the figure's decimals, itself or as a percentage (0.8993 is 89.9%) or in thousandths
+  (0.3518 ms is 351.8 µs).
+- Not checked, because they are not readings of a file: a figure after "about", "~", "≈", "≥",
+  "≤", "<", ">", "±", a sign ("+5%", "−3%"), "at least", "at most", "up to", "under", "below",
+  "above", "less than", "more than" (targets, bounds,
+  rounded or derived statements); a figure followed by "=" (a definition: "100% = as fast");
+  text in code spans and code blocks.
+- A unit whose figures are not measurements of this project (the course documents' own
+  timings, predictions, defaults and thresholds) says so with an HTML comment that names why,
+  `<!-- unmeasured: the document's K40c times -->`; a table's caption says it for its rows.
+- Every other unit with a figure must cite a file ("no results/ file cited" otherwise;
+  --lenient only lists those, with --list).
+
+Exit status 0 when every figure is cited and found; 1 with one line per figure not found
+(file:line, the figure, the files it was looked for in) or not cited; 2 on bad usage. Needs
+python3 only.
+"""
+import argparse
+import glob
+import gzip
+import json
+import os
+import re
+import sys
+
+PROG = "check_quoted_figures.py"
+
+UNIT = r"(?:%|\s?(?:µs|us|ms|GB/s|TB/s|TFLOP/s)(?![A-Za-z/]))"
+NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
+# a number, optionally a range "a–b" / "a-b" / "a to b", then the unit
+FIGURE = re.compile(rf"(?<![\w.^/])({NUM})(?:\s?(?:–|-|to)\s?({NUM}))?({UNIT})")
+EXEMPT_BEFORE = re.compile(r"((?<![\w.])about|~|≈|≥|≤|<|>|±|\+|−|(?:^|[\s(])-|at least|at most|up to|nearly|almost|under|below|above|less than|more than)\s*\**$",
+                           re.IGNORECASE)
+EXEMPT_AFTER = re.compile(r"^\s*=")
+CITATION = re.compile(r"(?:\.\./)?(results/[A-Za-z0-9_.=+/*-]+)(?:\{([A-Za-z0-9_.,]+)\})?")
+CODE_SPAN = re.compile(r"`[^`]*`")
+# A unit (or a table's caption) that says its figures are not this project's measurements: the
+# course documents' own tables, predictions, settings. Invisible in the rendered page.
+UNMEASURED = re.compile(r"<!--\s*unmeasured\b[^>]*-->")
+
+
+def read_text(path):
+    if path.endswith(".gz"):
+        with gzip.open(path, "rt", encoding="utf-8", errors="replace") as f:
+            return f.read()
+    with open(path, encoding="utf-8", errors="replace") as f:
+        return f.read()
+
+
+class Source:
+    """A cited file's numbers, as it prints them (text) or as values (JSON)."""
+
+    _cache = {}
+
+    @classmethod
+    def get(cls, path):
+        if path not in cls._cache:
+            cls._cache[path] = cls(path)
+        return cls._cache[path]
+
+    def __init__(self, path):
+        self.path = path
+        self.is_json = path.endswith(".json") or path.endswith(".json.gz")
+        text = read_text(path)
+        self.tokens = set(t.replace(",", "") for t in re.findall(rf"(?<![\d.])(?:{NUM})(?![\d])", text))
+        self.values, self.rounded = [], {}
+        if self.is_json:
+            self.values = [float(t) for t in re.findall(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?", text)]
+
+    def has(self, figure):
+        if figure in self.tokens:
+            return True
+        if not self.is_json:
+            return False
+        decimals = len(figure.split(".")[1]) if "." in figure else 0
+        if decimals not in self.rounded:
+            self.rounded[decimals] = {round(x * scale, decimals) for x in self.values for scale in (1.0, 100.0, 1000.0)}
+        return float(figure) in self.rounded[decimals]
+
+
+def units(lines):
+    """Yields (first line number, text, kind) for paragraphs, list items and table rows; code
+    blocks and headings are left out."""
+    buf, start, kind, in_code = [], 0, None, False
+
+    def flush():
+        nonlocal buf, kind
+        if buf:
+            yield start, " ".join(buf), kind
+        buf, kind = [], None
+
+    for i, line in enumerate(lines, 1):
+        s = line.strip()
+        if s.startswith("```"):
+            yield from flush()
+            in_code = not in_code
+            continue
+        if in_code:
+            continue
+        if not s or s.startswith("#"):
+            yield from flush()
+            continue
+        if s.startswith("|"):
+            yield from flush()
+            yield i, s, "row"
+            continue
+        if re.match(r"^([-*]|\d+\.)\s", s):
+            yield from flush()
+            start, kind = i, "item"
+        elif not buf:
+            start, kind = i, "para"
+        buf.append(s)
+    yield from flush()
+
+
+def citations(text, root):
+    found = []
+    for m in CITATION.finditer(text):
+        # results/h100/x.{json,md} names both; results/h100/x.* every file that matches
+        names = [m.group(1) + alt for alt in m.group(2).split(",")] if m.group(2) else [m.group(1).rstrip(".,;:)")]
+        for rel in names:
+            paths = sorted(glob.glob(os.path.join(root, rel))) if "*" in rel else [os.path.join(root, rel)]
+            for path in paths:
+                if os.path.isfile(path):
+                    found.append(os.path.relpath(path, root))
+    return found
+
+
+def figures(text):
+    """(figure text, start offset) of each checked figure in a unit's text, code spans blanked."""
+    plain = CODE_SPAN.sub(lambda m: " " * len(m.group(0)), text)
+    for m in FIGURE.finditer(plain):
+        if EXEMPT_BEFORE.search(plain[: m.start()]) or EXEMPT_AFTER.match(plain[m.end():]):
+            continue
+        # a date, a size like 2^28 or 4096x4096, a version (13.0): none has a unit, so none matches
+        for g in (m.group(1), m.group(2)):
+            if g:
+                yield g.replace(",", ""), m.group(0)
+
+
+def check_file(md, root, rel_name, strict, dump=None):
+    problems, uncited, checked = [], [], 0
+    with open(md, encoding="utf-8") as f:
+        lines = f.read().splitlines()
+    caption, caption_unmeasured = [], False  # the paragraph above the current table
+    header, last_kind = [], None  # the citations of the current table's header row
+    item_caption = []  # the citations of the list item a table sits in
+    for line_no, text, kind in units(lines):
+        cites = citations(text, root)
+        unmeasured = bool(UNMEASURED.search(text))
+        if kind == "row" and last_kind != "row":
+            header = cites
+        last_kind = kind
+        if kind == "item":
+            item_caption = cites  # a table inside a list item takes the item's citations
+        if kind in ("row", "item"):
+            unmeasured = unmeasured or (not cites and caption_unmeasured)
+            cites = cites or (header or item_caption if kind == "row" else []) or caption
+        else:
+            caption, caption_unmeasured, item_caption = cites, unmeasured, []
+        if unmeasured and not citations(text, root):
+            continue
+        figs = list(figures(text))
+        if not figs:
+            continue
+        if not cites:
+            uncited.append((line_no, [f for _, f in figs]))
+            continue
+        sources = [Source.get(os.path.join(root, c)) for c in cites]
+        for fig, shown in figs:
+            checked += 1
+            if dump is not None:
+                dump.append({"md": rel_name, "line": line_no, "figure": fig, "cites": cites})
+            if not any(s.has(fig) for s in sources):
+                problems.append(f"{rel_name}:{line_no}: {shown.strip()}: {fig} is not in {', '.join(cites)}")
+    if strict:
+        for line_no, figs in uncited:
+            problems.append(f"{rel_name}:{line_no}: {', '.join(f.strip() for f in figs)}: no results/ file cited")
+    return problems, uncited, checked
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(prog=PROG, description="Checks the figures README.md and docs/*.md quote against results/.")
+    ap.add_argument("files", nargs="*", help="Markdown files (default: README.md and docs/*.md under --root)")
+    ap.add_argument("--root", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."),
+                    help="the repository (default: this script's)")
+    ap.add_argument("--list", action="store_true", help="also list the figures no results/ file cites")
+    ap.add_argument("--lenient", action="store_true",
+                    help="check cited figures only; list uncited ones with --list instead of failing on them")
+    ap.add_argument("--dump", metavar="FILE.json", help="write every checked figure (file, line, figure, cited files)")
+    a = ap.parse_args(argv)
+    root = os.path.abspath(a.root)
+    files = a.files or [os.path.join(root, "README.md")] + sorted(glob.glob(os.path.join(root, "docs", "*.md")))
+    problems, total, dump = [], 0, []
+    for md in files:
+        if not os.path.isfile(md):
+            sys.stderr.write(f"{PROG}: error: {md}: no such file\n")
+            return 2
+        rel = os.path.relpath(md, root)
+        p, uncited, n = check_file(md, root, rel, not a.lenient, dump)
+        problems += p
+        total += n
+        if a.list:
+            for line_no, figs in uncited:
+                print(f"uncited {rel}:{line_no}: {', '.join(f.strip() for f in figs)}")
+    if a.dump:
+        with open(a.dump, "w", encoding="utf-8") as f:
+            json.dump(dump, f, indent=1)
+    for p in problems:
+        print(p)
+    print(f"{PROG}: {total} cited figures checked in {len(files)} files, {len(problems)} not found or not cited")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

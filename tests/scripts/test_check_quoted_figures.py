@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+"""ctest quoted_figures_selftest: scripts/check_quoted_figures.py must fail when a cited figure
+changes in its file. On a copy of README.md, docs/ and the cited results/ files: the check
+passes as the repository is; then, for a quoted figure of README.md and one of docs/ (each
+cited in a text file), every occurrence of that number in the cited files is changed and the
+check must fail naming that figure; a synthetic page covers a .json.gz report, a range, the
+exemptions and an uncited figure in README.md.
+
+usage: test_check_quoted_figures.py SOURCE_DIR WORK_DIR
+"""
+import glob
+import gzip
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+src, work = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+script = os.path.join(src, "scripts", "check_quoted_figures.py")
+shutil.rmtree(work, ignore_errors=True)
+os.makedirs(work)
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+
+
+def run(root, *args):
+    return subprocess.run([sys.executable, script, "--root", root] + list(args), capture_output=True, text=True)
+
+
+def copy_tree(root):
+    os.makedirs(root)
+    shutil.copy(os.path.join(src, "README.md"), root)
+    shutil.copytree(os.path.join(src, "docs"), os.path.join(root, "docs"))
+    shutil.copytree(os.path.join(src, "results"), os.path.join(root, "results"))
+
+
+# 1. The repository as it is passes, and says how many figures it checked.
+dump = os.path.join(work, "figures.json")
+r = run(src, "--dump", dump)
+check(r.returncode == 0, f"the check fails on the repository:\n{r.stdout}{r.stderr}")
+figures = json.load(open(dump))
+check(len(figures) >= 100, f"only {len(figures)} cited figures found")
+
+# 2. Change a cited figure in its file: the check must fail and name it.
+def pick(pred):
+    for f in figures:
+        if pred(f) and all(not c.endswith((".json", ".gz")) for c in f["cites"]):
+            return f
+    return None
+
+
+for label, pred in (("README.md", lambda f: f["md"] == "README.md"),
+                    ("docs/", lambda f: f["md"].startswith("docs" + os.sep) or f["md"].startswith("docs/"))):
+    f = pick(pred)
+    check(f is not None, f"no figure of {label} cited in a text file")
+    if f is None:
+        continue
+    root = os.path.join(work, "changed_" + label.strip("/").replace(".", "_"))
+    copy_tree(root)
+    number = re.compile(r"(?<![\d.])" + re.escape(f["figure"]) + r"(?![\d])")
+    found = 0
+    for c in f["cites"]:
+        path = os.path.join(root, c)
+        text = open(path, encoding="utf-8").read()
+        changed = number.sub(lambda m: str(float(f["figure"]) + 1.5), text)  # a value no longer quoted
+        found += changed != text
+        open(path, "w", encoding="utf-8").write(changed)
+    check(found > 0, f"{f['cites']}: {f['figure']} not found to change")
+    r = run(root)
+    check(r.returncode == 1, f"{label}: {f['figure']} changed in {f['cites']}: exit {r.returncode}, expected 1\n{r.stdout}")
+    check(f"{f['md']}:{f['line']}:" in r.stdout and f"{f['figure']} is not in" in r.stdout,
+          f"{label}: the failure does not name {f['md']}:{f['line']} {f['figure']}:\n{r.stdout}")
+
+# 3. A synthetic page: a gzipped JSON report, a range, exemptions, a table under a caption.
+root = os.path.join(work, "synthetic")
+os.makedirs(os.path.join(root, "results", "x"))
+os.makedirs(os.path.join(root, "docs"))
+with gzip.open(os.path.join(root, "results", "x", "run.json.gz"), "wt") as g:
+    json.dump({"results": [{"vs_library": 0.8993, "median_ms": 0.3518}]}, g)
+with open(os.path.join(root, "results", "x", "run.md"), "w") as g:
+    g.write("| a | 89.9% | 91.3% | 46.44 |\n")
+with open(os.path.join(root, "README.md"), "w") as g:
+    g.write("Fast: 89.9% and 351.8 µs (`results/x/run.json.gz`).\n\n"
+            "A target of ≥ 80%, about 90%, +5% and 100% = as fast need no file.\n\n"
+            "A prediction, 42.0 µs, says so. <!-- unmeasured: a prediction -->\n")
+with open(os.path.join(root, "docs", "a.md"), "w") as g:
+    g.write("From `results/x/run.md`:\n\n| step | TFLOP/s |\n|---|--:|\n| a | 46.44 TFLOP/s (89.9–91.3%) |\n\n"
+            "Uncited in docs: 12.5% (fails; --lenient only lists it).\n")
+r = run(root)
+check(r.returncode == 1 and "docs/a.md:7: 12.5%: no results/ file cited" in r.stdout,
+      f"an uncited figure in docs/ does not fail:\n{r.stdout}{r.stderr}")
+r = run(root, "--lenient")
+check(r.returncode == 0, f"synthetic page fails with --lenient:\n{r.stdout}{r.stderr}")
+check("4 cited figures" in r.stdout or "5 cited figures" in r.stdout, f"synthetic count: {r.stdout}")
+r = run(root, "--lenient", "--list")
+check("uncited docs/a.md:7: 12.5%" in r.stdout, f"--list does not name the uncited figure:\n{r.stdout}")
+with open(os.path.join(root, "docs", "a.md"), "a") as g:
+    g.write("\nWrong: 91.4% (`results/x/run.md`).\n")
+with open(os.path.join(root, "README.md"), "a") as g:
+    g.write("\nUncited in README: 77.7%.\n")
+r = run(root)
+check(r.returncode == 1, f"synthetic wrong figure: exit {r.returncode}")
+check("docs/a.md:9: 91.4%: 91.4 is not in results/x/run.md" in r.stdout, f"wrong figure not named:\n{r.stdout}")
+check("README.md:7: 77.7%: no results/ file cited" in r.stdout, f"uncited README figure not named:\n{r.stdout}")
+
+for f in failures:
+    print("FAIL:", f)
+print(f"{len(figures)} figures in the repository, {len(failures)} failures")
+sys.exit(1 if failures else 0)
