@@ -11,7 +11,7 @@ usage: scripts/plot_compare.py REPORT.json[.gz] [REPORT ...] -o OUTDIR [--all-co
 - Any other set of sizes (or --bars): the ladder at each size as horizontal bars (rate), with
   the fastest library baseline and the ceiling marked, one panel per size.
 
-Variants that differ only in a spelled-out configuration (gemm9_pipelined_128x128x8_s3,
+Variants that differ only in a spelled-out configuration (gemm9_pipelined_128x128x8_w64x32_t8x8_s3,
 ..._64x64x16_s4) are drawn in a sweep as one line, the best configuration at each size,
 unless --all-configs. Reads schema 1 and 2 reports (kernel-ladder/compare/N), plain or gzipped
 (REPORT.json.gz, as results/ keeps the large ones). A (family, type[, axis values]) whose every
@@ -74,7 +74,7 @@ def load(path):
 
 
 def config_base(variant):
-    """gemm9_pipelined_128x128x8_s3 -> gemm9_pipelined; names without a configuration unchanged."""
+    """gemm9_pipelined_128x128x8_w64x32_t8x8_s3 -> gemm9_pipelined; names without a configuration unchanged."""
     parts = variant.split("_")
     while len(parts) > 1 and CONFIG_TOKEN.match(parts[-1]):
         parts.pop()

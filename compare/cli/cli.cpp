@@ -1,5 +1,6 @@
 #include "compare/cli/cli.hpp"
 
+#include "common/variant_registry.hpp"
 #include "compare/core/family_core.hpp"
 
 #include <CLI/CLI.hpp>
@@ -153,6 +154,8 @@ std::string list_text() {
   std::ostringstream os;
   os << "families (compare --family NAME):\n";
   for (const UnbuiltFamily& u : unbuilt_families()) os << "\n" << u.name << ": " << u.why << "\n";
+  for (const BrokenSubmission& b : broken_submissions())
+    os << "\nsubmission " << b.name << " (KL_USER_KERNELS): does not compile, left out: " << b.why << "\n";
   for (const Family* f : all_families()) {
     const SizeSpec& s = f->sizes();
     os << "\n" << f->name() << ": " << f->summary() << "\n";
@@ -226,6 +229,7 @@ Plan parse_command_line(int argc, const char* const* argv) {
   app.add_flag("--no-exact-check", [&](std::int64_t) { plan.run.exact_check = false; }, "skip the second validation on integer-valued inputs (profiling: one launch per variant)");
   app.add_flag("--skip-library", plan.run.skip_library, "profiling: run library baselines only where --variants names them");
   app.add_flag("--stop-on-fault", [&](std::int64_t) { plan.recover_from_faults = false; }, "when a fault leaves the CUDA context unusable, stop (exit 4, incomplete report) instead of going on in child processes");
+  app.add_flag("--summary", plan.summary, "after the table, the verdict table: one line per hand-written variant (a submission's, alice/NAME, or a ladder step): passed or its first failure, best and worst % of the library, best % of the ceiling; also written as BASE.summary.md and .csv");
   app.add_flag("--isolate", plan.isolate, "run every problem in a child process: a variant that faults (illegal address, trap) loses only its own row, the problem is resumed without it");
   app.add_option("--inject-fault", plan.testing.inject_fault, "testing the runner: add a variant that faults to every problem (oob: an out-of-bounds write; trap)")
       ->check(CLI::IsMember({"oob", "trap"}));

@@ -25,6 +25,7 @@ struct Plan {
   std::string out_dir = "compare-out";
   std::string basename = "compare";
   bool write_files = true;
+  bool summary = false;  // --summary: the verdict table (compare/report/summary.hpp)
   bool quiet = false;
   int device = 0;
   int smem_bank_mode = 0;  // 0: leave as it is; 4 or 8: ask for that bank width first

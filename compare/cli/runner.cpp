@@ -2,7 +2,9 @@
 
 #include "common/cuda_check.hpp"
 #include "compare/core/family.hpp"
+#include "common/variant_registry.hpp"
 #include "compare/cli/isolate.hpp"
+#include "compare/report/summary.hpp"
 #include "compare/core/timing.hpp"
 
 #include <chrono>
@@ -188,6 +190,18 @@ Report run_plan(const Plan& plan, const std::string& command_line, std::ostream&
     const std::string base = plan.out_dir + "/" + plan.basename;
     write_reports(base, rep);
     out << "  wrote " << base << ".json, .csv, .md" << (m.incomplete ? " (marked incomplete)" : "") << "\n";
+  }
+  if (plan.summary) {
+    std::vector<std::pair<std::string, std::string>> broken;
+    for (const BrokenSubmission& b : broken_submissions()) broken.emplace_back(b.name, b.why);
+    const auto lines = summarize(rep, broken);
+    out << "\n" << summary_markdown(lines);
+    if (plan.write_files) {
+      const std::string base = plan.out_dir + "/" + plan.basename;
+      write_file_atomic(base + ".summary.md", summary_markdown(lines));
+      write_file_atomic(base + ".summary.csv", summary_csv(lines));
+      out << "  wrote " << base << ".summary.md, .summary.csv\n";
+    }
   }
   return rep;
 }

@@ -32,6 +32,7 @@
 //   std::string unsupported() const;  // non-empty: why no variant can run here (every row skipped)
 #pragma once
 
+#include "common/variant_registry.hpp"
 #include "compare/core/execute.hpp"
 #include "compare/core/family.hpp"
 #include "compare/core/problem.hpp"
@@ -138,6 +139,8 @@ class TypedFamily final : public Family {
   static const std::vector<V<T>>& variants_of() {
     static const std::vector<V<T>> list = [] {
       auto v = F::template handwritten<T>();
+      // Kernels from outside the tree (KL_USER_KERNELS: common/user_kernel.hpp) after the ladder.
+      for (auto& u : user_variants<Args<T>>(F::name)) v.push_back(u);
       for (auto& l : F::template library<T>()) v.push_back(l);
       std::vector<std::string_view> names;
       for (const auto& x : v) names.push_back(x.info.name);
@@ -187,6 +190,36 @@ class TypedFamily final : public Family {
     return info.source == Source::library ? (!opt.skip_library || (!opt.variant_patterns.empty() && named)) : named;
   }
 
+  // Variant v bound to problem p: its hooks asked for p's size, its launch given p's arguments
+  // (rewritten by `hook` where there is one). `problem_skip`: why no variant can run p, or "".
+  template <class T>
+  static Candidate bind(const V<T>& v, P<T>& p, const typename Args<T>::Size& size, const std::string& problem_skip = {},
+                        ArgsHook<T> hook = {}) {
+    Candidate c;
+    c.info = listing_of(v.info);
+    c.prepare = v.prepare;
+    c.error_model = std::string(v.error_model);
+    c.check_stream = F::stream_check && v.info.source == Source::handwritten;
+    try {
+      if (!problem_skip.empty()) c.unsupported = problem_skip;
+      else if (const char* why = v.unsupported ? v.unsupported(size) : nullptr) c.unsupported = why;
+      if (c.unsupported.empty()) {
+        c.workspace_bytes = v.workspace_bytes ? v.workspace_bytes(size) : 0;
+        c.rounding_depth = v.rounding_depth ? v.rounding_depth(size) : p.default_depth();
+        c.work = v.work ? v.work(size) : 0;
+      }
+    } catch (const std::exception& e) {
+      c.setup_error = e.what();
+    }
+    // A copy of the descriptor: bind() also serves variants that live no longer than the call.
+    if (hook) {
+      c.launch = [v, &p, hook](void* ws, cudaStream_t s) { v.launch(hook(p.args(ws), s), s); };
+    } else {
+      c.launch = [v, &p](void* ws, cudaStream_t s) { v.launch(p.args(ws), s); };
+    }
+    return c;
+  }
+
   // The selected variants bound to problem p.
   template <class T>
   static std::vector<Candidate> candidates(P<T>& p, const RunOptions& opt, ArgsHook<T> hook = {}) {
@@ -196,29 +229,7 @@ class TypedFamily final : public Family {
     if constexpr (detail::has_problem_skip<P<T>>::value) problem_skip = p.unsupported();
     for (const V<T>& v : variants_of<T>()) {
       if (!selected(v.info, opt)) continue;
-      Candidate c;
-      c.info = listing_of(v.info);
-      c.prepare = v.prepare;
-      c.error_model = std::string(v.error_model);
-      c.check_stream = F::stream_check && v.info.source == Source::handwritten;
-      try {
-        if (!problem_skip.empty()) c.unsupported = problem_skip;
-        else if (const char* why = v.unsupported ? v.unsupported(size) : nullptr) c.unsupported = why;
-        if (c.unsupported.empty()) {
-          c.workspace_bytes = v.workspace_bytes ? v.workspace_bytes(size) : 0;
-          c.rounding_depth = v.rounding_depth ? v.rounding_depth(size) : p.default_depth();
-          c.work = v.work ? v.work(size) : 0;
-        }
-      } catch (const std::exception& e) {
-        c.setup_error = e.what();
-      }
-      const V<T>* vp = &v;
-      if (hook) {
-        c.launch = [vp, &p, hook](void* ws, cudaStream_t s) { vp->launch(hook(p.args(ws), s), s); };
-      } else {
-        c.launch = [vp, &p](void* ws, cudaStream_t s) { vp->launch(p.args(ws), s); };
-      }
-      out.push_back(std::move(c));
+      out.push_back(bind<T>(v, p, size, problem_skip, hook));
     }
     if (opt.wrap_candidates) opt.wrap_candidates(out);
     return out;

@@ -21,6 +21,11 @@ struct Metric {
   std::string rate_name;
   std::string also_name;    // empty: none
   double also_factor = 0;
+  // The highest rate the hardware allows for this operation, in `unit`, where it is above the
+  // ceiling (a double product may run on the FP64 tensor cores, past the FP64 FMA peak it is
+  // reported against); 0: the ceiling. A hand-written rate above it fails (execute.cpp).
+  double limit = 0;
+  std::string limit_label;
 
   double rate(double work_done, double seconds) const { return work_done / seconds / scale; }
 

@@ -70,9 +70,10 @@ class Problem {
   // After a run that has finished: how the run damaged the guard band after the output (a write
   // past its end), "" when it is intact; the band is restored for the next run.
   virtual std::string guard_damage() { return {}; }
-  // New random inputs from `seed` in freshly allocated buffers at other addresses than the last
-  // ones, and their reference (the re-validation after timing: a result cached by pointer, or
-  // state kept from an earlier run, fails there).
+  // Inputs the timed runs never saw (ProblemBase: the exact set again, or random ones from
+  // `seed`) in freshly allocated buffers at other addresses than the last ones, and their
+  // reference (the re-check after timing: a result cached by pointer, or state kept from an
+  // earlier run, fails there).
   virtual void load_fresh(std::uint64_t seed) { load_inputs(InputKind::random, seed); }
   // Reads the outputs back (after a synchronisation) and checks them against the reference.
   virtual Check validate(const Candidate& c) = 0;
@@ -108,26 +109,54 @@ constexpr int exact_digits() {
   return std::numeric_limits<T>::digits;  // 24 float, 53 double, 31 int
 }
 
-// For a sum of `terms` products of `factors` values each (1: plain sum; 2: dot, product, sum of
-// squares). With factors = 2 and sparse values, make only one factor sparse.
+// Precision sentinels. The exact set also holds, where a family plants them, the integer
+// ±(2^11 + 1) = ±2049 in float and ±(2^24 + 1) in double: exact in the type, but not in a narrower
+// one (2049 needs 12 significant bits: TF32 and fp16 keep 11, bf16 8; 2^24 + 1 needs 25: float
+// keeps 24), where it rounds to a neighbour. A kernel that converts the operand down (TF32 or bf16
+// operands in a float product, float arithmetic in a double one) then misses by at least its
+// partner's value and fails equality, at every size. One sentinel term per output is enough; the
+// rest of the budget covers everything else (exact_values halves it when sentinels are planted).
 template <class T>
-ExactValues exact_values(double terms, int factors = 1) {
-  const double budget = std::ldexp(1.0, exact_digits<T>());
+constexpr double sentinel_value() {
+  return sizeof(T) == 4 ? 2049.0 : 16777217.0;
+}
+// Where the sentinels go: every element whose index is a multiple of `every` (the first of each
+// row of length `every`; `every` = n: element 0 alone), and the first `first` elements (a whole row).
+struct Sentinels {
+  std::size_t every = 0;
+  std::size_t first = 0;
+  bool at(std::size_t i) const { return (every && i % every == 0) || i < first; }
+};
+
+// For a sum of `terms` products of `factors` values each (1: plain sum; 2: dot, product, sum of
+// squares). With factors = 2 and sparse values, make only one factor sparse. `sentinels`: half the
+// budget is kept for one sentinel term per output (its value times the partner's at most
+// max_abs, or a sentinel squared: 2^22 < 2^23 in float, 2^48 < 2^52 in double).
+template <class T>
+ExactValues exact_values(double terms, int factors = 1, bool sentinels = false) {
+  const double budget = std::ldexp(1.0, exact_digits<T>() - (sentinels ? 1 : 0));
   const double m = std::floor(std::pow(budget / terms, 1.0 / factors));
   if (m >= 1) return {static_cast<int>(std::min(m, 1000.0)), 1.0};
   return {1, std::max(0.0, 0.9 * (budget - 2.0 * kExactEdge) / terms)};
 }
 
 template <class T>
-void fill_exact(T* dst, std::size_t n, std::uint64_t seed, ExactValues v) {
+void fill_exact(T* dst, std::size_t n, std::uint64_t seed, ExactValues v, Sentinels sentinels = {}) {
   SplitMix64 g(seed);
   const std::uint64_t span = static_cast<std::uint64_t>(v.max_abs);
   for (std::size_t i = 0; i < n; ++i) {
     const bool edge = i < kExactEdge || n - i <= kExactEdge;
     const bool nonzero = v.density >= 1 || edge || g.uniform01() < v.density;
     const std::uint64_t r = g.next();
+    const bool negative = (r >> 40) & 1;
+    if constexpr (!std::is_integral_v<T>) {
+      if (sentinels.at(i)) {
+        dst[i] = static_cast<T>(negative ? -sentinel_value<T>() : sentinel_value<T>());
+        continue;
+      }
+    }
     const long long mag = static_cast<long long>(1 + r % span);
-    dst[i] = nonzero ? static_cast<T>((r >> 40) & 1 ? mag : -mag) : T(0);
+    dst[i] = nonzero ? static_cast<T>(negative ? -mag : mag) : T(0);
   }
 }
 
@@ -365,12 +394,22 @@ class ProblemBase : public Problem {
     make_reference(kind);
     out_.reference_ready();
     if (end_to_end_) out_.keep_pinned();
+    if (kind == InputKind::exact) {
+      // Kept for the re-check after timing (load_fresh): inputs the timed runs never saw, whose
+      // reference is already known.
+      exact_snapshot_.inputs.clear();
+      for (const auto& in : inputs_) exact_snapshot_.inputs.push_back(in.host);
+      exact_snapshot_.ref = out_.ref, exact_snapshot_.scale = out_.scale, exact_snapshot_.slack = out_.slack;
+      exact_snapshot_.exact_slack = out_.exact_slack;
+      exact_snapshot_.valid = true;
+    }
   }
   void poison(cudaStream_t s, int pattern) override { out_.poison(s, pattern); }
   std::string guard_damage() override { return out_.guard_damage(); }
   // Every buffer allocated anew, 256 bytes further into its allocation than the last ones (so no
-  // address repeats even where the allocator hands the same blocks back), then the inputs and
-  // their reference.
+  // address repeats even where the allocator hands the same blocks back), then inputs the timed
+  // runs never saw: the exact set (its own seed, its reference kept from the exact phase, checked
+  // for equality), or where the problem has none, random inputs from `seed`.
   void load_fresh(std::uint64_t seed) override {
     lead_ = lead_ ? 0 : 256;
     std::vector<std::size_t> sizes;
@@ -380,7 +419,17 @@ class ProblemBase : public Problem {
     const std::size_t n_out = out_.size();
     out_ = CheckedOutput<T>(0);
     out_ = CheckedOutput<T>(n_out, lead_);
-    load_inputs(InputKind::random, seed);
+    if (!exact_snapshot_.valid) return load_inputs(InputKind::random, seed);
+    kind_ = InputKind::exact;
+    for (std::size_t i = 0; i < inputs_.size(); ++i) {
+      inputs_[i].host = exact_snapshot_.inputs[i];
+      inputs_[i].upload();
+      if (end_to_end_) inputs_[i].keep_pinned();
+    }
+    out_.ref = exact_snapshot_.ref, out_.scale = exact_snapshot_.scale, out_.slack = exact_snapshot_.slack;
+    out_.exact_slack = exact_snapshot_.exact_slack;
+    out_.reference_ready();
+    if (end_to_end_) out_.keep_pinned();
   }
   Check validate(const Candidate& c) override {
     const double f = factor(c);
@@ -428,6 +477,11 @@ class ProblemBase : public Problem {
   std::vector<Input<T>> inputs_;
   CheckedOutput<T> out_;
   std::size_t lead_ = 0;
+  struct {
+    bool valid = false;
+    std::vector<std::vector<T>> inputs;
+    std::vector<double> ref, scale, slack, exact_slack;
+  } exact_snapshot_;
   InputKind kind_ = InputKind::random;
   bool end_to_end_;
   double copy_gbps_;

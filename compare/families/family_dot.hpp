@@ -75,8 +75,9 @@ struct DotFamily : FamilyTraits {
       }
       // n·max|x|·max|y| within the mantissa, so every partial sum is exact in any order; past
       // 2^24 (float) terms x is sparse and y is ±1.
-      const ExactValues e = exact_values<T>(static_cast<double>(n_), 2);
-      fill_exact(x, n_, seed, e);
+      // x[0] is a precision sentinel (compare/core/problem.hpp); y[0], an edge element, is nonzero.
+      const ExactValues e = exact_values<T>(static_cast<double>(n_), 2, true);
+      fill_exact(x, n_, seed, e, Sentinels{n_, 0});
       fill_exact(y, n_, seed_y, e.density < 1 ? ExactValues{1, 1} : e);
     }
 

@@ -41,7 +41,16 @@ class ProductProblem : public ProblemBase<T> {
     std::snprintf(b, sizeof b, "%s FMA peak %.1f TFLOP/s (%d lanes/SM x %d SMs x %.0f MHz)", f32 ? "FP32" : "FP64",
                   f32 ? dev_.fp32_tflops_peak : dev_.fp64_tflops_peak, f32 ? dev_.fp32_lanes_per_sm : dev_.fp64_lanes_per_sm,
                   dev_.sm_count, dev_.sm_clock_mhz);
-    return Metric::flops(2.0 * M_ * static_cast<double>(N_) * K_, f32 ? dev_.fp32_tflops_peak : dev_.fp64_tflops_peak, b);
+    Metric m = Metric::flops(2.0 * M_ * static_cast<double>(N_) * K_, f32 ? dev_.fp32_tflops_peak : dev_.fp64_tflops_peak, b);
+    // A double product may use the FP64 tensor cores (DMMA, full IEEE FP64): twice the FP64 FMA
+    // peak where they are fast (8.0, 9.0); elsewhere they run at the FMA rate or slower. A float
+    // product may use FFMA only (TF32 is a different precision).
+    const bool fast_dmma = dev_.cc_major * 10 + dev_.cc_minor == 80 || dev_.cc_major == 9;
+    if (!f32 && fast_dmma) {
+      m.limit = 2 * dev_.fp64_tflops_peak;
+      m.limit_label = "FP64 tensor-core peak (2x the FMA peak)";
+    }
+    return m;
   }
 
  protected:
@@ -53,11 +62,15 @@ class ProductProblem : public ProblemBase<T> {
 
   // Random: uniform [-1, 1). Exact: integers with K·max|a|·max|b| within the mantissa; when even
   // ±1 is too much (K > 2^24 in float), A is sparse and B is ±1.
+  // The sparse side also carries the precision sentinels (compare/core/problem.hpp): the first of
+  // each run of K values (A's column 0; gevm's x[0]), so every output has one sentinel term whose
+  // partner (B's row 0, gemv's x[0], gevm's A row 0, A·Aᵀ's a_j0) is nonzero: the other side is
+  // dense, or A·Aᵀ's own column 0.
   void fill_operand(std::vector<T>& v, InputKind kind, std::uint64_t seed, bool sparse_side) const {
     if (kind == InputKind::random) return fill_random(v.data(), v.size(), seed);
-    ExactValues e = exact_values<T>(K_, 2);
+    ExactValues e = exact_values<T>(K_, 2, true);
     if (e.density < 1 && !sparse_side) e = {1, 1};
-    fill_exact(v.data(), v.size(), seed, e);
+    fill_exact(v.data(), v.size(), seed, e, sparse_side ? Sentinels{static_cast<std::size_t>(K_), 0} : Sentinels{});
   }
 
   void make_reference(InputKind kind) override {
@@ -173,6 +186,7 @@ struct AatFamily : FamilyTraits {
       // A·Aᵀ's operands are the same matrix: sparse or not, one fill (products a_ik·a_jk).
       this->fill_operand(this->in(0).host, kind, seed, true);
     }
+
   };
 };
 

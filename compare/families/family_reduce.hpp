@@ -44,7 +44,7 @@ struct ReduceFamily : FamilyTraits {
     void make_inputs(InputKind kind, std::uint64_t seed) override {
       T* x = this->in(0).host.data();
       if (kind == InputKind::random) fill_random(x, n_, seed);
-      else fill_exact(x, n_, seed, exact_values<T>(static_cast<double>(n_)));
+      else fill_exact(x, n_, seed, exact_values<T>(static_cast<double>(n_), 1, true), Sentinels{n_, 0});  // x[0]: a precision sentinel
     }
     void make_reference(InputKind) override {
       const SumReference r = reference_sum(this->in(0).host.data(), n_);

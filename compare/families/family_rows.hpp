@@ -146,8 +146,12 @@ struct RowsFamily : FamilyTraits {
         plant_extremes(a, seed);
       } else {
         // Exact sums: count terms per output (squares: two factors, the same value).
+        // A precision sentinel (compare/core/problem.hpp) in every output's sum: the first element of
+        // each row, or for a column operation the whole first row.
         const int factors = s_.op == RowOp::row_sumsq ? 2 : 1;
-        fill_exact(a, mn, seed, exact_values<T>(static_cast<double>(count()), factors));
+        const std::size_t N = static_cast<std::size_t>(s_.N);
+        const Sentinels where = is_column_op(s_.op) ? Sentinels{0, N} : Sentinels{N, 0};
+        fill_exact(a, mn, seed, exact_values<T>(static_cast<double>(count()), factors, true), where);
       }
       spread_to_pitch(a);
     }

@@ -37,7 +37,7 @@
 // in 2 slices (256 tiles of 64² → 512 blocks), double 1000³ the large one in 2 slices (64 tiles
 // → 128 blocks); 513×257×129 the small one in 3 slices of 48 (45 tiles → 135 blocks); 4096×1×4096 in 4 (double)
 // or 8 (float) slices. Every configuration it can choose is in the list under its own name
-// (gemm10_swizzled_64x64x16_s4 is the small float tile unsplit, gemm10_splitk_64x64x16_s4 split
+// (gemm10_swizzled_64x64x16_w32x32_t4x8_s4 is the small float tile unsplit, gemm10_splitk_64x64x16_w32x32_t4x8_s4 split
 // by the same rule), so a run shows what each choice costs.
 // Its rounding depth is the chosen split's (gemm_schedule.cuh, splitk_depth), K without one.
 #pragma once

@@ -51,9 +51,14 @@ __global__ void __launch_bounds__(table_detail::kBlock) tableKernel(float* __res
   if (index < n) devPtr[index] = Math::f(table_detail::argument(c_step[kSlot], index));
 }
 
-// `step` is read before the call returns (pageable source: see the header).
-inline void write_step(int slot, const float& step, cudaStream_t s) {
-  KL_CUDA_CHECK(cudaMemcpyToSymbolAsync(c_step, &step, sizeof(float), slot * sizeof(float), cudaMemcpyHostToDevice, s));
+// `step` is read before the call returns (pageable source: see the header). It is read from a
+// copy that lives as long as the program: a CUDA graph that captured the launch (the runner's
+// stream check replays one, as any graph of a user's would) reads the copy's source when it
+// replays, and the argument is gone by then.
+inline void write_step(int slot, float step, cudaStream_t s) {
+  static float staged[2];
+  staged[slot] = step;
+  KL_CUDA_CHECK(cudaMemcpyToSymbolAsync(c_step, &staged[slot], sizeof(float), slot * sizeof(float), cudaMemcpyHostToDevice, s));
 }
 
 // What slot 1 holds, as far as this process wrote it (bits, so that NaN never compares equal and

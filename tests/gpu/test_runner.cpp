@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <sys/wait.h>
 #include <thread>
@@ -138,5 +139,50 @@ TEST_CASE("Ctrl-C leaves a valid, incomplete report and exit status 130") {
   CHECK(j["complete"] == false);
   CHECK(j["incomplete_reason"].get<std::string>().find("interrupted") != std::string::npos);
   CHECK(j["results"].size() > 0);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("kernels from outside the tree: the examples' verdicts and the summary table") {
+  const auto dir = scratch("user");
+  const std::string exe = KL_COMPARE_EXAMPLES_EXE;
+  const std::string common = " -t float --max-time 0.05 --min-samples 3 --out " + dir.string();
+  const int gemv = std::system((exe + " -f gemv -s 300x257 -v 'carol/*'" + common + " --name gemv >/dev/null 2>&1").c_str());
+  CHECK(WIFEXITED(gemv));
+  CHECK(WEXITSTATUS(gemv) == 0);
+  const auto g = load(dir / "gemv.json");
+  const int code = std::system((exe + " -f reduce -s 1000,100003 -v 'alice/*,bob/*'" + common +
+                                " --summary --name user >/dev/null 2>&1").c_str());
+  CHECK(WIFEXITED(code));
+  CHECK(WEXITSTATUS(code) == 1);  // bob's kernel is wrong
+  auto j = load(dir / "user.json");
+  for (const auto& r : g["results"]) j["results"].push_back(r);
+  int alice = 0, bob = 0, carol = 0;
+  for (const auto& r : j["results"]) {
+    const std::string v = r["variant"];
+    CAPTURE(v);
+    CAPTURE(r["shape"].get<std::string>());
+    if (v == "alice/warp_atomic") {
+      CHECK(r["status"] == "ok");
+      ++alice;
+    }
+    if (v == "carol/warp_per_row") {
+      CHECK(r["status"] == "ok");
+      ++carol;
+    }
+    if (v == "bob/shared_tree") {
+      CHECK(r["status"] == "FAIL");
+      CHECK(r["note"].get<std::string>().find("exact inputs") != std::string::npos);
+      ++bob;
+    }
+  }
+  CHECK(alice == 2);
+  CHECK(bob == 2);
+  CHECK(carol == 1);
+  std::ifstream md(dir / "user.summary.md");
+  REQUIRE(md.good());
+  const std::string text((std::istreambuf_iterator<char>(md)), std::istreambuf_iterator<char>());
+  CHECK(text.find("| alice | alice/warp_atomic | reduce | passed | 2/2") != std::string::npos);
+  CHECK(text.find("| bob | bob/shared_tree | reduce | FAIL: reduce float n=1000: exact inputs") != std::string::npos);
+  CHECK(std::filesystem::exists(dir / "user.summary.csv"));
   std::filesystem::remove_all(dir);
 }

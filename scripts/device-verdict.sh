@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# One lent-GPU call that checks a build end to end and measures the default comparison:
+#   scripts/device-verdict.sh OUTDIR TAG [CMAKE_ARGS...]
+# builds into /tmp/kl-TAG with CMAKE_ARGS (e.g. -DCMAKE_CUDA_ARCHITECTURES=80), runs the host
+# suite and the GPU suite (SUITE=0 skips it; KL_GPU_SUITE_QUICK as set), the default comparison
+# (timed: its wall time is in TAG.log), and `compare diff` against BEFORE (a report; old
+# configuration names mapped through results/config-renames.json). At most five files land in
+# OUTDIR: TAG.log (everything printed), TAG.json/.md (the default run), TAG-diff.md, TAG-build.log.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out="${1:?usage: device-verdict.sh OUTDIR TAG [CMAKE_ARGS...]}"
+tag="${2:?TAG}"
+shift 2
+mkdir -p "$out"
+log="$out/$tag.log"
+build="/tmp/kl-$tag"
+export PATH="$PATH:/usr/local/cuda/bin"
+say() { echo "== $*" | tee -a "$log"; }
+t0=$SECONDS
+say "$tag: configure and build ($*)"
+if ! { cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DKL_WERROR=ON "$@" && cmake --build "$build" -j "$(nproc)"; } > "$out/$tag-build.log" 2>&1; then
+  grep -E "error|Error" "$out/$tag-build.log" | head -20 | tee -a "$log"
+  say "$tag: build FAILED in $((SECONDS - t0)) s"
+  exit 1
+fi
+say "$tag: built in $((SECONDS - t0)) s"
+"$build/tests/host_suite" 2>&1 | tail -3 | tee -a "$log"
+if [ "${SUITE:-1}" != 0 ]; then
+  t1=$SECONDS
+  KL_COMPARE_EXE="$build/compare" timeout 900 "$build/tests/gpu_suite" > "$out/$tag-suite.tmp" 2>&1
+  rc=$?
+  grep -E "ERROR|logged|FAIL|note|test cases|assertions|Status" "$out/$tag-suite.tmp" | head -80 | tee -a "$log"
+  say "$tag: gpu_suite exit $rc in $((SECONDS - t1)) s (KL_GPU_SUITE_QUICK=${KL_GPU_SUITE_QUICK:-0})"
+  rm -f "$out/$tag-suite.tmp"
+fi
+t2=$SECONDS
+"$build/compare" -q --out "$out" --name "$tag" ${COMPARE_EXTRA:-} > "$out/$tag-default.tmp" 2>&1
+rc=$?
+grep -cE " (ok|skipped) " "$out/$tag-default.tmp" | sed 's/^/rows ok or skipped: /' | tee -a "$log"
+grep -E " (FAIL|ERROR) " "$out/$tag-default.tmp" | head -30 | tee -a "$log"
+grep -E "skipped" "$out/$tag-default.tmp" | sed -E 's/ +/ /g' | cut -c1-220 | sort | uniq | head -40 >> "$log"
+say "$tag: default comparison exit $rc in $((SECONDS - t2)) s"
+rm -f "$out/$tag-default.tmp" "$out/$tag.csv"
+if [ -n "${BEFORE:-}" ]; then
+  python3 scripts/rename_variants.py "$BEFORE" /tmp/before-renamed.json
+  "$build/compare" diff /tmp/before-renamed.json "$out/$tag.json" --markdown "$out/$tag-diff.md" > /tmp/diff.out 2>&1
+  drc=$?
+  tail -40 /tmp/diff.out | tee -a "$log"
+  say "$tag: compare diff exit $drc"
+fi
+say "$tag: done in $((SECONDS - t0)) s"
