@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the build needs and is missing: cmake, a C++ compiler, and the header-only
-# libraries doctest, CLI11 and nlohmann-json from Debian/Ubuntu packages. The CUDA toolkit
+# libraries doctest, CLI11 and nlohmann-json, and zlib (compare diff reads .json.gz reports),
+# from Debian/Ubuntu packages. The CUDA toolkit
 # (nvcc, cuBLAS, CCCL) must already be there, in /usr/local/cuda or on PATH.
 set -euo pipefail
 
@@ -11,6 +12,7 @@ have_header() { for d in /usr/include /usr/local/include; do [ -e "$d/$1" ] && r
 have_header doctest/doctest.h || need+=(doctest-dev)
 have_header CLI/CLI.hpp || need+=(libcli11-dev)
 have_header nlohmann/json.hpp || need+=(nlohmann-json3-dev)
+have_header zlib.h || need+=(zlib1g-dev)
 
 if [ ${#need[@]} -gt 0 ]; then
   echo "deps: installing ${need[*]}" >&2

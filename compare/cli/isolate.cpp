@@ -4,6 +4,9 @@
 #include "compare/core/family.hpp"
 #include "compare/cli/runner.hpp"
 #include "compare/core/timing.hpp"
+#include "compare/report/schema.hpp"
+
+#include <nlohmann/json.hpp>
 
 #include <spawn.h>
 #include <sys/wait.h>
@@ -71,7 +74,7 @@ Attempt spawn_worker(const Plan& plan, std::size_t index, double copy_gbps, cons
   std::string line;
   while (std::getline(in, line)) {
     if (line.rfind("start ", 0) == 0) a.last_label = line.substr(6);
-    else if (line.rfind("row ", 0) == 0) a.rows.push_back(row_from_json(line.substr(4)));
+    else if (line.rfind("row ", 0) == 0) a.rows.push_back(nlohmann::json::parse(line.substr(4)).get<Row>());
   }
   std::remove(path);
   return a;
@@ -159,7 +162,7 @@ int run_worker(const Plan& plan) {
   RunContext ctx{plan.run, dev, plan.worker_copy_gbps, timer, &WorkerLog::say, &log};
   const auto& p = plan.problems.at(static_cast<std::size_t>(plan.worker));
   const auto rows = p.family->run(p.key, ctx);
-  for (const Row& r : rows) std::fprintf(f, "row %s\n", row_to_json(r).c_str());
+  for (const Row& r : rows) std::fprintf(f, "row %s\n", nlohmann::json(r).dump().c_str());
   std::fclose(f);
   if (!ctx.fatal.empty()) return kExitCuda;
   if (g_interrupted.load()) return kExitInterrupted;

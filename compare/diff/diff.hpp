@@ -34,8 +34,20 @@
 //     price: a kernel that got slower by as much as the library got faster is not flagged.
 //     Library rows are judged raw. Problems without a library row, and runs whose GPU or
 //     library versions differ, are judged raw (and the report says so).
+//  5. Library rows are the control, not the subject: they are judged and shown like any row
+//     (SLOWER, NOW FAILING), but only hand-written rows set the exit status, unless
+//     --gate-library (DiffOptions::gate_library) opts them in. Across two machines a library
+//     row moved +3% in a 5 us run, and in a same-commit A/A pair thrust_inner_product moved
+//     15.7%: the library's own variation is not a regression of the kernels (issue 22, item 8).
 // Rows are matched by (family, type, shape, variant); rows present in one run only are listed.
+//
+// Files: utest.* (the U test), run_file.cpp (reports read through compare/report/schema.hpp),
+// verdict.cpp (the comparison), render.cpp (table and markdown), command.cpp (the command line);
+// the kl_diff target, which needs no CUDA header or library (nor does the compare-diff program).
 #pragma once
+
+#include "compare/diff/utest.hpp"
+#include "compare/report/report.hpp"
 
 #include <cstddef>
 #include <iosfwd>
@@ -48,50 +60,35 @@
 
 namespace kl {
 
-// ---- the Mann-Whitney U test --------------------------------------------------------------
-
-struct UTest {
-  bool ran = false;          // false: a sample has fewer than 2 values (why_not says so)
-  std::size_t n1 = 0, n2 = 0;
-  double u1 = 0, u2 = 0;     // u1: pairs (a_i, b_j) with a_i > b_j, plus half the ties; u1 + u2 = n1*n2
-  double p = 1;              // two-sided
-  bool exact = false;        // exact permutation distribution (with the ties as observed), else
-                             // the normal approximation with tie and continuity corrections
-  double z = 0;              // the corrected normal deviate (normal approximation only)
-  double min_p = 0;          // the smallest p these sample sizes and ties can give at all
-  std::string why_not;
-};
-
-// The U test of a against b (scipy.stats.mannwhitneyu(a, b, alternative='two-sided') convention:
-// u1 is a's statistic). Exact when the smaller sample times the total is at most
-// kUTestExactLimit (44 vs 44, 10 vs 390), which covers the runner's usual 10-sample rows; the
-// normal approximation beyond, where it is accurate.
-UTest mann_whitney_u(std::span<const double> a, std::span<const double> b);
-inline constexpr std::size_t kUTestExactLimit = 4000;
-
 // ---- reading compare's JSON ---------------------------------------------------------------
+//
+// Through the report's schema (compare/report/schema.hpp): a report is read into the same Row
+// and RunMeta the runner writes, .json or .json.gz, any schema version the reader accepts.
 
 // Bad input: an unreadable file, not JSON, not a compare report. One line.
 struct DiffInputError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A Row as the comparison sees it: the row itself, and what is judged, derived from it once.
 struct RunRow {
-  std::string family, dtype, shape, variant, source, status, note;
-  bool has_timing = false;
+  Row row;
+  bool has_timing = false;   // timed, with a finite positive median
   double median = 0, noise = 0;
-  std::size_t count = 0;
+  std::size_t count = 0;     // samples taken
   bool has_samples = false;  // schema 2 lists every sample; schema 1 only counted them
-  std::vector<double> samples;
+  std::vector<double> samples;  // the finite ones
+  explicit RunRow(Row r);
+  bool library() const { return row.source == Source::library; }
+  bool ok() const { return row.status == RowStatus::ok; }
+  bool skipped() const { return row.status == RowStatus::skipped; }
+  bool failing() const { return !ok() && !skipped(); }  // FAIL or ERROR
 };
 
 struct RunFile {
   std::string label;  // the path, as given
-  std::string schema;
   int schema_version = 0;
-  std::string commit, timestamp, command_line, device_name;
-  bool complete = true;
-  std::string incomplete_reason;
+  RunMeta meta;
   // What must match for two runs to be comparable: (what, value); value "" = not recorded.
   std::vector<std::pair<std::string, std::string>> environment;
   // device_state (clocks, temperature, power, ...) flattened to (dotted key, value).
@@ -99,8 +96,9 @@ struct RunFile {
   std::vector<RunRow> rows;
 };
 
+RunFile run_file(Report report, const std::string& label);
 RunFile parse_run(std::string_view json_text, const std::string& label);  // throws DiffInputError
-RunFile load_run(const std::string& path);                                // throws DiffInputError
+RunFile load_run(const std::string& path);  // .json or .json.gz; throws DiffInputError
 
 // ---- the comparison -----------------------------------------------------------------------
 
@@ -108,6 +106,7 @@ struct DiffOptions {
   double alpha = 0.05;
   double threshold = 0.02;  // floor of the relative change of the median that counts
   bool control = true;      // judge hand-written rows against their problem's library rows
+  bool gate_library = false;  // library rows' regressions count for the exit status too
 };
 
 enum class Verdict {
@@ -142,7 +141,9 @@ struct DiffRow {
   double p_adjusted = 1;    // test.p after Holm's adjustment over all tested rows
   bool too_few = false;     // too few samples to be significant (alone, or among this many rows)
   Verdict verdict = Verdict::same;
-  bool regression = false;  // counts for the exit status
+  bool regression = false;  // a regression: slower, or started failing (see `gates`)
+  bool gates = false;       // the regression sets the exit status: a hand-written row's always, a
+                            // library row's only with DiffOptions::gate_library
   bool changed = false;     // shown with --only-changed
   std::string why;          // a short reason, e.g. "within 2.0%", "no samples (schema 1)"
 };
@@ -154,12 +155,14 @@ struct DiffResult {
   bool control_used = false;          // options.control, and the runs' library versions match
   std::vector<DiffRow> rows;          // NEW's order, then the rows only in OLD
   std::size_t count(Verdict v) const;
-  std::size_t regressions() const;
+  std::size_t regressions() const;  // rows whose regression sets the exit status
+  std::size_t library_regressions() const;  // library rows' regressions that do not (the control)
 };
 
 DiffResult diff_runs(RunFile old_run, RunFile new_run, const DiffOptions& options);
 
-// 1 when a variant got significantly slower beyond the threshold or started failing, else 0.
+// 1 when a hand-written variant (or, with gate_library, any) got significantly slower beyond
+// the threshold or started failing, else 0.
 int diff_exit_code(const DiffResult& d);
 
 void print_diff(std::ostream& os, const DiffResult& d, bool only_changed);

@@ -1,5 +1,7 @@
-// One row per (problem, variant), and the writers: terminal table, JSON, CSV, markdown.
-// Files are written whole or not at all (a temporary file renamed into place).
+// One row per (problem, variant), and the writers: terminal table (table.cpp), JSON (json.cpp,
+// through the schema in schema.hpp), CSV (csv.cpp), markdown (markdown.cpp). Files are written
+// whole or not at all (a temporary file renamed into place: file.cpp), and read back, .json or
+// .json.gz (load.cpp). Plain C++: the kl_report target needs no CUDA header or library.
 #pragma once
 
 #include "common/variant.hpp"
@@ -13,6 +15,7 @@
 #include <cstdint>
 #include <iosfwd>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace kl {
@@ -70,17 +73,22 @@ struct RunMeta {
   std::string incomplete_reason;
 };
 
+// The report's JSON schema (schema.hpp says what each version holds).
+inline constexpr std::string_view kReportSchemaName = "kernel-ladder/compare";
+inline constexpr int kReportSchemaVersion = 2;
+
 struct Report {
   RunMeta meta;
   std::vector<Row> rows;
+  int schema_version = kReportSchemaVersion;  // of the file it was read from (written: always the current)
 };
 
 void print_table(std::ostream& os, const Report& r);
-// One row as a JSON object (the elements of to_json's "results"), and back: how an isolated
-// worker process hands its rows to the runner.
+std::string to_json(const Report& r);  // the whole report, indented (schema.hpp's to_json, dumped)
+// One row as compact JSON text and back: schema.hpp's Row pair around a string (the schema's
+// nlohmann functions are what the runner uses; these stay for callers that want text).
 std::string row_to_json(const Row& r);
 Row row_from_json(const std::string& text);
-std::string to_json(const Report& r);
 std::string to_csv(const Report& r);
 std::string to_markdown(const Report& r);
 
@@ -91,6 +99,13 @@ void write_file_atomic(const std::string& path, const std::string& content);
 // Writes BASE.json, BASE.csv and BASE.md: all three are rendered first, each written
 // atomically; returns the paths written.
 std::vector<std::string> write_reports(const std::string& base, const Report& r);
+
+// Reads a report written by to_json (any schema version schema.hpp accepts), from a .json file
+// or a gzip-compressed one (.json.gz, or any file that starts with gzip's magic bytes). Throws
+// ReportReadError (schema.hpp) with one line that starts with the path.
+Report load_report(const std::string& path);
+// The file's bytes, decompressed when it is gzip; ReportReadError "PATH: cannot read the file".
+std::string read_report_text(const std::string& path);
 
 // Human-readable helpers shared by the writers (also tested).
 std::string format_time_ms(double ms);      // "812 ns", "12.3 us", "1.234 ms", "2.01 s"

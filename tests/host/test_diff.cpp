@@ -2,7 +2,10 @@
 // verdicts on synthetic reports (a real regression, pure noise, a new failure, an improvement,
 // rows in one run only, schema-1 input), and the exit status through the real executable.
 #include "compare/diff/diff.hpp"
+#include "compare/report/schema.hpp"
 #include "compare_cli.hpp"
+
+#include <zlib.h>
 
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
@@ -12,6 +15,7 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -126,10 +130,18 @@ struct TempDir {
   }
 };
 
-Run run_diff(const TempDir& dir, const std::string& args) {
+Run run_diff(const TempDir& dir, const std::string& args, const std::string& exe = test::compare_exe() + " diff") {
   const std::string err_file = (dir.path / "stderr.txt").string();
-  const test::Run r = test::run_shell(test::compare_exe() + " diff " + args + " 2>" + err_file);
+  const test::Run r = test::run_shell(exe + " " + args + " 2>" + err_file);
   return {r.code, r.output, dir.read("stderr.txt")};
+}
+
+// `text` gzip-compressed into `path` (what `gzip` writes).
+void write_gzip(const std::string& path, const std::string& text) {
+  gzFile f = gzopen(path.c_str(), "wb");
+  REQUIRE(f != nullptr);
+  REQUIRE(gzwrite(f, text.data(), static_cast<unsigned>(text.size())) == static_cast<int>(text.size()));
+  REQUIRE(gzclose(f) == Z_OK);
 }
 
 bool has(const std::string& s, const std::string& needle) { return s.find(needle) != std::string::npos; }
@@ -253,7 +265,8 @@ TEST_CASE("pure noise is not flagged: two seeded draws from one distribution") {
     const int pairs = 400;
     for (int i = 0; i < pairs; ++i) {
       const auto a = draws(1000 + 2 * i, n, 0.5, 0.02), b = draws(1001 + 2 * i, n, 0.5, 0.02);
-      const DiffRow& r = find(diff(report({row("k", a)}), report({row("k", b)})), "k");
+      const DiffResult d_ab = diff(report({row("k", a)}), report({row("k", b)}));
+      const DiffRow& r = find(d_ab, "k");
       rejected += r.test.p < 0.05;
       flagged += r.verdict != Verdict::same;
     }
@@ -360,11 +373,13 @@ TEST_CASE("significant but within the threshold is the same; the threshold rises
             .rows[0]
             .verdict == Verdict::slower);
   // 4% slower where both runs have ~6% noise: significant with 300 samples, but within the noise.
-  const DiffRow& noisy = find(diff(report({row("k", draws(5, 300, 1.0, 0.06))}), report({row("k", draws(6, 300, 1.04, 0.06))})), "k");
+  const DiffResult noisy_d = diff(report({row("k", draws(5, 300, 1.0, 0.06))}), report({row("k", draws(6, 300, 1.04, 0.06))}));
+  const DiffRow& noisy = find(noisy_d, "k");  // a reference into a live result, not a temporary
   CHECK(noisy.threshold > 0.05);
   CHECK(noisy.verdict == Verdict::same);
   // nvbench's rule takes the quieter run: one noisy run does not hide a 5% change.
-  const DiffRow& one_noisy = find(diff(report({row("k", draws(7, 300, 1.0, 0.001))}), report({row("k", draws(8, 300, 1.05, 0.08))})), "k");
+  const DiffResult one_noisy_d = diff(report({row("k", draws(7, 300, 1.0, 0.001))}), report({row("k", draws(8, 300, 1.05, 0.08))}));
+  const DiffRow& one_noisy = find(one_noisy_d, "k");
   CHECK(one_noisy.threshold == doctest::Approx(0.02));
   CHECK(one_noisy.verdict == Verdict::slower);
 }
@@ -550,4 +565,129 @@ TEST_CASE("compare diff: bad input is exit status 2 with one line on stderr") {
     CHECK(has(r.err, "compare diff: error: "));
     CHECK(r.out.empty());
   }
+}
+
+// ---- library rows are the control (issue 22, item 8) -------------------------------------------
+
+TEST_CASE("a library row that got slower is shown as changed but does not fail the comparison; --gate-library lets it") {
+  // What happened across two machines: the library row moved, the hand-written kernel did not.
+  auto lib = [](const std::vector<double>& s, const std::string& status = "ok") {
+    return row("thrust_inner_product", s, status, 2, "n=1024", "library");
+  };
+  const json o = report({row("k", draws(70, 30, 1.0, 0.003)), lib(draws(71, 30, 0.005, 0.003))});
+  const json n = report({row("k", draws(72, 30, 1.0, 0.003)), lib(draws(73, 30, 0.005 * 1.157, 0.003))});
+  const DiffResult d = diff(o, n);
+  const DiffRow& l = find(d, "thrust_inner_product");
+  CHECK(l.library);
+  CHECK(l.verdict == Verdict::slower);
+  CHECK(l.regression);
+  CHECK_FALSE(l.gates);
+  CHECK(l.changed);
+  CHECK(has(l.why, "library: not counted"));
+  CHECK(find(d, "k").verdict == Verdict::same);
+  CHECK(d.regressions() == 0);
+  CHECK(d.library_regressions() == 1);
+  CHECK(diff_exit_code(d) == 0);
+  std::ostringstream os;
+  print_diff(os, d, true);  // --only-changed still shows it
+  CHECK(has(os.str(), "thrust_inner_product [lib]"));
+  CHECK(has(os.str(), "SLOWER"));
+  CHECK(has(os.str(), "no regression (exit status 0); 1 library row slower or failing, the control: not counted"));
+  CHECK(has(diff_markdown(d, true), "`thrust_inner_product` (library)"));
+  CHECK_FALSE(has(diff_markdown(d, true), "**SLOWER"));  // bold only for what fails the comparison
+  DiffOptions gate;
+  gate.gate_library = true;
+  const DiffResult g = diff(o, n, gate);
+  CHECK(find(g, "thrust_inner_product").gates);
+  CHECK(g.regressions() == 1);
+  CHECK(diff_exit_code(g) == 1);
+  // A library row that starts failing is the control too, unless gated.
+  const json broken = report({row("k", draws(72, 30, 1.0, 0.003)), lib({}, "ERROR")});
+  CHECK(find(diff(o, broken), "thrust_inner_product").verdict == Verdict::now_failing);
+  CHECK(diff_exit_code(diff(o, broken)) == 0);
+  CHECK(diff_exit_code(diff(o, broken, gate)) == 1);
+  // A hand-written regression still fails beside an ungated library one, and the counts say which.
+  const json both = report({row("k", draws(74, 30, 1.10, 0.003)), lib(draws(75, 30, 0.005 * 1.157, 0.003))});
+  const DiffResult b = diff(o, both, [] { DiffOptions raw; raw.control = false; return raw; }());
+  CHECK(diff_exit_code(b) == 1);
+  std::ostringstream bs;
+  print_diff(bs, b, false);
+  CHECK(has(bs.str(), "1 regression: 1 significantly slower, 0 newly failing (exit status 1); 1 library row"));
+}
+
+TEST_CASE("compare diff and compare-diff: a library-only slowdown exits 0, with --gate-library 1") {
+  TempDir dir;
+  auto lib = [](const std::vector<double>& s) { return row("cublas_gemv", s, "ok", 2, "n=1024", "library"); };
+  const std::string o = dir.write("o.json", report({row("k", draws(80, 30, 1.0, 0.003)), lib(draws(81, 30, 0.005, 0.003))}).dump());
+  const std::string n = dir.write("n.json", report({row("k", draws(82, 30, 1.0, 0.003)), lib(draws(83, 30, 0.00515, 0.003))}).dump());
+  for (const std::string& exe : {test::compare_exe() + " diff", std::string(KL_COMPARE_DIFF_EXE)}) {
+    INFO(exe);
+    const Run plain = run_diff(dir, o + " " + n + " --only-changed", exe);
+    CHECK(plain.code == 0);
+    CHECK(has(plain.out, "cublas_gemv [lib]"));
+    CHECK(has(plain.out, "SLOWER"));
+    const Run gated = run_diff(dir, o + " " + n + " --gate-library", exe);
+    CHECK(gated.code == 1);
+    CHECK(has(gated.out, "1 regression: 1 significantly slower"));
+  }
+}
+
+// ---- reading: the report schema, .json.gz, every committed report ------------------------------
+
+TEST_CASE("compare diff reads .json.gz as .json; a damaged one is bad input") {
+  TempDir dir;
+  const json o = report({row("k", draws(90, 30, 1.0, 0.01))});
+  const json n = report({row("k", draws(91, 30, 1.1, 0.01))});
+  const std::string plain = dir.write("n.json", n.dump());
+  write_gzip((dir.path / "n.json.gz").string(), n.dump(2));
+  write_gzip((dir.path / "o.json.gz").string(), o.dump());
+  const RunFile a = load_run(plain), b = load_run((dir.path / "n.json.gz").string());
+  REQUIRE(a.rows.size() == b.rows.size());
+  CHECK(a.rows[0].samples == b.rows[0].samples);
+  const Run r = run_diff(dir, (dir.path / "o.json.gz").string() + " " + (dir.path / "n.json.gz").string(), KL_COMPARE_DIFF_EXE);
+  CHECK(r.code == 1);
+  CHECK(has(r.out, "SLOWER"));
+  // Cut short: an error, not a silently shorter report.
+  std::string gz;
+  {
+    std::ifstream in(dir.path / "n.json.gz", std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    gz = ss.str();
+  }
+  std::ofstream(dir.path / "cut.json.gz", std::ios::binary) << gz.substr(0, gz.size() / 2);
+  CHECK_THROWS_AS(load_run((dir.path / "cut.json.gz").string()), DiffInputError);
+  const Run cut = run_diff(dir, (dir.path / "o.json.gz").string() + " " + (dir.path / "cut.json.gz").string());
+  CHECK(cut.code == 2);
+  CHECK(count_lines(cut.err) == 1);
+  CHECK(has(cut.err, "cut.json.gz"));
+}
+
+TEST_CASE("every report committed under results/ reads (**/*.json and **/*.json.gz, schema 1 and 2)") {
+  namespace fs = std::filesystem;
+  std::size_t json_files = 0, gz_files = 0, rows = 0;
+  std::set<int> versions;
+  for (const auto& e : fs::recursive_directory_iterator(fs::path(KL_SOURCE_DIR) / "results")) {
+    const std::string p = e.path().string();
+    const bool gz = p.size() > 8 && p.ends_with(".json.gz");
+    if (!e.is_regular_file() || !(gz || p.ends_with(".json"))) continue;
+    // Other JSON under results/ (e.g. config-renames.json) is no report: it names no schema.
+    if (read_report_text(p).find("\"schema\"") == std::string::npos) continue;
+    INFO(p);
+    RunFile f{};
+    CHECK_NOTHROW(f = load_run(p));
+    (gz ? gz_files : json_files) += 1;
+    rows += f.rows.size();
+    versions.insert(f.schema_version);
+    CHECK_FALSE(f.rows.empty());
+    // And the schema writes back what it read: read -> write -> read is the identity on rows.
+    const Report once = load_report(p);
+    const Report twice = parse_report(to_json(once));
+    REQUIRE(once.rows.size() == twice.rows.size());
+    CHECK(nlohmann::json(once.rows).dump() == nlohmann::json(twice.rows).dump());
+  }
+  CHECK(json_files >= 20);
+  CHECK(gz_files >= 10);
+  CHECK(rows > 1000);
+  CHECK(versions == std::set<int>{1, 2});
 }

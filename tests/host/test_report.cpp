@@ -1,11 +1,14 @@
 // The writers: JSON parses back with every field, CSV has one line per row and escapes,
 // markdown has the table, files are written whole.
 #include "compare/report/report.hpp"
+#include "compare/report/schema.hpp"
 
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <filesystem>
+#include <limits>
 #include <fstream>
 #include <sstream>
 
@@ -72,6 +75,83 @@ TEST_CASE("JSON carries the metadata and every row") {
   CHECK(j["results"][0]["validation"]["pass"] == true);
   CHECK(j["results"][1]["status"] == "FAIL");
   CHECK(j["results"][1]["variant"] == "broken, \"quoted\"");
+}
+
+TEST_CASE("the schema: named and versioned, and every struct reads back what it wrote") {
+  Report r = sample_report();
+  r.meta.smem_bank_mode = "4-byte";
+  r.meta.l2_flush = "read";
+  r.meta.device.cc_major = 9;
+  r.meta.device.driver_version = 13000;
+  r.meta.device.cublas_version = "13.1.0";
+  r.meta.state_start.available = true;
+  r.meta.state_start.sm_clock_mhz = 1980;
+  r.meta.state_start.reasons = {"sw_power_cap"};
+  r.meta.state_end.why_unavailable = "no NVML";
+  r.meta.incomplete = true;
+  r.meta.incomplete_reason = "interrupted";
+  r.rows[0].axes = {{"op", "row_max"}};
+  r.rows[0].dim_names = {"n"};
+  r.rows[0].seed = 18446744073709551615ull;
+  r.rows[1].check.max_abs_err = std::numeric_limits<double>::infinity();
+  r.rows[1].check.detail = "NaN at 3";
+  const nlohmann::json j = nlohmann::json::parse(to_json(r));
+  CHECK(j["schema"] == "kernel-ladder/compare/2");
+  CHECK(j["schema_version"] == kReportSchemaVersion);
+  CHECK(j["results"][1]["validation"]["max_abs_err"] == "inf");
+  const Report back = parse_report(to_json(r));
+  CHECK(back.schema_version == 2);
+  CHECK(to_json(back) == to_json(r));  // every field survives
+  CHECK(back.meta.device.cc_major == 9);
+  CHECK(back.meta.state_start.reasons == std::vector<std::string>{"sw_power_cap"});
+  CHECK_FALSE(back.meta.state_end.available);
+  CHECK(back.rows[0].axes == r.rows[0].axes);
+  CHECK(back.rows[0].samples_ms == r.rows[0].samples_ms);
+  CHECK(std::isinf(back.rows[1].check.max_abs_err));
+  // Each struct alone.
+  CHECK(nlohmann::json(r.rows[0]).get<Row>().time_ms.samples == 20);
+  CHECK(nlohmann::json(r.rows[0].metric).get<Metric>().unit == "GB/s");
+  CHECK(nlohmann::json(r.meta.device).get<DeviceInfo>().sm_count == 132);
+}
+
+TEST_CASE("the schema reads the older forms and refuses what is not a report") {
+  // Version 2 before "schema_version" existed: the version is in the name only.
+  nlohmann::json j = nlohmann::json::parse(to_json(sample_report()));
+  j.erase("schema_version");
+  CHECK(parse_report(j.dump()).schema_version == 2);
+  // Version 1: samples only counted, no validation of exact inputs, a shorter metric.
+  const nlohmann::json v1 = {
+      {"schema", "kernel-ladder/compare/1"},
+      {"results",
+       {{{"family", "gemm"}, {"dtype", "float"}, {"shape", "256x256x256"}, {"variant", "g"}, {"status", "ok"},
+         {"timing_ms", {{"median", 0.02}, {"samples", 10}, {"noise", 0.01}}},
+         {"metric", {{"work", 3.0e7}, {"unit", "TFLOP/s"}, {"throughput", 1.4}}}}}}};
+  const Report old = parse_report(v1.dump());
+  CHECK(old.schema_version == 1);
+  REQUIRE(old.rows.size() == 1);
+  CHECK(old.rows[0].has_timing);
+  CHECK(old.rows[0].time_ms.samples == 10);
+  CHECK(old.rows[0].samples_ms.empty());
+  CHECK(old.rows[0].metric.work == 3.0e7);
+  CHECK_FALSE(old.meta.incomplete);
+  auto refused = [](const std::string& text, const std::string& needle) {
+    try {
+      parse_report(text);
+    } catch (const ReportReadError& e) {
+      INFO(e.what());
+      CHECK(std::string(e.what()).find(needle) != std::string::npos);
+      return;
+    }
+    FAIL("accepted: " << text);
+  };
+  refused("{", "not JSON");
+  refused(R"({"schema": "kernel-ladder/compare/x", "results": []})", "unknown schema");
+  refused(R"({"schema": "kernel-ladder/compare/2", "schema_version": 3, "results": []})", "does not match");
+  refused(R"({"schema": "kernel-ladder/compare/2", "results": [{"family": "f", "dtype": "float", "shape": "n=1", "variant": "v"}]})",
+          "no \"status\"");
+  refused(R"({"schema": "kernel-ladder/compare/2", "results": [{"family": "f", "dtype": "float", "shape": "n=1", "variant": "v",
+              "status": "ok", "timing_ms": {"median": "fast"}}]})",
+          "a number is expected");
 }
 
 TEST_CASE("CSV: a header and one line per row, fields escaped") {
