@@ -4,10 +4,13 @@
 # builds into /tmp/kl-TAG with CMAKE_ARGS (e.g. -DCMAKE_CUDA_ARCHITECTURES=80), runs the host
 # suite and the GPU suite (SUITE=0 skips it; KL_GPU_SUITE_QUICK as set), the default comparison
 # (timed: its wall time is in TAG.log), and `compare diff` against BEFORE (a report; old
-# configuration names mapped through results/config-renames.json). At most five files land in
+# configuration names mapped through results/config-renames.json). SRC: build that source tree
+# instead of this one (an older commit's, to measure before and after on one machine). At most
+# five files land in
 # OUTDIR: TAG.log (everything printed), TAG.json/.md (the default run), TAG-diff.md, TAG-build.log.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+here="$(cd "$(dirname "$0")" && pwd)"
+cd "${SRC:-$here/..}"
 out="${1:?usage: device-verdict.sh OUTDIR TAG [CMAKE_ARGS...]}"
 tag="${2:?TAG}"
 shift 2
@@ -42,7 +45,7 @@ grep -E "skipped" "$out/$tag-default.tmp" | sed -E 's/ +/ /g' | cut -c1-220 | so
 say "$tag: default comparison exit $rc in $((SECONDS - t2)) s"
 rm -f "$out/$tag-default.tmp" "$out/$tag.csv"
 if [ -n "${BEFORE:-}" ]; then
-  python3 scripts/rename_variants.py "$BEFORE" /tmp/before-renamed.json
+  python3 "$here/rename_variants.py" "$BEFORE" /tmp/before-renamed.json
   "$build/compare" diff /tmp/before-renamed.json "$out/$tag.json" --markdown "$out/$tag-diff.md" > /tmp/diff.out 2>&1
   drc=$?
   tail -40 /tmp/diff.out | tee -a "$log"
