@@ -27,6 +27,7 @@ if ! { cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DKL_WERROR=ON "$@" && 
   exit 1
 fi
 say "$tag: built in $((SECONDS - t0)) s"
+rm -f "$out/$tag-build.log"  # kept only when the build fails
 "$build/tests/host_suite" 2>&1 | tail -3 | tee -a "$log"
 if [ "${SUITE:-1}" != 0 ]; then
   t1=$SECONDS
