@@ -76,6 +76,8 @@ class Problem {
   // reference (the re-check after timing: a result cached by pointer, or state kept from an
   // earlier run, fails there).
   virtual void load_fresh(std::uint64_t seed) { load_inputs(InputKind::random, seed); }
+  // Whether the last load_fresh loaded an exact set (equality against an exact reference).
+  virtual bool fresh_inputs_are_exact() const { return false; }
   // Reads the outputs back (after a synchronisation) and checks them against the reference.
   virtual Check validate(const Candidate& c) = 0;
   // Remembers the current outputs as the library baseline's, for cross-checks.
@@ -406,6 +408,7 @@ class ProblemBase : public Problem {
     }
   }
   void poison(cudaStream_t s, int pattern) override { out_.poison(s, pattern); }
+  bool fresh_inputs_are_exact() const override { return kind_ == InputKind::exact; }
   std::string guard_damage() override { return out_.guard_damage(); }
   // Every buffer allocated anew, 256 bytes further into its allocation than the last ones (so no
   // address repeats even where the allocator hands the same blocks back), then inputs the timed
@@ -421,6 +424,7 @@ class ProblemBase : public Problem {
     out_ = CheckedOutput<T>(0);
     out_ = CheckedOutput<T>(n_out, lead_);
     if (!exact_snapshot_.valid) return load_inputs(InputKind::random, seed);
+    // kind_ becomes exact below: fresh_inputs_are_exact() reads it.
     kind_ = InputKind::exact;
     for (std::size_t i = 0; i < inputs_.size(); ++i) {
       inputs_[i].host = exact_snapshot_.inputs[i];
