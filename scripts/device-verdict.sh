@@ -43,6 +43,7 @@ rc=$?
 grep -cE " (ok|skipped) " "$out/$tag-default.tmp" | sed 's/^/rows ok or skipped: /' | tee -a "$log"
 grep -E " (FAIL|ERROR) " "$out/$tag-default.tmp" | head -30 | tee -a "$log"
 grep -E "skipped" "$out/$tag-default.tmp" | sed -E 's/ +/ /g' | cut -c1-220 | sort | uniq | head -40 >> "$log"
+grep -E "^phase" "$out/$tag-default.tmp" | tee -a "$log"  # KL_PHASE_TIMES=1
 say "$tag: default comparison exit $rc in $((SECONDS - t2)) s"
 rm -f "$out/$tag-default.tmp" "$out/$tag.csv"
 if [ -n "${BEFORE:-}" ]; then
