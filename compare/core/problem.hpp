@@ -71,13 +71,10 @@ class Problem {
   // After a run that has finished: how the run damaged the guard band after the output (a write
   // past its end), "" when it is intact; the band is restored for the next run.
   virtual std::string guard_damage() { return {}; }
-  // Inputs the timed runs never saw (ProblemBase: the exact set again, or random ones from
-  // `seed`) in freshly allocated buffers at other addresses than the last ones, and their
-  // reference (the re-check after timing: a result cached by pointer, or state kept from an
-  // earlier run, fails there).
+  // New random inputs from `seed` in freshly allocated buffers at other addresses than the last
+  // ones, and their reference (the re-check after timing: a result cached by pointer, or state
+  // kept from an earlier run, fails there).
   virtual void load_fresh(std::uint64_t seed) { load_inputs(InputKind::random, seed); }
-  // Whether the last load_fresh loaded an exact set (equality against an exact reference).
-  virtual bool fresh_inputs_are_exact() const { return false; }
   // Reads the outputs back (after a synchronisation) and checks them against the reference.
   virtual Check validate(const Candidate& c) = 0;
   // Remembers the current outputs as the library baseline's, for cross-checks.
@@ -240,6 +237,11 @@ class Input {
     else fill_device(g, kGuardBytes / sizeof(T), std::numeric_limits<T>::quiet_NaN(), nullptr);
     KL_CUDA_CHECK(cudaDeviceSynchronize());
   }
+  // A new device buffer at another address (the re-check after timing); the host values stay.
+  void reallocate(std::size_t lead) {
+    GuardedArray<T> fresh(host.size(), lead);
+    dev_ = std::move(fresh);
+  }
   void keep_pinned() {
     if (pinned_.size() != host.size()) pinned_ = PinnedArray<T>(host.size());
     if (!host.empty()) std::memcpy(pinned_.get(), host.data(), host.size() * sizeof(T));
@@ -289,6 +291,13 @@ class CheckedOutput {
   void poison(cudaStream_t s, int pattern = 0) {
     if constexpr (std::is_integral_v<T>) fill_device(dev_.get(), size(), poison_[pattern & 1], s);
     else KL_CUDA_CHECK(cudaMemsetAsync(dev_.get(), pattern & 1 ? 0x7f : 0xff, size() * sizeof(T), s));
+  }
+  // A new device buffer at another address (the re-check after timing), its guard armed.
+  void reallocate(std::size_t lead) {
+    GuardedArray<T> fresh(size(), lead);
+    dev_ = std::move(fresh);
+    dev_.arm_guard(nullptr);
+    KL_CUDA_CHECK(cudaDeviceSynchronize());
   }
   // After a finished run: what it wrote past the end of the output ("" if nothing); re-armed.
   std::string guard_damage() {
@@ -397,44 +406,17 @@ class ProblemBase : public Problem {
     make_reference(kind);
     out_.reference_ready();
     if (end_to_end_) out_.keep_pinned();
-    if (kind == InputKind::exact) {
-      // Kept for the re-check after timing (load_fresh): inputs the timed runs never saw, whose
-      // reference is already known.
-      exact_snapshot_.inputs.clear();
-      for (const auto& in : inputs_) exact_snapshot_.inputs.push_back(in.host);
-      exact_snapshot_.ref = out_.ref, exact_snapshot_.scale = out_.scale, exact_snapshot_.slack = out_.slack;
-      exact_snapshot_.exact_slack = out_.exact_slack;
-      exact_snapshot_.valid = true;
-    }
   }
   void poison(cudaStream_t s, int pattern) override { out_.poison(s, pattern); }
-  bool fresh_inputs_are_exact() const override { return kind_ == InputKind::exact; }
   std::string guard_damage() override { return out_.guard_damage(); }
-  // Every buffer allocated anew, 256 bytes further into its allocation than the last ones (so no
-  // address repeats even where the allocator hands the same blocks back), then inputs the timed
-  // runs never saw: the exact set (its own seed, its reference kept from the exact phase, checked
-  // for equality), or where the problem has none, random inputs from `seed`.
+  // Every device buffer allocated anew, 256 bytes further into its allocation than the last ones
+  // (so no address repeats even where the allocator hands the same blocks back), then random
+  // inputs from the new seed and their reference (the host arrays are reused).
   void load_fresh(std::uint64_t seed) override {
     lead_ = lead_ ? 0 : 256;
-    std::vector<std::size_t> sizes;
-    for (const auto& in : inputs_) sizes.push_back(in.size());
-    inputs_.clear();
-    for (std::size_t n : sizes) inputs_.emplace_back(n, lead_);
-    const std::size_t n_out = out_.size();
-    out_ = CheckedOutput<T>(0);
-    out_ = CheckedOutput<T>(n_out, lead_);
-    if (!exact_snapshot_.valid) return load_inputs(InputKind::random, seed);
-    // kind_ becomes exact below: fresh_inputs_are_exact() reads it.
-    kind_ = InputKind::exact;
-    for (std::size_t i = 0; i < inputs_.size(); ++i) {
-      inputs_[i].host = exact_snapshot_.inputs[i];
-      inputs_[i].upload();
-      if (end_to_end_) inputs_[i].keep_pinned();
-    }
-    out_.ref = exact_snapshot_.ref, out_.scale = exact_snapshot_.scale, out_.slack = exact_snapshot_.slack;
-    out_.exact_slack = exact_snapshot_.exact_slack;
-    out_.reference_ready();
-    if (end_to_end_) out_.keep_pinned();
+    for (auto& in : inputs_) in.reallocate(lead_);
+    out_.reallocate(lead_);
+    load_inputs(InputKind::random, seed);
   }
   Check validate(const Candidate& c) override {
     const double f = factor(c);
@@ -482,11 +464,6 @@ class ProblemBase : public Problem {
   std::vector<Input<T>> inputs_;
   CheckedOutput<T> out_;
   std::size_t lead_ = 0;
-  struct {
-    bool valid = false;
-    std::vector<std::vector<T>> inputs;
-    std::vector<double> ref, scale, slack, exact_slack;
-  } exact_snapshot_;
   InputKind kind_ = InputKind::random;
   bool end_to_end_;
   double copy_gbps_;

@@ -7,7 +7,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <algorithm>
 #include <random>
+#include <thread>
 #include <type_traits>
 #include <vector>
 
@@ -15,9 +17,10 @@ namespace kl {
 
 class SplitMix64 {
  public:
+  static constexpr std::uint64_t kIncrement = 0x9e3779b97f4a7c15ull;
   explicit SplitMix64(std::uint64_t seed) : s_(seed) {}
   std::uint64_t next() {
-    std::uint64_t z = (s_ += 0x9e3779b97f4a7c15ull);
+    std::uint64_t z = (s_ += kIncrement);
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
     return z ^ (z >> 31);
@@ -28,19 +31,30 @@ class SplitMix64 {
   std::uint64_t s_;
 };
 
+// Element i draws the (i + 1)-th number of SplitMix64(seed): the generator's state is a counter,
+// so chunks start at seed + i·increment and large inputs fill on every core, with the same values
+// a single thread would draw.
 template <class T>
 void fill_random(T* dst, std::size_t n, std::uint64_t seed) {
-  SplitMix64 g(seed);
-  for (std::size_t i = 0; i < n; ++i) {
-    if constexpr (std::is_integral_v<T>) {
-      const std::uint64_t r = g.next();
-      const auto mag = static_cast<std::int64_t>(1 + r % 1000);
-      dst[i] = static_cast<T>((r >> 40) & 1 ? mag : -mag);
+  auto fill = [&](std::size_t lo, std::size_t hi) {
+    SplitMix64 g(seed + static_cast<std::uint64_t>(lo) * SplitMix64::kIncrement);
+    for (std::size_t i = lo; i < hi; ++i) {
+      if constexpr (std::is_integral_v<T>) {
+        const std::uint64_t r = g.next();
+        const auto mag = static_cast<std::int64_t>(1 + r % 1000);
+        dst[i] = static_cast<T>((r >> 40) & 1 ? mag : -mag);
+      } else {
+        dst[i] = static_cast<T>(2.0 * g.uniform01() - 1.0);
+      }
     }
-    else {
-      dst[i] = static_cast<T>(2.0 * g.uniform01() - 1.0);
-    }
-  }
+  };
+  constexpr std::size_t kMinChunk = std::size_t{1} << 20;
+  const std::size_t cores = std::max(1u, std::thread::hardware_concurrency());
+  const std::size_t chunks = std::max<std::size_t>(1, std::min(cores, n / kMinChunk));
+  std::vector<std::thread> threads;
+  for (std::size_t c = 1; c < chunks; ++c) threads.emplace_back(fill, n * c / chunks, n * (c + 1) / chunks);
+  fill(0, n / chunks);
+  for (auto& t : threads) t.join();
 }
 
 // A fresh seed for every problem and check unless the user fixed one (--seed).

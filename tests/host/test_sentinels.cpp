@@ -1,8 +1,9 @@
-// The precision sentinels of the exact input set (compare/core/problem.hpp, sentinel_value):
+// Inputs: the parallel random fill, and the precision sentinels of the exact input set (compare/core/problem.hpp, sentinel_value):
 // every partial sum stays exact in the type, in any order, while a down-conversion of the
 // sentinel-bearing operand (TF32, bf16, fp16 in a float product; float in a double one) changes
 // the result, at every size.
 #include "compare/core/problem.hpp"
+#include "compare/core/random.hpp"
 #include "compare/core/reference.hpp"
 
 #include <doctest/doctest.h>
@@ -110,4 +111,14 @@ TEST_CASE("sentinels go where the family asks") {
   std::vector<int> w(12);
   fill_exact(w.data(), w.size(), 1, ExactValues{3, 1}, Sentinels{1, 0});  // integers: none
   for (int x : w) CHECK(std::abs(x) <= 3);
+}
+
+TEST_CASE("fill_random on every core draws the values one thread would") {
+  const std::size_t n = (std::size_t{1} << 22) + 12345;
+  std::vector<float> par(n);
+  fill_random(par.data(), n, 77);
+  SplitMix64 g(77);
+  std::size_t differ = 0;
+  for (std::size_t i = 0; i < n; ++i) differ += par[i] != static_cast<float>(2.0 * g.uniform01() - 1.0);
+  CHECK(differ == 0);
 }
