@@ -3,9 +3,9 @@
 // (compare/core/family_core.hpp). Needs no CUDA header.
 #pragma once
 
+#include "common/config_name.hpp"  // keep_name: names built at registration live as long as the program
 #include "common/variant.hpp"
 
-#include <deque>
 #include <functional>
 #include <map>
 #include <string>
@@ -25,18 +25,12 @@ std::vector<Variant<Args>>& user_variants(std::string_view family) {
   return it->second;
 }
 
-// Names and origins built at registration live as long as the program.
-inline std::string_view keep_user_text(std::string s) {
-  static std::deque<std::string> texts;
-  return texts.emplace_back(std::move(s));
-}
-
 // Registers `v` into `family` as "<submission>/<name>" (submission "" : the name as it is).
 template <class Args>
 bool register_user_variant(std::string_view family, std::string_view submission, Variant<Args> v) {
   if (!submission.empty()) {
-    v.info.name = keep_user_text(std::string(submission) + "/" + std::string(v.info.name));
-    if (v.info.origin.empty()) v.info.origin = keep_user_text("submission " + std::string(submission));
+    v.info.name = keep_name(std::string(submission) + "/" + std::string(v.info.name));
+    if (v.info.origin.empty()) v.info.origin = keep_name("submission " + std::string(submission));
   }
   v.info.source = Source::handwritten;
   user_variants<Args>(family).push_back(v);

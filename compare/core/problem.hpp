@@ -187,21 +187,20 @@ class GuardedArray {
   unsigned char* guard() const { return mem_.get() + lead_ + n_ * sizeof(T); }
   // The output/workspace pattern, on the stream.
   void arm_guard(cudaStream_t s) const { KL_CUDA_CHECK(cudaMemsetAsync(guard(), kGuardByte, kGuardBytes, s)); }
-  // Bytes of the guard band that differ from the pattern (after a synchronisation).
-  std::size_t guard_bytes_changed() const {
+  // What a run changed in the guard band (after a synchronisation): one download.
+  struct GuardChanges {
+    std::size_t bytes = 0;                               // bytes that differ from the pattern
+    std::size_t first = static_cast<std::size_t>(-1);  // the first changed element past the end
+  };
+  GuardChanges guard_changes() const {
     std::vector<unsigned char> h(kGuardBytes);
     KL_CUDA_CHECK(cudaMemcpy(h.data(), guard(), kGuardBytes, cudaMemcpyDeviceToHost));
-    std::size_t changed = 0;
-    for (unsigned char b : h) changed += b != kGuardByte;
-    return changed;
-  }
-  // The first element of the band that changed (elements of T past the end), or npos.
-  std::size_t first_changed_element() const {
-    std::vector<unsigned char> h(kGuardBytes);
-    KL_CUDA_CHECK(cudaMemcpy(h.data(), guard(), kGuardBytes, cudaMemcpyDeviceToHost));
+    GuardChanges c;
     for (std::size_t i = 0; i < h.size(); ++i)
-      if (h[i] != kGuardByte) return i / sizeof(T);
-    return static_cast<std::size_t>(-1);
+      if (h[i] != kGuardByte) {
+        if (c.bytes++ == 0) c.first = i / sizeof(T);
+      }
+    return c;
   }
 
  private:
@@ -213,12 +212,12 @@ class GuardedArray {
 // at element n + 0)"; "" when intact.
 template <class T>
 std::string guard_report(const GuardedArray<T>& a, const char* what) {
-  const std::size_t bytes = a.guard_bytes_changed();
-  if (bytes == 0) return {};
-  const std::size_t elems = (bytes + sizeof(T) - 1) / sizeof(T);
+  const auto changed = a.guard_changes();
+  if (changed.bytes == 0) return {};
+  const std::size_t elems = (changed.bytes + sizeof(T) - 1) / sizeof(T);
   return std::string("wrote past the end of its ") + what + ": " + std::to_string(elems) + " of the " +
          std::to_string(kGuardBytes / sizeof(T)) + " guard elements after it changed (the first at element n + " +
-         std::to_string(a.first_changed_element()) + ")";
+         std::to_string(changed.first) + ")";
 }
 
 template <class T>
