@@ -32,7 +32,9 @@ inline SizeSpec matvec_sizes() {
           .sweep_lo = 8,
           .sweep_hi = 14,
           .named = {{"003", "document 003's sweep, rows x columns: 1000x500 .. 2500x2000",
-                     {{1000, 500}, {1000, 1000}, {1500, 1000}, {2000, 1000}, {2000, 1500}, {2500, 1500}, {2500, 2000}}}}};
+                     {{1000, 500}, {1000, 1000}, {1500, 1000}, {2000, 1000}, {2000, 1500}, {2500, 1500}, {2500, 2000}}},
+                    {"shapes", "document 003's largest size and the matrix of gemm's matrix-vector shapes (4096²)",
+                     {{2500, 2000}, {4096, 4096}}}}};
 }
 
 // y = A·x (kGevm = false) or y = x·A (kGevm = true) as the product of its two operands: in(0) is

@@ -112,7 +112,10 @@ struct GemmFamily : FamilyTraits {
     return {.dims = {"M", "N", "K"},
             .defaults = {{2048, 2048, 2048}, {1000, 1000, 1000}, {4097, 4095, 17}, {513, 257, 129}},
             .sweep_lo = 8,
-            .sweep_hi = 13};
+            .sweep_hi = 13,
+            .named = {{"shapes", "one product of each shape class gemm_auto tells apart (docs/sgemm-ladder.md, \"Every shape class\")",
+                       {{4096, 1, 4096}, {1, 4096, 4096}, {4096, 4096, 1}, {513, 257, 129}, {1000, 1000, 1000},
+                        {2048, 2048, 2048}, {4096, 4096, 4096}, {8192, 8192, 8192}}}}};
   }
   template <class T> using Args = GemmArgs<T>;
   template <class T> static std::vector<Variant<Args<T>>> handwritten() { return gemm_handwritten<T>(); }
@@ -157,7 +160,12 @@ struct AatFamily : FamilyTraits {
   static std::vector<DType> default_types() { return {DType::f32, DType::f64}; }
   // 1000: document 000's lab size; 2048 for a size the GPU is busy with; one odd shape.
   static SizeSpec sizes() {
-    return {.dims = {"M", "K"}, .defaults = {{1000, 1000}, {2048, 2048}, {1025, 333}}, .sweep_lo = 8, .sweep_hi = 13};
+    return {.dims = {"M", "K"},
+            .defaults = {{1000, 1000}, {2048, 2048}, {1025, 333}},
+            .sweep_lo = 8,
+            .sweep_hi = 13,
+            .named = {{"shapes", "A·Aᵀ where the triangle alone does not fill the GPU (1000²) and where it does (2048²)",
+                       {{1000, 1000}, {2048, 2048}}}}};
   }
   template <class T> using Args = AatArgs<T>;
   template <class T> static std::vector<Variant<Args<T>>> handwritten() { return aat_handwritten<T>(); }
@@ -174,7 +182,9 @@ struct AatFamily : FamilyTraits {
     static std::size_t scratch_bytes(const ProblemKey& k) {
       return ProductProblem<T>::reference_scratch(dim(k, 0), dim(k, 0), dim(k, 1));
     }
-    Args<T> args(void*) const { return {this->in(0).device(), this->out().device(), this->M_, this->K_}; }
+    Args<T> args(void* workspace) const {
+      return {this->in(0).device(), this->out().device(), this->M_, this->K_, workspace};
+    }
 
    protected:
     // b(k, j) = A[j*K + k]: A's buffer read as Aᵀ.

@@ -61,7 +61,9 @@ struct RowsFamily : FamilyTraits {
     return {.dims = {"M", "N"},
             .defaults = {{1000, 1000}, {2500, 2000}, {16384, 16384}, {100003, 7}},
             .sweep_lo = 8,
-            .sweep_hi = 14};
+            .sweep_hi = 14,
+            .named = {{"shapes", "one matrix per rule of rows_auto: long rows (16384²), few rows (1000²), short rows (100003 x 7)",
+                       {{16384, 16384}, {1000, 1000}, {100003, 7}}}}};
   }
   // The default comparison runs a representative subset: a sum (row_sum), a selection (row_max)
   // and the column direction (col_mean). row_mean and row_sumsq are row_sum's kernels with

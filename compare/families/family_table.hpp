@@ -145,7 +145,11 @@ struct TableFamily : FamilyTraits {
   static std::vector<DType> default_types() { return {DType::f32}; }
   // 2^20 and 2^28 (1 GiB written, past any cache); 1000003, a prime no block divides.
   static SizeSpec sizes() {
-    return {.dims = {"n"}, .defaults = {{1LL << 20}, {1LL << 28}, {1000003}}, .sweep_lo = 10, .sweep_hi = 28};
+    return {.dims = {"n"},
+            .defaults = {{1LL << 20}, {1LL << 28}, {1000003}},
+            .sweep_lo = 10,
+            .sweep_hi = 28,
+            .named = {{"shapes", "the table at the store bandwidth (2^28) and at a size no block divides", {{1LL << 28}, {1000003}}}}};
   }
   static std::vector<StringAxis> axes() {
     return {{.name = "step",

@@ -33,7 +33,8 @@ struct TransposeFamily : FamilyTraits {
     return {.dims = {"M", "N"},
             .defaults = {{1000, 1000}, {2048, 2048}, {16384, 16384}, {4097, 1023}, {1, 100003}, {100003, 1}},
             .sweep_lo = 8,
-            .sweep_hi = 14};
+            .sweep_hi = 14,
+            .named = {{"shapes", "the bandwidth-bound size (16384²) and a shape no tile divides", {{16384, 16384}, {4097, 1023}}}}};
   }
   template <class T> using Args = TransposeArgs<T>;
   template <class T> static std::vector<Variant<Args<T>>> handwritten() { return transpose_handwritten<T>(); }

@@ -93,6 +93,40 @@ void launch(const AatArgs<T>& g, cudaStream_t s) {
   KL_CHECK_LAUNCH();
 }
 
+// The triangle with k split (aat_triangle_splitk): `splits` slices of k in blockIdx.z, each
+// slice's tiles written as computed and mirrored into its own M × M slice of the workspace (so
+// every element of every slice is written), then splitk_reduce adds the slices in order. The
+// split fills the GPU where the triangle alone has too few tiles (1000² in 64² tiles: 136 tiles
+// for 132 SMs that hold 4 (float) or 2 (double) blocks each). Its rule reads the device's
+// multiprocessor count (gemm_plan::splitk_splits_for with the triangle's tile count).
+template <class T, int TILE>
+int triangle_splits(AatShape s) {
+  using C = typename Kernel<T, TILE, true>::C;
+  return gemm_plan::splitk_splits_for(gemm_plan::triangle_tiles(s.M, TILE), s.K, C::BK, C::kMinBlocks, sm_count());
+}
+template <class T, int TILE>
+std::size_t triangle_workspace(AatShape s) {
+  return gemm_plan::splitk_workspace({s.M, s.M, s.K}, triangle_splits<T, TILE>(s), Kernel<T, TILE, true>::C::BK, sizeof(T));
+}
+template <class T, int TILE>
+double triangle_depth(AatShape s) {
+  return gemm_plan::splitk_depth(s.K, triangle_splits<T, TILE>(s), Kernel<T, TILE, true>::C::BK);
+}
+template <class T, int TILE>
+void launch_triangle_split(const AatArgs<T>& g, cudaStream_t s) {
+  using Kn = Kernel<T, TILE, true>;
+  const int bk = Kn::C::BK, splits = triangle_splits<T, TILE>({g.M, g.K});
+  const int ks = k_per_split(g.K, splits, bk), used = used_splits(g.K, splits, bk);
+  const std::size_t mm = static_cast<std::size_t>(g.M) * g.M;
+  T* out = used > 1 ? static_cast<T*>(g.workspace) : g.C;
+  const auto kernel = g.K % kVec<T> == 0 && aligned16(g.A) ? Kn::template fn<true> : Kn::template fn<false>;
+  dim3 grid = triangle_grid(g.M, TILE);
+  grid.z = static_cast<unsigned>(used);
+  kernel<<<grid, Kn::C::kThreads, Kn::C::kSmemBytes, s>>>(g.A, g.A, out, g.M, g.M, g.K, ks, used > 1 ? mm : 0);
+  KL_CHECK_LAUNCH();
+  if (used > 1) launch_splitk_reduce(out, g.C, mm, used, s);
+}
+
 }  // namespace kl::aat_steps
 
 namespace kl::aat_inplace {

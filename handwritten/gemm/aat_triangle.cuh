@@ -43,4 +43,18 @@ AatVariant<T> variant(std::string_view name) {
           .work = work<TILE>};
 }
 
+// The triangle with k split where its tiles alone leave the GPU short of blocks (aat_inplace.cuh,
+// launch_triangle_split); unsplit (one kernel, no workspace) where they fill it.
+template <class T, int TILE>
+AatVariant<T> variant_splitk(std::string_view name) {
+  return {.info = {name, "beyond the document (after 000's matMult)",
+                   "the triangle with k split over blockIdx.z until the GPU is full, slices added in order"},
+          .needs = aat_steps::needs<T, TILE, true>(),
+          .launch = aat_steps::launch_triangle_split<T, TILE>,
+          .workspace_bytes = aat_steps::triangle_workspace<T, TILE>,
+          .rounding_depth = aat_steps::triangle_depth<T, TILE>,
+          .prepare = aat_steps::prepare<T, TILE, true>,
+          .work = work<TILE>};
+}
+
 }  // namespace kl::aat_triangle

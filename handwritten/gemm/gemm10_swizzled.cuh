@@ -243,8 +243,8 @@ GemmVariant<T> variant(std::string_view name) {
 // workspace, then splitk_reduce. Its rounding depth is the split's: a chain of at most k_split
 // products, then one addition per further slice.
 template <class T, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES>
-int splits(GemmShape sh) {
-  return splitk_splits(sh, BM, BN, BK, Config<T, BM, BN, BK, WM, WN, TM, TN, STAGES, BSource::kn>::kMinBlocks);
+int splits(GemmShape sh, long long fill_sms = gemm_plan::kFillSMs) {
+  return splitk_splits(sh, BM, BN, BK, Config<T, BM, BN, BK, WM, WN, TM, TN, STAGES, BSource::kn>::kMinBlocks, fill_sms);
 }
 template <class T, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES>
 GemmVariant<T> variant_splitk(std::string_view name) {

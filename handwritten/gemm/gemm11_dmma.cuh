@@ -262,8 +262,8 @@ GemmVariant<double> variant(std::string_view name) {
 // (splitk_splits: one block per SM of the 8-warp tile, which holds the whole register file; two
 // of the 4-warp one), as gemm10::variant_splitk.
 template <int BM, int BN, int BK, int WM, int WN, int STAGES, int MMA_K>
-int splits(GemmShape sh) {
-  return splitk_splits(sh, BM, BN, BK, Config<BM, BN, BK, WM, WN, STAGES, MMA_K, BLayout::kn>::kMinBlocks);
+int splits(GemmShape sh, long long fill_sms = gemm_plan::kFillSMs) {
+  return splitk_splits(sh, BM, BN, BK, Config<BM, BN, BK, WM, WN, STAGES, MMA_K, BLayout::kn>::kMinBlocks, fill_sms);
 }
 template <int BM, int BN, int BK, int WM, int WN, int STAGES, int MMA_K>
 GemmVariant<double> variant_splitk(std::string_view name) {

@@ -22,6 +22,8 @@ struct GemmArgs {
 };
 
 // aat: C = A·Aᵀ, row-major: A is M×K (lda = K), C is M×M (ldc = M), every element written.
+// `workspace`: the variant's workspace_bytes(shape) bytes (split-K partial products), nullptr
+// where it asks for none.
 struct AatShape {
   int M, K;
 };
@@ -31,6 +33,7 @@ struct AatArgs {
   const T* A;
   T* C;
   int M, K;
+  void* workspace = nullptr;
 };
 
 template <class T> using GemmVariant = Variant<GemmArgs<T>>;

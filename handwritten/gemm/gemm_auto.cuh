@@ -47,6 +47,10 @@
 #include "handwritten/gemm/gemm9_pipelined.cuh"
 #include "handwritten/gemm/gemm11_dmma.cuh"
 #include "handwritten/gemm/gemm12_fragment_prefetch.cuh"
+#include "handwritten/gemm/gemm_thin_k.cuh"
+#include "handwritten/gemv/gemv7_warps_per_row.cuh"
+#include "handwritten/gemv/gevm5_fitted_tiles.cuh"
+#include "handwritten/gemv/gevm6_cluster_slabs.cuh"
 
 #include <type_traits>
 
@@ -85,30 +89,82 @@ inline const Here& here() {
   return h;
 }
 
+// ---- shape classes (before any tile is considered) ---------------------------------------------
+// A product with one output column (N = 1) is y = A·x with x = B: the gemv family's problem, with
+// A (M × K) as its matrix; one output row (M = 1) is y = x·B with x = A: gevm's, with B (K × N) as
+// its matrix. Both are streams over one matrix (K·N or M·K elements read once), which the tiled
+// steps cannot be: a 128-wide tile holds one useful column (N = 1) or row (M = 1). They go to the
+// matrix-vector families' fastest steps, called with the product's own buffers (no copy, no
+// transpose: A's rows are gemv's rows, B's rows gevm's rows). A product with K <= kThinK is a
+// store stream (K multiply-adds per output): gemm_thin_k.
+enum class Shape { gemv, gevm, thin_k, tiled };
+constexpr int kThinK = 4;
+inline Shape shape_class(GemmShape s) {
+  if (s.N == 1) return Shape::gemv;  // M = N = 1 too: a dot product (gemv7 splits a lone row)
+  if (s.M == 1) return Shape::gevm;
+  if (s.K <= kThinK) return Shape::thin_k;
+  return Shape::tiled;
+}
+// gemv: gemv7 with 4 loads in flight (105% of cublasSgemv at 16384², 117% at 4097 × 1023 on the
+// H100, results/h100/session28/default.md). gevm: gevm6 (one launch, the slabs' sums through
+// distributed shared memory) where clusters run, else gevm5 with 4 loads in flight, A streamed.
+template <class T>
+const MatVecVariant<T>& gemv_step() {
+  static const MatVecVariant<T> v = gemv7::variant<T, 4, false>("gemv7_warps_per_row_u4");
+  return v;
+}
+template <class T>
+const MatVecVariant<T>& gevm_step() {
+  static const MatVecVariant<T> v =
+      kernel_runs_here(reinterpret_cast<const void*>(gevm6::gevm_cluster_slabs<T, 32, 4, true, true>), 90)
+          ? gevm6::variant<T, 4, true>("gevm6_cluster_slabs_u4_cs")
+          : gevm5::variant<T, 4, true>("gevm5_fitted_tiles_u4_cs");
+  return v;
+}
+// The matrix-vector problem a product of class gemv or gevm is.
+inline MatrixShape gemv_shape(GemmShape s) { return {s.M, s.K}; }
+inline MatrixShape gevm_shape(GemmShape s) { return {s.K, s.N}; }
+template <class T>
+MatVecArgs<T> gemv_args(const GemmArgs<T>& g) { return {g.A, g.B, g.C, g.M, g.K, g.workspace}; }
+template <class T>
+MatVecArgs<T> gevm_args(const GemmArgs<T>& g) { return {g.B, g.A, g.C, g.K, g.N, g.workspace}; }
+
+// ---- tiled products ------------------------------------------------------------------------------
+// "Fills the GPU" reads the multiprocessor count off the device (132 on the H100 and the H200);
+// a wave counts as full at 15/16 of it (2048³ has 128 tiles of 256 × 128 for 132 SMs: gemm12
+// there measured 92.0% of cuBLAS against gemm9's 87.8%, results/h100/trials/e_gemm12_stages.md).
+inline long long fill_sms() { return static_cast<long long>(sm_count()) * 15 / 16; }
+
 template <class T>
 bool large_tile(GemmShape s) {
   const long long tiles = static_cast<long long>(ceil_div(s.M, kLarge)) * ceil_div(s.N, kLarge);
-  return tiles >= (std::is_same_v<T, float> ? 2 * gemm_plan::kFillSMs : 32);
+  return tiles >= (std::is_same_v<T, float> ? 2 * fill_sms() : 32);
 }
 // gemm12's 256 × 128 tile, one block per SM: enough of them to fill the GPU (float only).
 inline bool huge_tile(GemmShape s) {
-  return static_cast<long long>(ceil_div(s.M, 256)) * ceil_div(s.N, 128) >= gemm_plan::kFillSMs;
+  return static_cast<long long>(ceil_div(s.M, 256)) * ceil_div(s.N, 128) >= fill_sms();
 }
 template <class T>
 int splits(GemmShape s) {
   if (!here().cp_async) return 1;  // gemm8
   if constexpr (std::is_same_v<T, float>) {
-    return large_tile<T>(s) ? 1 : gemm10::splits<float, 64, 64, 16, 32, 32, 4, 8, 4>(s);
+    return large_tile<T>(s) ? 1 : gemm10::splits<float, 64, 64, 16, 32, 32, 4, 8, 4>(s, sm_count());
   } else {
     if (!here().dmma) return 1;  // gemm9's FMA tile
-    return large_tile<T>(s) && here().dmma_large ? gemm11::splits<128, 128, 16, 64, 32, 4, 8>(s)
-                                                 : gemm11::splits<64, 64, 16, 32, 32, 4, 8>(s);
+    return large_tile<T>(s) && here().dmma_large ? gemm11::splits<128, 128, 16, 64, 32, 4, 8>(s, sm_count())
+                                                 : gemm11::splits<64, 64, 16, 32, 32, 4, 8>(s, sm_count());
   }
 }
 
 template <class T>
 void launch(const GemmArgs<T>& g, cudaStream_t s) {
   const GemmShape sh{g.M, g.N, g.K};
+  switch (shape_class(sh)) {
+    case Shape::gemv: return gemv_step<T>().launch(gemv_args(g), s);
+    case Shape::gevm: return gevm_step<T>().launch(gevm_args(g), s);
+    case Shape::thin_k: return gemm_thin_k::launch<T>(g, s);
+    case Shape::tiled: break;
+  }
   const Here& h = here();
   if constexpr (std::is_same_v<T, float>) {
     const bool vec = vec_io_ok(g, /*need_a=*/false);
@@ -144,12 +200,34 @@ void prepare() {
 }
 
 template <class T>
+std::size_t workspace_bytes(GemmShape sh) {
+  const auto ws = [](const MatVecVariant<T>& v, MatrixShape m) { return v.workspace_bytes ? v.workspace_bytes(m) : 0; };
+  switch (shape_class(sh)) {
+    case Shape::gemv: return ws(gemv_step<T>(), gemv_shape(sh));
+    case Shape::gevm: return ws(gevm_step<T>(), gevm_shape(sh));
+    case Shape::thin_k: return 0;
+    case Shape::tiled: break;
+  }
+  return splitk_workspace<T>(sh, splits<T>(sh), kBK);
+}
+template <class T>
+double rounding_depth(GemmShape sh) {
+  switch (shape_class(sh)) {
+    case Shape::gemv: return gemv_step<T>().rounding_depth(gemv_shape(sh));
+    case Shape::gevm: return gevm_step<T>().rounding_depth(gevm_shape(sh));
+    case Shape::thin_k: return sh.K;
+    case Shape::tiled: break;
+  }
+  return splitk_depth(sh.K, splits<T>(sh), kBK);
+}
+
+template <class T>
 GemmVariant<T> variant() {
   return {.info = {"gemm_auto", "beyond the documents",
-                   "picks tile and split-K by shape (M, N, K, type only; rule in gemm_auto.cuh), among the steps this GPU runs"},
+                   "by shape class (gemv / gevm / thin K / tiled), then tile and split-K (rule in gemm_auto.cuh), among the steps this GPU runs"},
           .launch = launch<T>,
-          .workspace_bytes = [](GemmShape sh) { return splitk_workspace<T>(sh, splits<T>(sh), kBK); },
-          .rounding_depth = [](GemmShape sh) { return splitk_depth(sh.K, splits<T>(sh), kBK); },
+          .workspace_bytes = workspace_bytes<T>,
+          .rounding_depth = rounding_depth<T>,
           .prepare = prepare<T>};
 }
 

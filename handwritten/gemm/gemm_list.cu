@@ -9,6 +9,7 @@
 #include "handwritten/gemm/gemm11_dmma.cuh"
 #include "handwritten/gemm/gemm12_fragment_prefetch.cuh"
 #include "handwritten/gemm/gemm_auto.cuh"
+#include "handwritten/gemm/gemm_thin_k.cuh"
 #include "handwritten/gemm/gemm_global_16x16.cuh"
 #include "handwritten/gemm/gemm_global_32x32.cuh"
 #include "handwritten/gemm/gemm_sdk_tiles_004.cuh"
@@ -120,8 +121,10 @@ void append_last_steps(std::vector<GemmVariant<T>>& v) {
     v.push_back(gemm11_at<DmmaTile<128, 128, 16, 64, 32, 4, 16>>());
     v.push_back(gemm11_at<DmmaTile<128, 128, 32, 64, 32, 3, 8>>());
     v.push_back(gemm11_at<DmmaTile<64, 64, 16, 32, 32, 4, 8>>());
+    v.push_back(gemm11_at<DmmaTile<32, 32, 16, 16, 16, 4, 8>>());  // small products: more tiles, no split
     v.push_back(gemm11_splitk_at<DmmaTile<128, 128, 16, 64, 32, 4, 8>>());
   }
+  v.push_back(gemm_thin_k::variant<T>());  // no tiles for a thin K (gemm_auto's pick at K <= 4)
   v.push_back(gemm_auto::variant<T>());
 }
 

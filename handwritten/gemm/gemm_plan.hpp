@@ -136,19 +136,28 @@ inline int k_per_split(int K, int splits, int bk) { return div_up(div_up(K, spli
 // Slices that hold any k (fewer than asked where the rounding up leaves the last ones empty).
 inline int used_splits(int K, int splits, int bk) { return div_up(K, k_per_split(K, splits, bk)); }
 
-// How many slices of k a product of BM × BN tiles gets: enough for about kFillSMs ×
-// blocks_per_sm blocks, i.e. every SM of an H100-sized GPU (132 SMs) holding as many blocks of
-// the configuration as it can (a rule of thumb stated here rather than read from the device,
-// so that the choice depends on the shape alone); each slice about kMinSliceTiles k tiles
-// deep or more (a shallower slice spends as much on its prologue, epilogue and partial tile as
-// it computes); at most kMaxSplits (the workspace grows with the splits).
+// How many slices of k a product of `tiles` output tiles gets: enough for about fill_sms ×
+// blocks_per_sm blocks, i.e. every SM holding as many blocks of the configuration as it can;
+// each slice about kMinSliceTiles k tiles deep or more (a shallower slice spends as much on its
+// prologue, epilogue and partial tile as it computes); at most kMaxSplits (the workspace grows
+// with the splits). The split variants of the list (gemm10_splitk, gemm11_dmma_splitk) use
+// kFillSMs, so that their name means one rule on every GPU; gemm_auto passes the device's
+// multiprocessor count.
 constexpr long long kFillSMs = 128;
 constexpr int kMinSliceTiles = 4, kMaxSplits = 16;
-inline int splitk_splits(GemmShape s, int bm, int bn, int bk, int blocks_per_sm) {
-  const long long tiles = static_cast<long long>(div_up(s.M, bm)) * div_up(s.N, bn);
-  const long long by_fill = div_up(kFillSMs * blocks_per_sm, tiles);
-  const long long by_k = div_up(s.K, kMinSliceTiles * bk);
+inline int splitk_splits_for(long long tiles, int K, int bk, int blocks_per_sm, long long fill_sms = kFillSMs) {
+  const long long by_fill = div_up(fill_sms * blocks_per_sm, tiles);
+  const long long by_k = div_up(K, kMinSliceTiles * bk);
   return static_cast<int>(std::max(1LL, std::min({by_fill, by_k, static_cast<long long>(kMaxSplits)})));
+}
+inline int splitk_splits(GemmShape s, int bm, int bn, int bk, int blocks_per_sm, long long fill_sms = kFillSMs) {
+  const long long tiles = static_cast<long long>(div_up(s.M, bm)) * div_up(s.N, bn);
+  return splitk_splits_for(tiles, s.K, bk, blocks_per_sm, fill_sms);
+}
+// The tiles (i, j), i <= j, of a T × T tile grid (A·Aᵀ's triangle): T(T + 1)/2.
+inline long long triangle_tiles(int M, int tile) {
+  const long long T = div_up(M, tile);
+  return T * (T + 1) / 2;
 }
 
 // Workspace of a split product: one M × N slice per used slice, none without a split.

@@ -3,6 +3,7 @@
 #include "handwritten/table/table_args.hpp"
 #include "handwritten/table/table_argument_step.cuh"
 #include "handwritten/table/table_constant_step.cuh"
+#include "handwritten/table/table_vec16.cuh"
 
 namespace kl {
 
@@ -23,6 +24,11 @@ std::vector<TableVariant<T>> table_handwritten() {
       table_const::variant_once<Intrinsics>(
           "table_const_once_intrinsics",
           "step in __constant__ copied only when it changes: the constant read without the copy; __sinf"),
+      // beyond the document: the same elements, written 4 at a time (docs/transpose-and-table.md)
+      table_vec16::variant<Intrinsics>(
+          "table_vec16_intrinsics", "4 elements per 16-byte store, 2 stores per thread: the store bandwidth; __sinf(sqrt.approx)"),
+      table_vec16::variant<Accurate>(
+          "table_vec16_accurate", "4 elements per 16-byte store, 2 stores per thread: the store bandwidth; accurate sinf(sqrtf)"),
   };
 }
 
