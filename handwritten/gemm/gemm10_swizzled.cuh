@@ -120,7 +120,7 @@ __global__ void __launch_bounds__((Config<T, BM, BN, BK, WM, WN, TM, TN, STAGES,
       return AsyncCopyB<T, BK, BN, C::LDB, kThreads, VEC>(b + static_cast<std::size_t>(w.kb) * N, w.kl, N, w.col0);
     } else {
       // b is a: say so, and the two copies share their base, row step and bounds (registers).
-      return AsyncCopyA<T, BN, BK, C::LDB, kThreads>(a, N, K, K, w.col0);  // no split for A·Aᵀ
+      return AsyncCopyA<T, BN, BK, C::LDB, kThreads>(a + w.kb, N, w.kl, K, w.col0);  // k sliced as A's
     }
   }();
   auto issue = [&](int t) {

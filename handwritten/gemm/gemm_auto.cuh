@@ -1,45 +1,36 @@
 // gemm_auto — beyond the documents: the ladder used as a library. One entry that picks, from the
-// shape alone, which of the last steps' configurations runs (as cuBLAS's heuristics pick a
-// kernel); every configuration it can pick is also in the list under its own name.
+// shape and the device, which step runs (as cuBLAS's heuristics pick a kernel); every step it can
+// pick is also in a list under its own name, so a run shows what each choice costs.
 //
-// Lesson: no one tile is best for every shape (docs/sgemm-ladder.md, "Picking the tile
-// configuration"): a large tile does more FMAs per load and per instruction but gives fewer
-// blocks, and a product whose output has few tiles leaves SMs idle however deep K is. The rule
-// (T128 = tiles of 128 × 128 in the output; "fill" = about 128 SMs × the blocks of the
-// configuration one SM holds, gemm_schedule.cuh's splitk_splits):
+// Lesson: no one kernel is best for every shape (docs/sgemm-ladder.md, "Every shape class").
+// First the shape's class, then, for a real matrix product, the tile:
 //
-//   float  0. tiles of 256 × 128 >= 128 (one block per SM fills the GPU) and gemm12's 16-byte
-//             path applies (N a multiple of 4, aligned B and C): gemm12 256×128×16, 4 stages,
-//             register fragments prefetched across tiles. Measured on the H100 (session trials,
-//             results/h100/trials/e_gemm12_stages.md): 92.0-93.3% of cuBLAS at 2048³-8192³ against
-//             gemm9 128×128×16's 87-88%;
-//          1. T128 >= 256 (the 128² tile's fill: two blocks per SM): the 128×128×16 tile,
-//             3 stages, unsplit: gemm9's where its 16-byte path applies (N a multiple of 4,
-//             aligned B and C), gemm10's otherwise. Measured on the H100: with 16-byte copies
-//             gemm9 beat gemm10 (87.0% against 82.4% of cuBLAS at 4096³, 88.4% against 83.5% at
-//             8192³, 87.8% against 83.1% at 2048³); on the element path gemm10 was 2.65× faster
-//             (4097×4095×17: 51.0 against 135.3 µs; why is not established: neither was
-//             profiled there);
-//          2. otherwise gemm10 64×64×16, 4 stages (four blocks per SM), k split in slices until
-//             about 512 blocks, each slice about 4 k tiles deep or more, at most 16 slices.
-//   double 1. T128 >= 32: gemm11 128×128×16 DMMA m16n8k8, 4 stages (one block per SM), split
-//             toward 128 blocks: it moves half the bytes per multiply-add of the 64 × 64 tile
-//             (0.125 against 0.25 byte from L2 per FMA: at the DMMA rate the small tile would
-//             need ~8 TB/s of L2 bandwidth), so it is worth splitting k for;
-//          2. below 32 tiles the large tile's slices would be too few or too shallow: gemm11
-//             64×64×16 k8 (two blocks per SM), split toward 256 blocks.
-// Split partial tiles go to the workspace and an ordered reduction adds them (deterministic).
-//
-// The choice reads M, N, K and the element type, and for the large float tiles whether the 16-byte
-// path applies (each kernel gives the same bits on either of its paths). Examples: float 2048³
-// takes gemm12 (128 tiles of 256 × 128); 4097×4095×17 the 128² tile unsplit (1056 tiles, no
-// 16-byte rows); float 1000³ the small one
-// in 2 slices (256 tiles of 64² → 512 blocks), double 1000³ the large one in 2 slices (64 tiles
-// → 128 blocks); 513×257×129 the small one in 3 slices of 48 (45 tiles → 135 blocks); 4096×1×4096 in 4 (double)
-// or 8 (float) slices. Every configuration it can choose is in the list under its own name
-// (gemm10_swizzled_64x64x16_w32x32_t4x8_s4 is the small float tile unsplit, gemm10_splitk_64x64x16_w32x32_t4x8_s4 split
-// by the same rule), so a run shows what each choice costs.
-// Its rounding depth is the chosen split's (gemm_schedule.cuh, splitk_depth), K without one.
+//   class   N = 1: y = A·x, gemv7 (4 loads in flight) with A as its matrix and B as x;
+//           M = 1: y = x·B, gevm6 (clusters; gevm5 where they do not run) with B as its matrix;
+//           K <= 4: gemm_thin_k (a store stream: no tiles, 16-byte stores).
+//           Measured on the H100 (results/h100/session29/r2.md): float 4096×1×4096 25.4 µs
+//           against cuBLAS's 30.6 (the tiled split-K step it replaced: 73.1); float 4096×4096×1
+//           23.6 against 29.8.
+//   float   0. tiles of 256 × 128 >= a wave (one block per SM) and gemm12's 16-byte path applies
+//              (N a multiple of 4, aligned B and C): gemm12 256×128×16, 4 stages (92.0-93.3% of
+//              cuBLAS at 2048³-8192³, results/h100/trials/e_gemm12_stages.md);
+//           1. tiles of 128² >= two waves: the 128×128×16 tile, 3 stages, unsplit: gemm9's where
+//              its 16-byte path applies, gemm10's otherwise (on the element path gemm10 was 2.65×
+//              faster, 4097×4095×17: 51.0 against 135.3 µs);
+//           2. otherwise gemm10 64×64×16, 4 stages (four blocks per SM), k split into as many
+//              slices as the resident blocks hold whole (gemm_plan::splitk_splits_for), each
+//              slice 4 k tiles deep or more, at most 16.
+//   double  (FP64 tensor cores) 1. 64² tiles >= a wave: gemm11 64×64×16 DMMA m16n8k8, unsplit.
+//              It matched or beat the 128×128 tile everywhere it was measured (1000³ 54.4 against
+//              100.6 µs unsplit or 84.8 split; 4096³ 2.792 against 2.975 ms; 8192³ equal), so the
+//              larger tile's halved L2 traffic per multiply-add is not what limits it;
+//           2. fewer: the 32 × 32 tile (four times the blocks): 513×257×129 7.3 µs, 105.7% of
+//              cuBLAS, against 10.4 for 64² in 3 slices; split the same way only where even its
+//              tiles are short of a wave.
+// "A wave" is 15/16 of the device's multiprocessors (2048³ has 128 tiles of 256 × 128 for the
+// H100's 132); the split reads the multiprocessor count too. Split partial tiles go to the
+// workspace and an ordered reduction adds them (deterministic). Its rounding depth is the chosen
+// step's (the matrix-vector steps' trees, the split's slices, K otherwise).
 #pragma once
 
 #include "handwritten/gemm/gemm8_warptiled.cuh"
@@ -63,7 +54,7 @@ constexpr int kLarge = 128, kSmall = 64, kBK = 16;  // the two tiles (both 16 de
 // What this device runs (issue 21), asked once: the rule above picks only among the steps that
 // run here. The cp.async steps need 8.0 and an image built for 8.0 or newer (their bodies are
 // guarded: a compute_75 image has them empty), each configuration its shared memory (gemm12's
-// 256 × 128 tile 97 KB, gemm11's 128 × 128 DMMA tile 146 KB: more than 8.6/8.9/12.0's 99 KB).
+// 256 × 128 tile 97 KB: more than 8.6/8.9/12.0's 99 KB; gemm11's tiles 74 and 38 KB fit all).
 // Otherwise:
 //   - no cp.async (7.5, or a build whose image here is compute_75): gemm8 (its configuration in
 //     the list: 128 × 128 × 8 float, 64 × 64 × 8 double), no split;
@@ -72,18 +63,16 @@ constexpr int kLarge = 128, kSmall = 64, kBK = 16;  // the two tiles (both 16 de
 //     (not measured on such a GPU; the DMMA rows of the same run show what DMMA costs there);
 //   - float where gemm12's tile does not fit: rule 1's 128 × 128 × 16 tile.
 struct Here {
-  bool cp_async = false, huge = false, dmma = false, dmma_large = false;
+  bool cp_async = false, huge = false, dmma = false;
 };
 inline const Here& here() {
   static const Here h = [] {
     using P12 = gemm9::Pipeline<float, 256, 128, 16, 64, 64, 16, 8, 4>;
-    using C11 = gemm11::Config<128, 128, 16, 64, 32, 4, 8, gemm11::BLayout::kn>;
     Here r;
     r.cp_async = kernel_runs_here(reinterpret_cast<const void*>(gemm9::kernel_for<float, 128, 128, 16, 64, 32, 8, 8, 3, true>), 80);
     r.huge = r.cp_async && P12::kSmemBytes <= device_smem_optin();
     const int cc = device_cc();
     r.dmma = r.cp_async && (cc == 80 || cc == 90 || cc == 100);  // the FP64 tensor cores
-    r.dmma_large = r.dmma && C11::kSmemBytes <= device_smem_optin();
     return r;
   }();
   return h;
@@ -140,6 +129,11 @@ bool large_tile(GemmShape s) {
   const long long tiles = static_cast<long long>(ceil_div(s.M, kLarge)) * ceil_div(s.N, kLarge);
   return tiles >= (std::is_same_v<T, float> ? 2 * fill_sms() : 32);
 }
+// double on the FP64 tensor cores: gemm11's 64 × 64 tile where it fills a wave, else its 32 × 32
+// tile (four times the tiles), split only where even those are too few.
+inline long long tiles_of(GemmShape s, int t) { return static_cast<long long>(ceil_div(s.M, t)) * ceil_div(s.N, t); }
+inline bool dmma_tile64(GemmShape s) { return tiles_of(s, 64) >= fill_sms(); }
+inline long long dmma_tiles32(GemmShape s) { return tiles_of(s, 32); }
 // gemm12's 256 × 128 tile, one block per SM: enough of them to fill the GPU (float only).
 inline bool huge_tile(GemmShape s) {
   return static_cast<long long>(ceil_div(s.M, 256)) * ceil_div(s.N, 128) >= fill_sms();
@@ -150,9 +144,8 @@ int splits(GemmShape s) {
   if constexpr (std::is_same_v<T, float>) {
     return large_tile<T>(s) ? 1 : gemm10::splits<float, 64, 64, 16, 32, 32, 4, 8, 4>(s, sm_count());
   } else {
-    if (!here().dmma) return 1;  // gemm9's FMA tile
-    return large_tile<T>(s) && here().dmma_large ? gemm11::splits<128, 128, 16, 64, 32, 4, 8>(s, sm_count())
-                                                 : gemm11::splits<64, 64, 16, 32, 32, 4, 8>(s, sm_count());
+    if (!here().dmma || dmma_tile64(s) || dmma_tiles32(s) >= fill_sms()) return 1;  // gemm9's FMA tile; unsplit
+    return gemm11::splits<32, 32, 16, 16, 16, 4, 8>(s, sm_count());
   }
 }
 
@@ -176,8 +169,8 @@ void launch(const GemmArgs<T>& g, cudaStream_t s) {
   } else {
     if (!h.cp_async) gemm8::launch<double, 64, 64, 8, 32, 16, 4, 4>(g, s);
     else if (!h.dmma) gemm9::launch<double, 128, 128, 8, 64, 32, 8, 8, 3>(g, s);
-    else if (large_tile<T>(sh) && h.dmma_large) gemm11::launch_split<128, 128, 16, 64, 32, 4, 8>(g, splits<T>(sh), s);
-    else gemm11::launch_split<64, 64, 16, 32, 32, 4, 8>(g, splits<T>(sh), s);
+    else if (dmma_tile64(sh)) gemm11::launch<64, 64, 16, 32, 32, 4, 8>(g, s);
+    else gemm11::launch_split<32, 32, 16, 16, 16, 4, 8>(g, splits<T>(sh), s);
   }
 }
 
@@ -194,8 +187,8 @@ void prepare() {
   } else if (!h.dmma) {
     gemm9::prepare<double, 128, 128, 8, 64, 32, 8, 8, 3>();
   } else {
-    if (h.dmma_large) gemm11::prepare<128, 128, 16, 64, 32, 4, 8>();
     gemm11::prepare<64, 64, 16, 32, 32, 4, 8>();
+    gemm11::prepare<32, 32, 16, 16, 16, 4, 8>();
   }
 }
 

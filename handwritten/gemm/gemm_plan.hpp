@@ -136,8 +136,10 @@ inline int k_per_split(int K, int splits, int bk) { return div_up(div_up(K, spli
 // Slices that hold any k (fewer than asked where the rounding up leaves the last ones empty).
 inline int used_splits(int K, int splits, int bk) { return div_up(K, k_per_split(K, splits, bk)); }
 
-// How many slices of k a product of `tiles` output tiles gets: enough for about fill_sms ×
-// blocks_per_sm blocks, i.e. every SM holding as many blocks of the configuration as it can;
+// How many slices of k a product of `tiles` output tiles gets: as many as fill_sms ×
+// blocks_per_sm resident blocks hold whole (rounded down: a split that spills a few blocks into a
+// second wave costs that wave; float 1000³ in 64² tiles on 132 SMs of 4 blocks: 2 slices, 512
+// blocks; rounded up it took 3 and ran 67.4 against 63.3 µs, results/h100/session29/r2.md);
 // each slice about kMinSliceTiles k tiles deep or more (a shallower slice spends as much on its
 // prologue, epilogue and partial tile as it computes); at most kMaxSplits (the workspace grows
 // with the splits). The split variants of the list (gemm10_splitk, gemm11_dmma_splitk) use
@@ -146,7 +148,7 @@ inline int used_splits(int K, int splits, int bk) { return div_up(K, k_per_split
 constexpr long long kFillSMs = 128;
 constexpr int kMinSliceTiles = 4, kMaxSplits = 16;
 inline int splitk_splits_for(long long tiles, int K, int bk, int blocks_per_sm, long long fill_sms = kFillSMs) {
-  const long long by_fill = div_up(fill_sms * blocks_per_sm, tiles);
+  const long long by_fill = fill_sms * blocks_per_sm / tiles;
   const long long by_k = div_up(K, kMinSliceTiles * bk);
   return static_cast<int>(std::max(1LL, std::min({by_fill, by_k, static_cast<long long>(kMaxSplits)})));
 }

@@ -26,9 +26,9 @@ std::vector<TableVariant<T>> table_handwritten() {
           "step in __constant__ copied only when it changes: the constant read without the copy; __sinf"),
       // beyond the document: the same elements, written 4 at a time (docs/transpose-and-table.md)
       table_vec16::variant<Intrinsics>(
-          "table_vec16_intrinsics", "4 elements per 16-byte store, 2 stores per thread: the store bandwidth; __sinf(sqrt.approx)"),
+          "table_vec16_intrinsics", "4 elements per thread in one 16-byte store: the store bandwidth; __sinf(sqrt.approx)"),
       table_vec16::variant<Accurate>(
-          "table_vec16_accurate", "4 elements per 16-byte store, 2 stores per thread: the store bandwidth; accurate sinf(sqrtf)"),
+          "table_vec16_accurate", "4 elements per thread in one 16-byte store: the store bandwidth; accurate sinf(sqrtf)"),
   };
 }
 

@@ -270,4 +270,13 @@ TEST_CASE("split-K choice: the examples of gemm_auto's header") {
   CHECK(splitk_splits({4096, 1, 4096}, 64, 64, 16, 4) == 8);
   CHECK(splitk_splits({1, 1, 1}, 64, 64, 16, 4) == 1);
   for (int K : {1, 100, 1000, 100000}) CHECK(splitk_splits({1, 1, K}, 64, 64, 16, 4) <= kMaxSplits);
+  // gemm_auto passes the device's multiprocessors: slices the resident blocks hold whole
+  // (rounded down), so 132 SMs of 4 blocks still split float 1000³ in 2, not 3.
+  CHECK(splitk_splits({1000, 1000, 1000}, 64, 64, 16, 4, 132) == 2);
+  CHECK(splitk_splits({513, 257, 129}, 32, 32, 16, 2, 132) == 1);  // 153 tiles: a wave already
+  CHECK(splitk_splits({256, 256, 65536}, 32, 32, 16, 2, 132) == 4);
+  // A·Aᵀ's triangle: T(T + 1)/2 tiles.
+  CHECK(triangle_tiles(1000, 64) == 136);
+  CHECK(triangle_tiles(1, 64) == 1);
+  CHECK(triangle_tiles(2048, 64) == 528);
 }

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# One lent-GPU call for the shape classes (docs/sgemm-ladder.md, "Every shape class"):
+#   scripts/device-shapes.sh OUTDIR TAG [CMAKE_ARGS...]
+# builds into /tmp/kl-TAG, then (each step optional through the environment):
+#   SUITE=1      the GPU suite (KL_GPU_SUITE_QUICK as set; SUITE_TC: a doctest -tc filter)
+#   SHAPES=1     compare -f $FAMILIES --sizes shapes -v $VARIANTS into OUTDIR/TAG.{json,md}
+#                (FAMILIES default gemm,aat,table,gevm; VARIANTS default: the ladder's last steps,
+#                the auto rule, the triangles, the tables and the last gevm steps, so the 8192³
+#                products do not run the documents' naive kernels for minutes; every pattern must
+#                match a variant of the families run; the library rows always run)
+#   PROFILE=...  scripts/profile-sgemm.sh OUTDIR SIZE GLOBS TYPE, PROFILE="SIZE|GLOBS|TYPE"
+#   SANITIZE=1   compute-sanitizer memcheck, racecheck, synccheck over each of SANITIZE_ARGS
+#                (compare arguments; several runs separated by ';'), one summary line each
+# Everything printed goes to OUTDIR/TAG.log.
+set -uo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+cd "$here/.."
+out="${1:?usage: device-shapes.sh OUTDIR TAG [CMAKE_ARGS...]}"
+tag="${2:?TAG}"
+shift 2
+mkdir -p "$out"
+log="$out/$tag.log"
+build="/tmp/kl-$tag"
+export PATH="$PATH:/usr/local/cuda/bin"
+say() { echo "== $*" | tee -a "$log"; }
+t0=$SECONDS
+say "$tag: configure and build ($*)"
+if ! { cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DKL_WERROR=ON "$@" && cmake --build "$build" -j "$(nproc)"; } > "$build.build.log" 2>&1; then
+  grep -E "error|Error" "$build.build.log" | head -20 | tee -a "$log"
+  say "$tag: build FAILED in $((SECONDS - t0)) s"
+  exit 1
+fi
+say "$tag: built in $((SECONDS - t0)) s"
+nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,temperature.gpu,power.draw --format=csv,noheader | tee -a "$log"
+if [ "${SUITE:-0}" != 0 ]; then
+  t1=$SECONDS
+  KL_COMPARE_EXE="$build/compare" timeout 400 "$build/tests/gpu_suite" ${SUITE_TC:+-tc="$SUITE_TC"} > "$build.suite.log" 2>&1
+  rc=$?
+  grep -E "ERROR|logged|FAIL|test cases|assertions|Status" "$build.suite.log" | head -60 | tee -a "$log"
+  say "$tag: gpu_suite exit $rc in $((SECONDS - t1)) s (KL_GPU_SUITE_QUICK=${KL_GPU_SUITE_QUICK:-0})"
+fi
+if [ "${SHAPES:-1}" != 0 ]; then
+  t2=$SECONDS
+  fams="${FAMILIES:-gemm,aat,table,gevm}"
+  vars="${VARIANTS:-gemm1[0-3]*,gemm_thin_k,gemm_auto,gemm11*,aat_tri*,table*,gevm[56]*}"
+  "$build/compare" -q -f "$fams" --sizes shapes -v "$vars" --out "$out" --name "$tag" ${COMPARE_EXTRA:-} > "$build.shapes.log" 2>&1
+  rc=$?
+  tail -5 "$build.shapes.log" | tee -a "$log"
+  say "$tag: compare --sizes shapes exit $rc in $((SECONDS - t2)) s"
+  rm -f "$out/$tag.csv"
+fi
+if [ -n "${PROFILE:-}" ]; then
+  IFS='|' read -r psize pglobs ptype <<< "$PROFILE"
+  t3=$SECONDS
+  BIN_DIR="$build" bash scripts/profile-sgemm.sh "$out" "$psize" "$pglobs" "$ptype" > "$build.profile.log" 2>&1
+  say "$tag: profile ($PROFILE) exit $? in $((SECONDS - t3)) s"
+  tail -3 "$build.profile.log" | tee -a "$log"
+fi
+if [ "${SANITIZE:-0}" != 0 ]; then
+  IFS=';' read -r -a runs <<< "${SANITIZE_ARGS:-}"
+  for tool in memcheck racecheck synccheck; do
+    for args in "${runs[@]}"; do
+      t4=$SECONDS
+      # shellcheck disable=SC2086
+      compute-sanitizer --tool "$tool" --error-exitcode 9 "$build/compare" -q --validate-only --no-files $args > "$build.$tool.log" 2>&1
+      rc=$?
+      say "$tag: sanitizer $tool [$args] exit $rc in $((SECONDS - t4)) s: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|SYNCCHECK SUMMARY' "$build.$tool.log" | tail -1) $(grep -cE '\| (pass|FAIL)' "$build.$tool.log") rows, $(grep -c 'FAIL' "$build.$tool.log") FAIL"
+    done
+  done
+fi
+say "$tag: done in $((SECONDS - t0)) s"
