@@ -64,7 +64,9 @@ if [ "${SANITIZE:-0}" != 0 ]; then
       # shellcheck disable=SC2086
       compute-sanitizer --tool "$tool" --error-exitcode 9 "$build/compare" -q --validate-only --no-files $args > "$build.$tool.log" 2>&1
       rc=$?
-      say "$tag: sanitizer $tool [$args] exit $rc in $((SECONDS - t4)) s: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|SYNCCHECK SUMMARY' "$build.$tool.log" | tail -1) $(grep -cE '\| (pass|FAIL)' "$build.$tool.log") rows, $(grep -c 'FAIL' "$build.$tool.log") FAIL"
+      # compare's console rows end in "pass <ratio>..." or "FAIL ..."; the legend line is not a row
+      say "$tag: sanitizer $tool [$args] exit $rc in $((SECONDS - t4)) s: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|SYNCCHECK SUMMARY' "$build.$tool.log" | tail -1); rows passed $(grep -cE ' pass [0-9e.+-]+' "$build.$tool.log"), failed $(grep -E ' FAIL ' "$build.$tool.log" | grep -vc 'int ok/FAIL')"
+      [ "$rc" = 0 ] || tail -5 "$build.$tool.log" | tee -a "$log"
     done
   done
 fi
