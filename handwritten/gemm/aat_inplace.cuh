@@ -68,6 +68,11 @@ template <bool TRIANGLE>
 struct Kernel<double, 96, TRIANGLE> : Gemm11Nk<96, 96, 16, 48, 48, 3, 8, TRIANGLE> {};
 template <bool TRIANGLE>
 struct Kernel<double, 64, TRIANGLE> : Gemm11Nk<64, 64, 16, 32, 32, 4, 8, TRIANGLE> {};
+// 32 × 32 (4 warps of 16 × 16, 38 KB): at 1000² the 64² triangle has 136 tiles for 132 SMs that
+// hold two of its blocks each (half of them idle); the 32² one has 528 tiles of blocks five
+// times smaller (gemm_auto's small DMMA tile: 1.5× slower per flop than 64² at 1000³).
+template <bool TRIANGLE>
+struct Kernel<double, 32, TRIANGLE> : Gemm11Nk<32, 32, 16, 16, 16, 4, 8, TRIANGLE> {};
 
 // float: gemm10's cp.async; double: gemm11's FP64 tensor-core mma (both from 8.0).
 template <class T, int TILE, bool TRIANGLE>

@@ -7,6 +7,7 @@
 #include "handwritten/gemm/gemm9_pipelined.cuh"
 #include "handwritten/gemm/gemm10_swizzled.cuh"
 #include "handwritten/gemm/gemm11_dmma.cuh"
+#include "handwritten/gemm/gemm11_dmma_prefetch.cuh"
 #include "handwritten/gemm/gemm12_fragment_prefetch.cuh"
 #include "handwritten/gemm/gemm_auto.cuh"
 #include "handwritten/gemm/gemm_thin_k.cuh"
@@ -64,6 +65,11 @@ GemmVariant<T> gemm12_at() {
 template <class C>
 GemmVariant<double> gemm11_at() {
   return gemm11::variant<C::BM, C::BN, C::BK, C::WM, C::WN, C::STAGES, C::MMA_K>(C::name("gemm11_dmma"));
+}
+template <class C>
+GemmVariant<double> gemm11_pf_at() {
+  return gemm11_pf::variant<C::BM, C::BN, C::BK, C::WM, C::WN, C::STAGES, C::MMA_K>(
+      keep_name(std::string(C::name("gemm11_dmma")) + "_pf"));
 }
 template <class C>
 GemmVariant<double> gemm11_splitk_at() {
@@ -128,6 +134,8 @@ void append_last_steps(std::vector<GemmVariant<T>>& v) {
     v.push_back(gemm11_at<DmmaTile<64, 64, 16, 32, 32, 4, 16>>());
     v.push_back(gemm11_at<DmmaTile<128, 64, 16, 64, 32, 4, 8>>());
     v.push_back(gemm11_at<DmmaTile<64, 128, 16, 32, 64, 4, 8>>());
+    v.push_back(gemm11_pf_at<DmmaTile<64, 64, 16, 32, 32, 4, 16>>());
+    v.push_back(gemm11_pf_at<DmmaTile<64, 64, 16, 32, 32, 4, 8>>());
     v.push_back(gemm11_splitk_at<DmmaTile<128, 128, 16, 64, 32, 4, 8>>());
   }
   v.push_back(gemm_thin_k::variant<T>());  // no tiles for a thin K (gemm_auto's pick at K <= 4)

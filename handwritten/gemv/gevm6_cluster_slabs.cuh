@@ -42,6 +42,8 @@ constexpr int kMaxSlabs = 8;     // the portable cluster size
 // block; aiming at 4 per SM (narrower tiles, fewer rows per thread) was slower where it changed
 // the plan (H100, float 2500 × 2000: 15.9 against 12.6 µs; 16384²: 390.6 against 356.7 µs).
 constexpr int kBlocksPerSm = 2;
+// (_b1: aiming at one block per SM, i.e. wider tiles: a trial at 4096² floats, where each tile's
+// share of a row is 256 bytes at two blocks per SM.)
 constexpr int kMinRowBytes = 64; // a tile's share of a row: two full 32-byte sectors at least
 
 // C column items per tile, S slabs (a cluster) of `slab` rows.
@@ -50,11 +52,11 @@ struct Plan {
   int items, C, S, slab;
 };
 
-template <class T>
+template <class T, int BPS = kBlocksPerSm>
 Plan plan(MatrixShape s, bool vector) {
   const int items = matvec::row_items<T>(s.N, vector);
   const int item_bytes = static_cast<int>(sizeof(T)) * (vector ? kVec<T> : 1);
-  const long long target = static_cast<long long>(sm_count()) * kBlocksPerSm;
+  const long long target = static_cast<long long>(sm_count()) * BPS;
   int C = matvec::pow2_at_least(items, 32);
   auto tiles = [&](int c) { return ceil_div(static_cast<long long>(items), static_cast<long long>(c)); };
   // A slab keeps at least one row per row thread (R = 256 / C).
@@ -128,18 +130,18 @@ double depth(const Plan& p) {
   return gevm4::tile_sums_depth(p.slab, p.C) + p.S;
 }
 
-template <class T, int U, bool kStream>
+template <class T, int U, bool kStream, int BPS = kBlocksPerSm>
 MatVecVariant<T> variant(std::string_view name) {
   return {.info = {name, "beyond",
                    "gevm5 in one launch: a tile's row slabs are a thread-block cluster, summed through distributed shared memory"},
           .needs = {.compute_capability = 90, .feature = kFeatureClusters, .clusters = true,
                     .kernel = reinterpret_cast<const void*>(gevm_cluster_slabs<T, 32, U, true, kStream>)},
           .launch = [](const MatVecArgs<T>& a, cudaStream_t s) {
-            launch<T, U, kStream>(a, plan<T>({a.M, a.N}, matvec::vector_rows_ok(a, false)), s);
+            launch<T, U, kStream>(a, plan<T, BPS>({a.M, a.N}, matvec::vector_rows_ok(a, false)), s);
           },
           .workspace_bytes = nullptr,
           .rounding_depth = [](MatrixShape s) {
-            return matvec::worst_path<T>(s, [s](bool v) { return depth<T>(plan<T>(s, v)); });
+            return matvec::worst_path<T>(s, [s](bool v) { return depth<T>(plan<T, BPS>(s, v)); });
           }};
 }
 
