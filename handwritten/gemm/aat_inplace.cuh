@@ -23,6 +23,7 @@
 
 #include "handwritten/gemm/gemm10_swizzled.cuh"
 #include "handwritten/gemm/gemm11_dmma.cuh"
+#include "handwritten/gemm/gemm11_dmma_prefetch.cuh"
 
 #include <type_traits>
 
@@ -48,8 +49,16 @@ struct Gemm11Nk {
   static constexpr auto fn = gemm11::kernel_for<BM, BN, BK, WM, WN, STAGES, MMA_K, gemm11::BLayout::nk, VEC, TRIANGLE>;
 };
 
-// The kernel of tile TILE × TILE for element type T.
-template <class T, int TILE, bool TRIANGLE>
+// double: the same DMMA tile with gemm12's fragment schedule (gemm11_dmma_prefetch.cuh).
+template <int BM, int BN, int BK, int WM, int WN, int STAGES, int MMA_K, bool TRIANGLE>
+struct Gemm11PfNk {
+  using C = gemm11::Config<BM, BN, BK, WM, WN, STAGES, MMA_K, gemm11::BLayout::nk>;
+  template <bool VEC>
+  static constexpr auto fn = gemm11_pf::kernel_for<BM, BN, BK, WM, WN, STAGES, MMA_K, VEC, gemm11::BLayout::nk, TRIANGLE>;
+};
+
+// The kernel of tile TILE × TILE for element type T (PF: the prefetching DMMA kernel; double only).
+template <class T, int TILE, bool TRIANGLE, bool PF = false>
 struct Kernel;
 
 // float: the element-wise transposing copy of the second tile costs registers; with the FFMAs
@@ -73,25 +82,29 @@ struct Kernel<double, 64, TRIANGLE> : Gemm11Nk<64, 64, 16, 32, 32, 4, 8, TRIANGL
 // times smaller (gemm_auto's small DMMA tile: 1.5× slower per flop than 64² at 1000³).
 template <bool TRIANGLE>
 struct Kernel<double, 32, TRIANGLE> : Gemm11Nk<32, 32, 16, 16, 16, 4, 8, TRIANGLE> {};
+template <bool TRIANGLE>
+struct Kernel<double, 64, TRIANGLE, true> : Gemm11PfNk<64, 64, 16, 32, 32, 4, 8, TRIANGLE> {};
+template <bool TRIANGLE>
+struct Kernel<double, 32, TRIANGLE, true> : Gemm11PfNk<32, 32, 16, 16, 16, 4, 8, TRIANGLE> {};
 
 // float: gemm10's cp.async; double: gemm11's FP64 tensor-core mma (both from 8.0).
-template <class T, int TILE, bool TRIANGLE>
+template <class T, int TILE, bool TRIANGLE, bool PF = false>
 Requirements needs() {
-  using Kn = Kernel<T, TILE, TRIANGLE>;
+  using Kn = Kernel<T, TILE, TRIANGLE, PF>;
   return needs_sm80(std::is_same_v<T, double> ? kFeatureFp64Mma : kFeatureCpAsync, Kn::C::kSmemBytes, Kn::template fn<true>);
 }
 
-template <class T, int TILE, bool TRIANGLE>
+template <class T, int TILE, bool TRIANGLE, bool PF = false>
 void prepare() {
-  using Kn = Kernel<T, TILE, TRIANGLE>;
+  using Kn = Kernel<T, TILE, TRIANGLE, PF>;
   allow_smem(Kn::C::kSmemBytes, {Kn::template fn<true>, Kn::template fn<false>});
 }
 
 // C (M × M) = A·Aᵀ: the gemm kernel with b = A (N = M, the second operand's rows are A's), all
 // of k in one slice. TRIANGLE: only the tiles (i, j), i <= j, each also written mirrored.
-template <class T, int TILE, bool TRIANGLE>
+template <class T, int TILE, bool TRIANGLE, bool PF = false>
 void launch(const AatArgs<T>& g, cudaStream_t s) {
-  using Kn = Kernel<T, TILE, TRIANGLE>;
+  using Kn = Kernel<T, TILE, TRIANGLE, PF>;
   const auto kernel = g.K % kVec<T> == 0 && aligned16(g.A) ? Kn::template fn<true> : Kn::template fn<false>;
   const dim3 grid = TRIANGLE ? triangle_grid(g.M, TILE) : aat_grid(g.M, TILE);
   kernel<<<grid, Kn::C::kThreads, Kn::C::kSmemBytes, s>>>(g.A, g.A, g.C, g.M, g.M, g.K, g.K, 0);

@@ -29,7 +29,12 @@ std::vector<AatVariant<T>> aat_handwritten() {
   // DMMA only: a tile between the two, for a triangle that neither fills the SMs evenly (128²)
   // nor stays clear of the L2 bandwidth (64²); see aat_inplace.cuh.
   if constexpr (sizeof(T) == 8) v.push_back(triangle_at<T, 96>());
-  if constexpr (sizeof(T) == 8) v.push_back(triangle_at<T, 32>());  // trial: more, smaller blocks at 1000²
+  if constexpr (sizeof(T) == 8) {
+    v.push_back(triangle_at<T, 32>());  // more, smaller blocks: 528 tiles at 1000² (64²: 136)
+    // gemm11's DMMA fragments prefetched across k steps and tiles (gemm11_dmma_prefetch.cuh)
+    v.push_back(aat_triangle::variant<T, 64, true>(keep_name("aat_triangle_64_pf")));
+    v.push_back(aat_triangle::variant<T, 32, true>(keep_name("aat_triangle_32_pf")));
+  }
   // k split until the triangle's blocks fill the GPU (1000²: 136 tiles of 64²)
   v.push_back(aat_triangle::variant_splitk<T, 64>(keep_name("aat_triangle_splitk_64")));
   return v;

@@ -33,13 +33,14 @@ double work(AatShape s) {
   return gemm_plan::triangle_flops(s, TILE);
 }
 
-template <class T, int TILE>
+template <class T, int TILE, bool PF = false>
 AatVariant<T> variant(std::string_view name) {
   return {.info = {name, "beyond the document (after 000's matMult)",
-                   "one triangle of tiles (i <= j), each written twice: as computed and mirrored"},
-          .needs = aat_steps::needs<T, TILE, true>(),
-          .launch = aat_steps::launch<T, TILE, true>,
-          .prepare = aat_steps::prepare<T, TILE, true>,
+                   PF ? "one triangle of tiles (i <= j), written as computed and mirrored; DMMA fragments prefetched (gemm11 _pf)"
+                      : "one triangle of tiles (i <= j), each written twice: as computed and mirrored"},
+          .needs = aat_steps::needs<T, TILE, true, PF>(),
+          .launch = aat_steps::launch<T, TILE, true, PF>,
+          .prepare = aat_steps::prepare<T, TILE, true, PF>,
           .work = work<TILE>};
 }
 

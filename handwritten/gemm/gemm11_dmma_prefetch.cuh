@@ -16,7 +16,8 @@
 // flight. The price is one more set of fragments in registers.
 //
 // Same tiles, same copies, same DMMAs in the same order as gemm11 at the same configuration:
-// the results are gemm11's bit for bit.
+// the results are gemm11's bit for bit. Like gemm11 it takes B as K × N (gemm) or as N × K rows
+// (A·Aᵀ: A's own rows), and one triangle of tiles (aat_triangle_*_pf).
 #pragma once
 
 #include "handwritten/gemm/gemm11_dmma.cuh"
@@ -35,24 +36,30 @@ using gemm_plan::dmma_b_row;
 using gemm_plan::dmma_c_col;
 using gemm_plan::dmma_c_row;
 
-template <int BM, int BN, int BK, int WM, int WN, int STAGES, int MMA_K, bool VEC>
-__global__ void __launch_bounds__((Config<BM, BN, BK, WM, WN, STAGES, MMA_K, BLayout::kn>::kThreads),
-                                  (Config<BM, BN, BK, WM, WN, STAGES, MMA_K, BLayout::kn>::kMinBlocks))
+template <int BM, int BN, int BK, int WM, int WN, int STAGES, int MMA_K, BLayout BL, bool VEC, bool TRIANGLE>
+__global__ void __launch_bounds__((Config<BM, BN, BK, WM, WN, STAGES, MMA_K, BL>::kThreads),
+                                  (Config<BM, BN, BK, WM, WN, STAGES, MMA_K, BL>::kMinBlocks))
     kernel_prefetch(const double* __restrict__ a, const double* __restrict__ b, double* __restrict__ c, int M, int N,
                     int K, int k_split, std::size_t split_stride) {
 #if KL_ARCH_AT_LEAST(80)  // FP64 tensor-core mma.sync and cp.async; compiled for older targets as an empty kernel (Requirements)
-  using C = Config<BM, BN, BK, WM, WN, STAGES, MMA_K, BLayout::kn>;
+  using C = Config<BM, BN, BK, WM, WN, STAGES, MMA_K, BL>;
   constexpr int kThreads = C::kThreads, kSteps = BK / MMA_K;
   extern __shared__ __align__(16) unsigned char smem_raw[];
   double* const smem = reinterpret_cast<double*>(smem_raw);
 
   BlockWork w;
-  if (!block_work<BM, BN, false>(M, K, k_split, w)) return;
+  if (!block_work<BM, BN, TRIANGLE>(M, K, k_split, w)) return;
   c += blockIdx.z * split_stride;
   const int tiles = ceil_div(w.kl, BK);
 
   AsyncCopyK<double, BM, BK, kThreads, VEC, PaddedRows<C::PK>> copy_a(a + w.kb, M, w.kl, K, w.row0);
-  AsyncCopyB<double, BK, BN, C::PN, kThreads, VEC> copy_b(b + static_cast<std::size_t>(w.kb) * N, w.kl, N, w.col0);
+  auto copy_b = [&] {
+    if constexpr (BL == BLayout::kn) {
+      return AsyncCopyB<double, BK, BN, C::PN, kThreads, VEC>(b + static_cast<std::size_t>(w.kb) * N, w.kl, N, w.col0);
+    } else {
+      return AsyncCopyK<double, BN, BK, kThreads, VEC, PaddedRows<C::PK>>(b + w.kb, N, w.kl, K, w.col0);
+    }
+  }();
   auto slot = [&](int t) { return smem + (t % STAGES) * C::kStageElems; };
   auto issue = [&](int t) {  // one commit group per call, empty past the last tile
     if (t < tiles) {
@@ -84,7 +91,9 @@ __global__ void __launch_bounds__((Config<BM, BN, BK, WM, WN, STAGES, MMA_K, BLa
 #pragma unroll
     for (int ni = 0; ni < C::kFragN; ++ni)
 #pragma unroll
-      for (int i = 0; i < MMA_K / 4; ++i) fb[set][ni][i] = bs[(kk + dmma_b_row(q, i)) * C::PN + wn + ni * 8 + dmma_b_col(g)];
+      for (int i = 0; i < MMA_K / 4; ++i)
+        fb[set][ni][i] = BL == BLayout::kn ? bs[(kk + dmma_b_row(q, i)) * C::PN + wn + ni * 8 + dmma_b_col(g)]
+                                           : bs[(wn + ni * 8 + dmma_b_col(g)) * C::PK + kk + dmma_b_row(q, i)];
   };
 
 #pragma unroll
@@ -133,12 +142,13 @@ __global__ void __launch_bounds__((Config<BM, BN, BK, WM, WN, STAGES, MMA_K, BLa
       for (int e = 0; e < 4; ++e)
         C::Staged::put(cs, wm + mi * 16 + dmma_c_row(g, e), wn + ni * 8 + dmma_c_col(q, e), acc[mi][ni][e]);
   __syncthreads();
-  C::Staged::template store_tile<false>(cs, c, M, N, w);
+  C::Staged::template store_tile<TRIANGLE>(cs, c, M, N, w);
 #endif
 }
 
-template <int BM, int BN, int BK, int WM, int WN, int STAGES, int MMA_K, bool VEC>
-constexpr auto kernel_for = kernel_prefetch<BM, BN, BK, WM, WN, STAGES, MMA_K, VEC>;
+template <int BM, int BN, int BK, int WM, int WN, int STAGES, int MMA_K, bool VEC, BLayout BL = BLayout::kn,
+          bool TRIANGLE = false>
+constexpr auto kernel_for = kernel_prefetch<BM, BN, BK, WM, WN, STAGES, MMA_K, BL, VEC, TRIANGLE>;
 
 template <int BM, int BN, int BK, int WM, int WN, int STAGES, int MMA_K>
 void prepare() {

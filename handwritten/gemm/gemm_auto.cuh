@@ -6,7 +6,8 @@
 // First the shape's class, then, for a real matrix product, the tile:
 //
 //   class   N = 1: y = A·x, gemv7 (4 loads in flight) with A as its matrix and B as x;
-//           M = 1: y = x·B, gevm6 (clusters; gevm5 where they do not run) with B as its matrix;
+//           M = 1: y = x·B, gevm6 _b1 (clusters, wide tiles; gevm5 where clusters do not run)
+//           with B as its matrix;
 //           K <= 4: gemm_thin_k (a store stream: no tiles, 16-byte stores).
 //           Measured on the H100 (results/h100/session29/r2.md): float 4096×1×4096 25.4 µs
 //           against cuBLAS's 30.6 (the tiled split-K step it replaced: 73.1); float 4096×4096×1
@@ -20,10 +21,12 @@
 //           2. otherwise gemm10 64×64×16, 4 stages (four blocks per SM), k split into as many
 //              slices as the resident blocks hold whole (gemm_plan::splitk_splits_for), each
 //              slice 4 k tiles deep or more, at most 16.
-//   double  (FP64 tensor cores) 1. 64² tiles >= a wave: gemm11 64×64×16 DMMA m16n8k8, unsplit.
-//              It matched or beat the 128×128 tile everywhere it was measured (1000³ 54.4 against
-//              100.6 µs unsplit or 84.8 split; 4096³ 2.792 against 2.975 ms; 8192³ equal), so the
-//              larger tile's halved L2 traffic per multiply-add is not what limits it;
+//   double  (FP64 tensor cores) 1. 64² tiles >= a wave: gemm11 64×64×16 DMMA m16n8k8 with its
+//              fragments prefetched (gemm11_dmma_prefetch.cuh), unsplit. Without the prefetch the
+//              64² tile already matched or beat the 128×128 one everywhere it was measured (1000³
+//              54.4 against 100.6 µs unsplit or 84.8 split; 4096³ 2.792 against 2.975 ms; 8192³
+//              equal); with it, 44.9 µs at 1000³ and 2.487 ms at 4096³, 98.3% and 90.3% of cuBLAS
+//              (results/h100/trials/e_dgemm_pf_gevm_b1.md);
 //           2. fewer: the 32 × 32 tile (four times the blocks): 513×257×129 7.3 µs, 105.7% of
 //              cuBLAS, against 10.4 for 64² in 3 slices; split the same way only where even its
 //              tiles are short of a wave.
@@ -37,6 +40,7 @@
 #include "handwritten/gemm/gemm10_swizzled.cuh"
 #include "handwritten/gemm/gemm9_pipelined.cuh"
 #include "handwritten/gemm/gemm11_dmma.cuh"
+#include "handwritten/gemm/gemm11_dmma_prefetch.cuh"
 #include "handwritten/gemm/gemm12_fragment_prefetch.cuh"
 #include "handwritten/gemm/gemm_thin_k.cuh"
 #include "handwritten/gemv/gemv7_warps_per_row.cuh"
@@ -95,8 +99,9 @@ inline Shape shape_class(GemmShape s) {
   return Shape::tiled;
 }
 // gemv: gemv7 with 4 loads in flight (105% of cublasSgemv at 16384², 117% at 4097 × 1023 on the
-// H100, results/h100/session28/default.md). gevm: gevm6 (one launch, the slabs' sums through
-// distributed shared memory) where clusters run, else gevm5 with 4 loads in flight, A streamed.
+// H100, results/h100/session28/default.md). gevm: gevm6 _b1 (one launch, the slabs' sums through
+// distributed shared memory, tiles as wide as one block per SM allows) where clusters run, else
+// gevm5 with 4 loads in flight, A streamed.
 template <class T>
 const MatVecVariant<T>& gemv_step() {
   static const MatVecVariant<T> v = gemv7::variant<T, 4, false>("gemv7_warps_per_row_u4");
@@ -106,7 +111,7 @@ template <class T>
 const MatVecVariant<T>& gevm_step() {
   static const MatVecVariant<T> v =
       kernel_runs_here(reinterpret_cast<const void*>(gevm6::gevm_cluster_slabs<T, 32, 4, true, true>), 90)
-          ? gevm6::variant<T, 4, true>("gevm6_cluster_slabs_u4_cs")
+          ? gevm6::variant<T, 4, true, 1>("gevm6_cluster_slabs_u4_cs_b1")
           : gevm5::variant<T, 4, true>("gevm5_fitted_tiles_u4_cs");
   return v;
 }
@@ -169,7 +174,7 @@ void launch(const GemmArgs<T>& g, cudaStream_t s) {
   } else {
     if (!h.cp_async) gemm8::launch<double, 64, 64, 8, 32, 16, 4, 4>(g, s);
     else if (!h.dmma) gemm9::launch<double, 128, 128, 8, 64, 32, 8, 8, 3>(g, s);
-    else if (dmma_tile64(sh)) gemm11::launch<64, 64, 16, 32, 32, 4, 8>(g, s);
+    else if (dmma_tile64(sh)) gemm11_pf::launch<64, 64, 16, 32, 32, 4, 8>(g, s);
     else gemm11::launch_split<32, 32, 16, 16, 16, 4, 8>(g, splits<T>(sh), s);
   }
 }
@@ -187,7 +192,7 @@ void prepare() {
   } else if (!h.dmma) {
     gemm9::prepare<double, 128, 128, 8, 64, 32, 8, 8, 3>();
   } else {
-    gemm11::prepare<64, 64, 16, 32, 32, 4, 8>();
+    gemm11_pf::prepare<64, 64, 16, 32, 32, 4, 8>();
     gemm11::prepare<32, 32, 16, 16, 16, 4, 8>();
   }
 }

@@ -128,13 +128,8 @@ void append_last_steps(std::vector<GemmVariant<T>>& v) {
     v.push_back(gemm11_at<DmmaTile<128, 128, 32, 64, 32, 3, 8>>());
     v.push_back(gemm11_at<DmmaTile<64, 64, 16, 32, 32, 4, 8>>());
     v.push_back(gemm11_at<DmmaTile<32, 32, 16, 16, 16, 4, 8>>());  // small products: more tiles, no split
-    // trial (session 29): around the 64² tile, the fastest at 2048³-4096³
-    v.push_back(gemm11_at<DmmaTile<64, 64, 32, 32, 32, 3, 8>>());
-    v.push_back(gemm11_at<DmmaTile<64, 64, 16, 32, 32, 6, 8>>());
-    v.push_back(gemm11_at<DmmaTile<64, 64, 16, 32, 32, 4, 16>>());
-    v.push_back(gemm11_at<DmmaTile<128, 64, 16, 64, 32, 4, 8>>());
-    v.push_back(gemm11_at<DmmaTile<64, 128, 16, 32, 64, 4, 8>>());
-    v.push_back(gemm11_pf_at<DmmaTile<64, 64, 16, 32, 32, 4, 16>>());
+    // gemm12's fragment schedule on the 64² DMMA tile (the trial of other tiles, k16, BK = 32 and
+    // 6 stages around it: results/h100/trials/e_dgemm_pf_gevm_b1.md)
     v.push_back(gemm11_pf_at<DmmaTile<64, 64, 16, 32, 32, 4, 8>>());
     v.push_back(gemm11_splitk_at<DmmaTile<128, 128, 16, 64, 32, 4, 8>>());
   }

@@ -42,8 +42,10 @@ constexpr int kMaxSlabs = 8;     // the portable cluster size
 // block; aiming at 4 per SM (narrower tiles, fewer rows per thread) was slower where it changed
 // the plan (H100, float 2500 × 2000: 15.9 against 12.6 µs; 16384²: 390.6 against 356.7 µs).
 constexpr int kBlocksPerSm = 2;
-// (_b1: aiming at one block per SM, i.e. wider tiles: a trial at 4096² floats, where each tile's
-// share of a row is 256 bytes at two blocks per SM.)
+// _b1 aims at one block per SM instead, i.e. wider tiles (at 4096² floats 512 bytes of a row per
+// tile instead of 256; 256 blocks instead of 512): on the H100 (results/h100/trials/
+// e_dgemm_pf_gevm_b1.md) 27.3 against 28.0 µs at 4096² floats, 48.5 against 49.8 in double,
+// 18.9 against 19.2 at double 2500 × 2000; gemm_auto's M = 1 class takes it.
 constexpr int kMinRowBytes = 64; // a tile's share of a row: two full 32-byte sectors at least
 
 // C column items per tile, S slabs (a cluster) of `slab` rows.

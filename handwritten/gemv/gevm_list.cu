@@ -32,8 +32,8 @@ std::vector<MatVecVariant<T>> gevm_handwritten() {
       // one launch: a tile's slabs are a cluster, summed through distributed shared memory
       gevm6::variant<T, 4, false>(unrolled_name("gevm6_cluster_slabs", 4, false)),
       gevm6::variant<T, 4, true>(unrolled_name("gevm6_cluster_slabs", 4, true)),
+      // aiming at one block per SM: wider tiles (results/h100/trials/e_dgemm_pf_gevm_b1.md)
       gevm6::variant<T, 4, true, 1>(keep_name(std::string(unrolled_name("gevm6_cluster_slabs", 4, true)) + "_b1")),
-      gevm6::variant<T, 8, true, 1>(keep_name(std::string(unrolled_name("gevm6_cluster_slabs", 8, true)) + "_b1")),
   };
 }
 
