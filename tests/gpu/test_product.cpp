@@ -18,7 +18,9 @@ struct Shape {
 std::vector<Shape> gemm_shapes() {
   // 68×132×100: N and K multiples of 4 (the 16-byte copies) with k split in 2 by the split-K
   // variants and gemm_auto, at every QUICK level (the other small shapes take the element paths).
-  std::vector<Shape> s = {{1, 1, 1}, {17, 33, 9}, {31, 32, 33}, {1, 4096, 1}, {513, 257, 129}, {68, 132, 100}};
+  // 67×133×3 and 64×128×2: gemm_auto's thin-K class (K <= 4), on the element and the 16-byte path.
+  std::vector<Shape> s = {{1, 1, 1}, {17, 33, 9}, {31, 32, 33}, {1, 4096, 1}, {513, 257, 129}, {68, 132, 100},
+                          {67, 133, 3}, {64, 128, 2}};
   if (quick() < 2) s.insert(s.end(), {{4096, 1, 4096}, {4097, 4095, 17}, {1000, 1000, 1000}});
   if (quick() < 1) s.push_back({8192, 8192, 8192});
   return s;

@@ -1,0 +1,408 @@
+// gemm13_tma_warpspecialized — beyond the documents, Hopper (sm_90): gemm12's FFMA product with
+// the tile traffic moved off the FMA warps: TMA tile loads, an mbarrier ring, a producer warpgroup.
+//
+// Status (issue 25): not in the gemm list yet. Its fast form needs the sm_90a target in the
+// build's architectures (setmaxnreg), which the project does not build by default, and the
+// runner cannot yet tell an sm_90a image from an sm_90 one to skip the form with a reason. Its
+// numbers so far come from the standalone trial, scripts/trials/gemm13_trial.cu.
+//
+// Lesson: gemm12 issues the same FFMAs as cuBLAS but keeps its issue slots busy only ~80% of the
+// time against cuBLAS's ~87%: every FMA warp also computes copy addresses, issues its share of
+// LDGSTS and meets the block at one __syncthreads per tile. On Hopper all of that can leave
+// the FMA warps:
+//   * one producer thread copies a whole stage (the BM × BK tile of A, the BK × BN tile of B)
+//     with TMA (cp.async.bulk.tensor.2d, one instruction per 32 k of A and one for B) described
+//     by CUtensorMaps encoded on the host (cuTensorMapEncodeTiled, reached through
+//     cudaGetDriverEntryPointByVersion, so nothing links libcuda; passed as __grid_constant__
+//     parameters). TMA fills what lies outside the matrix with zeros, so ragged M, N and K
+//     edges cost the FMA warps nothing;
+//   * the stages form a ring guarded by mbarriers instead of __syncthreads: full[s] completes
+//     when the producer's expect_tx byte count has landed, empty[s] when each of the 8 FMA warps
+//     has read the stage (one arrive per warp); nobody waits for the whole block;
+//   * the FMA warps only wait (a try_wait that normally succeeds at once), load fragments and
+//     multiply: 94.7% of the kernel's instructions are FFMAs (cuBLAS's: 88.5%).
+// TMA cannot transpose, so A lands as it is, [m][k], in boxes of 32 k (128-byte rows). A thread
+// reads 4 consecutive k of one of its rows with one LDS.128 and keeps TM rows × 4 k in registers
+// for four k steps; hence the thread tile 8 × 16 (TM × TN) rather than gemm12's 16 × 8: 8 rows
+// × 4 k = 32 registers of A, 16 of B per step (16 × 8 was measured too: 2-3 points slower). A
+// warp's lane rows are consecutive rows (row = lane % kLanesM + kLanesM·i), and TMA's 128-byte
+// swizzle (CU_TENSOR_MAP_SWIZZLE_128B: the 16-byte chunk index XOR address bits 7..9; 64 and 32
+// bytes for BK = 16, 8) puts the same k chunk of 8 consecutive rows into 8 different bank
+// groups: ncu counts 40 shared bank conflicts in a 4096³ product. B lands as gemm12's B, [k][n]
+// with pitch BN. Each output is still one chain of K FFMAs in k order (zero padding adds exact
+// zeros), so the default rounding depth K holds.
+//
+// Two forms (REGS):
+//   * REGS > 0 (232 measured best; 240 was 1-2 points slower): a producer warpgroup (warps 8-11,
+//     one thread issues) that gives its registers back with setmaxnreg.dec so the two FMA
+//     warpgroups grow to REGS with setmaxnreg.inc (384 threads start at 168 registers). Needs
+//     the sm_90a target (__CUDA_ARCH_FEAT_SM90_ALL): the project's arch list must name 90a,
+//     e.g. "75-real;80-real;90a-real;90-virtual". Compiled for plain sm_90 it is still correct
+//     but runs its FMA warps in 168 registers and spills (ptxas: 1148 bytes of spill stores).
+//   * REGS = 0, for targets without setmaxnreg: no extra warp at all; thread 0 of the FMA warps
+//     issues the TMA copies, refilling the slot of tile t - 2 at the start of tile t (by then
+//     every warp has left it, so warp 0 seldom waits). Why not one producer warp: 9 warps on 4
+//     schedulers put 3 warps on one scheduler's quarter of the register file, so ptxas caps
+//     every thread at 168 registers and the 128 accumulators spill (ptxas: ~300 bytes of
+//     spill stores; not timed); 8 warps keep 255.
+//
+// Fallback: TMA needs 16-byte-aligned bases and row pitches that are multiples of 16 bytes, i.e.
+// K % 4 == 0 (A), N % 4 == 0 (B, and the 16-byte stores of C) and A, B, C 16-byte aligned. For
+// any other product the launcher runs gemm12's launch on its tile (256 × 128 × 16, 4 stages), so
+// every M, N, K >= 1 works.
+//
+// Measured (one H100 SXM, scripts/trials/gemm13_trial.cu, its output in
+// scripts/trials/gemm13_trial.log; cudaEvent medians of 25, L2 not flushed), 256 × 128 × 32,
+// 4 stages, 8 × 16 per thread, REGS = 232: 96.1-101.4% of cublasSgemm at 2048³ (cuBLAS's own
+// time varies ±5% there), 96.5-98.0% at 4096³, 96.8-97.1% at 8192³ (49.7 TFLOP/s against
+// 51.2-51.4), over three runs; gemm12 in the same runs 93-95% at 4096³-8192³. REGS = 0: 88-94%
+// there. Not yet cuBLAS:
+// ncu at 4096³ shows fewer instructions than cuBLAS's kernel (2.27e9 against 2.43e9; cuBLAS
+// runs sm80_xmma_gemm_..._tilesize256x128x8_stage3_warpsize4x2x1_ffma, the same 256 × 128 tile
+// and 8 warps) but issue slots busy 80.7% against 91.0%, the difference mostly "dispatch stall"
+// (0.41 against 0.10 warps per issue), i.e. how ptxas's FFMA stream meets the register file and
+// dispatch, not the memory side (long scoreboard, 0.27, is most likely the producer thread's wait).
+// Tried and measured (same log): explicit double-buffered fragments across k groups and tile
+// boundaries (gemm12's trick; 5-7 points slower: more registers, a worse schedule; not kept),
+// BK = 64 with 2 stages (half speed), BK = 16 with 6 stages (4 points slower), the
+// B-outer/serpentine FFMA order of CUTLASS's SIMT mma (B_OUTER = true: 5 points slower,
+// dispatch stall 0.53), 128 × 256 (the same as 256 × 128).
+#pragma once
+
+#include "handwritten/gemm/gemm12_fragment_prefetch.cuh"
+
+#include <cuda.h>  // CUtensorMap and its enums only; the encoder comes through the runtime
+#include <cudaTypedefs.h>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace kl {
+inline constexpr std::string_view kFeatureTma = "TMA (cp.async.bulk.tensor) and mbarrier";
+}
+
+namespace kl::gemm13 {
+
+using namespace gemm_detail;
+
+// ---- geometry -------------------------------------------------------------------------------
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int REGS, bool B_OUTER>
+struct Config {
+  static constexpr bool SETMAXNREG = REGS != 0;
+  static_assert(BK == 8 || BK == 16 || BK % 32 == 0, "A box rows of 32, 64 or 128 bytes (a TMA swizzle each)");
+  static constexpr int kLanesM = WM / TM, kLanesN = WN / TN;
+  static_assert(kLanesM * kLanesN == 32 && WM % TM == 0 && WN % TN == 0 && TN % 4 == 0, "lane grid");
+  // A thread's rows are lm + kLanesM·i (lm = lane % kLanesM): one A load reads kLanesM
+  // consecutive rows, which the swizzle spreads over distinct bank groups. Their swizzle term is
+  // x(lm) ^ xi(i) with disjoint bits when kLanesM rows span a power of two of 128-byte lines.
+  static constexpr int kLinesPerLaneBlock = kLanesM * (BK < 32 ? BK : 32) * 4 / 128;
+  static_assert(kLinesPerLaneBlock >= 1 && (kLinesPerLaneBlock & (kLinesPerLaneBlock - 1)) == 0, "power of two");
+  __host__ __device__ static constexpr int row_swizzle(int i) { return (kLinesPerLaneBlock * i) & ((BK < 32 ? BK : 32) / 4 - 1); }
+  static_assert(BM % WM == 0 && BN % WN == 0 && BM <= 256 && BN <= 256, "TMA boxes of at most 256");
+  static constexpr int kWarpsN = BN / WN, kConsumerWarps = (BM / WM) * (BN / WN);
+  static constexpr int kConsumers = 32 * kConsumerWarps;
+  // The producer: a whole warpgroup (setmaxnreg works per warpgroup), or without setmaxnreg
+  // thread 0 of the FMA warps (no extra warp: see the header comment).
+  static constexpr int kThreads = kConsumers + (SETMAXNREG ? 128 : 0);
+  static constexpr int kLag = STAGES >= 3 ? 2 : 1;  // inline producer: refill the slot of tile t - kLag
+  static_assert(!SETMAXNREG || kConsumers % 128 == 0, "whole consumer warpgroups");
+  // A comes in boxes of at most 32 k (128-byte rows, the widest swizzle): BK / kABoxK of them,
+  // one after the other in the stage.
+  static constexpr int kABoxK = BK < 32 ? BK : 32, kABoxes = BK / kABoxK;
+  static constexpr int kRowBytes = kABoxK * 4;                   // one row of an A box
+  static constexpr int kSwizzleMask = kRowBytes / 16 - 1;        // 1, 3, 7: address bits 7.. → 4..
+  static constexpr int kABoxBytes = BM * kRowBytes;
+  static constexpr int kABytes = BM * BK * 4, kBBytes = BK * BN * 4;
+  static constexpr int kStageBytes = kABytes + kBBytes;
+  static_assert(kStageBytes % 1024 == 0 && kABytes % 1024 == 0, "swizzled tiles on 1024-byte boundaries");
+  static constexpr int kBarrierOffset = STAGES * kStageBytes;
+  static constexpr std::size_t kSmemBytes = std::size_t(kBarrierOffset) + 2 * STAGES * 8;
+  // setmaxnreg: the FMA warps grow to REGS registers, the producer warpgroup gives back what that
+  // takes from the 168 per thread a block of 384 threads starts with (multiples of 8, >= 24).
+  static constexpr int kRegsConsumer = REGS;
+  static constexpr int kRegsProducer = (kThreads * (65536 / kThreads / 8 * 8) - kConsumers * REGS) / 128 / 8 * 8;
+  static_assert(!SETMAXNREG || (REGS % 8 == 0 && REGS <= 256 && kRegsProducer >= 24), "setmaxnreg counts");
+};
+
+// ---- PTX wrappers (sm_90) ---------------------------------------------------------------------
+#if KL_ARCH_AT_LEAST(90)
+__device__ __forceinline__ void mbar_init(unsigned bar, unsigned count) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(count));
+}
+__device__ __forceinline__ void mbar_wait(unsigned bar, unsigned parity) {
+  asm volatile(
+      "{\n"
+      ".reg .pred p;\n"
+      "WAIT_%=:\n"
+      "mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n"
+      "@!p bra WAIT_%=;\n"
+      "}\n" ::"r"(bar),
+      "r"(parity)
+      : "memory");
+}
+__device__ __forceinline__ void mbar_arrive(unsigned bar) {
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(bar) : "memory");
+}
+__device__ __forceinline__ void mbar_arrive_expect_tx(unsigned bar, unsigned bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes) : "memory");
+}
+// The box of `map` at (c0 innermost, c1) into shared memory at dst; completes bytes on bar.
+__device__ __forceinline__ void tma_load_2d(unsigned dst, const CUtensorMap* map, unsigned bar, int c0, int c1) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%3, %4}], [%2];" ::"r"(dst),
+      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(bar), "r"(c0), "r"(c1)
+      : "memory");
+}
+#endif
+
+// ---- the kernel -----------------------------------------------------------------------------
+// C's BM × BN tile at (BM·by, BN·bx) (after the grouped raster below); the maps describe A (M × K,
+// box BK × BM, swizzled) and B (K × N, box BN × BK).
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int REGS, bool B_OUTER>
+__global__ void __launch_bounds__(Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REGS, B_OUTER>::kThreads, 1)
+    kernel_tma(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
+               float* __restrict__ c, int M, int N, int K) {
+#if KL_ARCH_AT_LEAST(90)  // TMA and mbarrier; compiled for older targets as an empty kernel
+  using C = Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REGS, B_OUTER>;
+  constexpr bool SETMAXNREG = C::SETMAXNREG;
+  extern __shared__ __align__(1024) unsigned char smem_raw[];
+  const unsigned smem = static_cast<unsigned>(__cvta_generic_to_shared(smem_raw));
+  const unsigned full0 = smem + C::kBarrierOffset, empty0 = full0 + 8 * STAGES;
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const int tiles = ceil_div(K, BK);
+
+  // Grouped raster: consecutive blocks walk down 8 tile rows before moving right, so the blocks
+  // resident together share their B columns and A rows in L2.
+  constexpr int kGroup = 8;
+  const int tiles_m = gridDim.y, tiles_n = gridDim.x;
+  const int id = blockIdx.y * tiles_n + blockIdx.x;
+  const int group = id / (kGroup * tiles_n), first_m = group * kGroup;
+  const int group_m = min(tiles_m - first_m, kGroup);
+  const int tm = first_m + (id % (kGroup * tiles_n)) % group_m;
+  const int tn = (id % (kGroup * tiles_n)) / group_m;
+  const int row0 = BM * tm, col0 = BN * tn;
+
+  if (threadIdx.x == 0) {
+    if (smem % 1024 != 0) __trap();  // the swizzle arithmetic below assumes 1024-byte stages
+#pragma unroll
+    for (int s = 0; s < STAGES; ++s) {
+      mbar_init(full0 + 8 * s, 1);                    // the producer's arrive + the TMA bytes
+      mbar_init(empty0 + 8 * s, C::kConsumerWarps);   // one arrive per FMA warp
+    }
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+  }
+  __syncthreads();
+
+  // Tile t into its slot t % STAGES, once the FMA warps have read the tile before it there
+  // (t - STAGES; the n-th use of a slot waits for the (n - 1)-th completion of its empty barrier).
+  auto produce = [&](int t) {
+    const int s = t % STAGES;
+    if (t >= STAGES) mbar_wait(empty0 + 8 * s, ((t / STAGES) & 1) ^ 1);
+    const unsigned full = full0 + 8 * s, stage = smem + s * C::kStageBytes;
+    mbar_arrive_expect_tx(full, C::kStageBytes);  // whole boxes: the zero fill counts too
+#pragma unroll
+    for (int h = 0; h < C::kABoxes; ++h) tma_load_2d(stage + h * C::kABoxBytes, &map_a, full, t * BK + h * C::kABoxK, row0);
+    tma_load_2d(stage + C::kABytes, &map_b, full, col0, t * BK);
+  };
+  if (threadIdx.x == (SETMAXNREG ? C::kConsumers : 0)) {
+    asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<std::uint64_t>(&map_a)) : "memory");
+    asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<std::uint64_t>(&map_b)) : "memory");
+  }
+
+  if constexpr (SETMAXNREG) {
+    if (warp >= C::kConsumerWarps) {  // ---- the producer warpgroup: one thread issues ----
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+      asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(C::kRegsProducer));
+#endif
+      if (threadIdx.x == C::kConsumers)
+        for (int t = 0; t < tiles; ++t) produce(t);
+      return;
+    }
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(C::kRegsConsumer));
+#endif
+  } else if (threadIdx.x == 0) {  // the first STAGES tiles; the rest from inside the k loop
+    for (int t = 0; t < STAGES && t < tiles; ++t) produce(t);
+  }
+
+  // ---- FMA warps ----
+  const int lm = lane % C::kLanesM, ln = lane / C::kLanesM;
+  const int wm0 = (warp / C::kWarpsN) * WM, wn0 = (warp % C::kWarpsN) * WN;
+  // This thread's rows are wm0 + lm + kLanesM·i; the swizzle term of row r (address bits 7.. of
+  // r·kRowBytes) is x ^ row_swizzle(i): chunk g of the row lives at chunk g ^ x ^ row_swizzle(i).
+  const int x = ((wm0 + lm) * C::kRowBytes >> 7) & C::kSwizzleMask;
+  const int a_off = (wm0 + lm) * C::kRowBytes;
+  const int b_off = C::kABytes + (wn0 + ln * 4) * 4;
+
+  float acc[TM][TN];
+#pragma unroll
+  for (int i = 0; i < TM; ++i)
+#pragma unroll
+    for (int j = 0; j < TN; ++j) acc[i][j] = 0.f;
+
+  constexpr int kGroups = BK / 4, kChunks = C::kABoxK / 4;  // k groups per tile, 16-byte chunks per A box row
+  auto stage_at = [&](int s) { return smem_raw + s * C::kStageBytes; };
+  // Group g (k = 4g .. 4g + 3) of the A tile in stage `st`: TM rows × 4 k, one LDS.128 per row.
+  auto load_a = [&](float4 (&a)[TM], const unsigned char* st, int g) {
+#pragma unroll
+    for (int i = 0; i < TM; ++i) {
+      const unsigned char* p = st + (g / kChunks) * C::kABoxBytes + a_off + (((g % kChunks) ^ x ^ C::row_swizzle(i)) << 4);
+      a[i] = *reinterpret_cast<const float4*>(p + i * C::kLanesM * C::kRowBytes);
+    }
+  };
+  // Step k of the B tile in stage `st`: TN columns, TN / 4 LDS.128.
+  auto load_b = [&](float4 (&b)[TN / 4], const unsigned char* st, int k) {
+#pragma unroll
+    for (int j = 0; j < TN / 4; ++j) b[j] = *reinterpret_cast<const float4*>(st + b_off + (k * BN + j * C::kLanesN * 4) * 4);
+  };
+  // acc += a[:, kk] ⊗ b: one FFMA per output, each output its own chain in k order. The order of
+  // the TM × TN FFMAs within a step is free: A-outer (each A value feeds TN FFMAs in a row) or
+  // B-outer (each B value feeds a column of TM FFMAs, rows walked in serpentine order so that the
+  // A value at the turn is reused: CUTLASS's SIMT order); it only changes the register operands
+  // that consecutive FFMAs share (reuse cache, register banks).
+  auto fma_step = [&](const float4 (&a)[TM], const float4 (&b)[TN / 4], int kk) {
+    auto part = [](const float4& v, int e) { return e == 0 ? v.x : e == 1 ? v.y : e == 2 ? v.z : v.w; };
+    if constexpr (B_OUTER) {
+#pragma unroll
+      for (int col = 0; col < TN; ++col) {
+        const float bv = part(b[col / 4], col % 4);
+#pragma unroll
+        for (int ii = 0; ii < TM; ++ii) {
+          const int i = col % 2 ? TM - 1 - ii : ii;
+          acc[i][col] = fmaf(part(a[i], kk), bv, acc[i][col]);
+        }
+      }
+    } else {
+#pragma unroll
+      for (int i = 0; i < TM; ++i) {
+        const float av = part(a[i], kk);
+#pragma unroll
+        for (int col = 0; col < TN; ++col) acc[i][col] = fmaf(av, part(b[col / 4], col % 4), acc[i][col]);
+      }
+    }
+  };
+  // Inline producer: thread 0 refills the slot of tile t - kLag, which every warp has (almost
+  // surely) left by now, so warp 0 seldom waits at the empty barrier.
+  auto produce_inline = [&](int t) {
+    if constexpr (!SETMAXNREG) {
+      const int next = t - C::kLag + STAGES;
+      if (threadIdx.x == 0 && t >= C::kLag && next < tiles) produce(next);
+    }
+  };
+
+  for (int t = 0, s = 0, phase = 0; t < tiles; ++t) {
+    produce_inline(t);
+    mbar_wait(full0 + 8 * s, phase);
+    const unsigned char* st = stage_at(s);
+#pragma unroll
+    for (int g = 0; g < kGroups; ++g) {
+      float4 a[TM];
+      load_a(a, st, g);
+#pragma unroll
+      for (int kk = 0; kk < 4; ++kk) {
+        float4 b[TN / 4];
+        load_b(b, st, 4 * g + kk);
+        fma_step(a, b, kk);
+      }
+    }
+    __syncwarp();
+    if (lane == 0) mbar_arrive(empty0 + 8 * s);  // this warp is done with the stage
+    if (++s == STAGES) s = 0, phase ^= 1;
+  }
+
+  // Epilogue: 16-byte stores (N % 4 == 0 and C aligned on this path), rows and columns guarded.
+#pragma unroll
+  for (int i = 0; i < TM; ++i) {
+    const int r = row0 + wm0 + lm + C::kLanesM * i;
+    if (r >= M) break;  // rows grow with i
+    float* crow = c + static_cast<std::size_t>(r) * N;
+#pragma unroll
+    for (int j = 0; j < TN / 4; ++j) {
+      const int col = col0 + wn0 + ln * 4 + j * C::kLanesN * 4;
+      if (col < N)
+        *reinterpret_cast<float4*>(crow + col) = make_float4(acc[i][4 * j], acc[i][4 * j + 1], acc[i][4 * j + 2], acc[i][4 * j + 3]);
+    }
+  }
+#endif
+}
+
+// ---- host side ------------------------------------------------------------------------------
+// cuTensorMapEncodeTiled from the driver, through the runtime (no -lcuda), asked once.
+inline PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder() {
+  static const PFN_cuTensorMapEncodeTiled_v12000 fn = [] {
+    void* p = nullptr;
+    cudaDriverEntryPointQueryResult q{};
+    KL_CUDA_CHECK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000, cudaEnableDefault, &q));
+    if (q != cudaDriverEntryPointSuccess || p == nullptr)
+      throw std::runtime_error("gemm13: cuTensorMapEncodeTiled not found in the driver");
+    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(p);
+  }();
+  return fn;
+}
+
+// A row-major rows × cols float matrix (pitch cols), read in boxes of box_rows × box_cols.
+inline CUtensorMap encode_map(const float* p, int rows, int cols, int box_rows, int box_cols, CUtensorMapSwizzle swz) {
+  CUtensorMap map;
+  const cuuint64_t dims[2] = {cuuint64_t(cols), cuuint64_t(rows)};
+  const cuuint64_t strides[1] = {cuuint64_t(cols) * sizeof(float)};
+  const cuuint32_t box[2] = {cuuint32_t(box_cols), cuuint32_t(box_rows)};
+  const cuuint32_t elem[2] = {1, 1};
+  const CUresult r = tensor_map_encoder()(&map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, const_cast<float*>(p), dims, strides, box,
+                                          elem, CU_TENSOR_MAP_INTERLEAVE_NONE, swz, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                                          CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);  // NONE: out-of-bounds reads as zero
+  if (r != CUDA_SUCCESS) throw std::runtime_error("gemm13: cuTensorMapEncodeTiled failed (" + std::to_string(int(r)) + ")");
+  return map;
+}
+
+// Whether the TMA path applies: 16-byte row pitches and bases for A, B and C.
+inline bool tma_ok(const GemmArgs<float>& g) {
+  return g.K % 4 == 0 && g.N % 4 == 0 && aligned16(g.A) && aligned16(g.B) && aligned16(g.C);
+}
+
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int REGS, bool B_OUTER>
+constexpr auto kernel_for = kernel_tma<BM, BN, BK, WM, WN, TM, TN, STAGES, REGS, B_OUTER>;
+
+// The fallback for products TMA cannot describe: gemm12 on its measured tile.
+struct Fallback {
+  static void prepare() { gemm12::prepare<float, 256, 128, 16, 64, 64, 16, 8, 4>(); }
+  static void launch(const GemmArgs<float>& g, cudaStream_t s) { gemm12::launch<float, 256, 128, 16, 64, 64, 16, 8, 4>(g, s); }
+};
+
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int REGS, bool B_OUTER>
+void prepare() {
+  using C = Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REGS, B_OUTER>;
+  allow_smem(C::kSmemBytes, {kernel_for<BM, BN, BK, WM, WN, TM, TN, STAGES, REGS, B_OUTER>});
+  Fallback::prepare();
+  (void)tensor_map_encoder();  // ask the driver once, outside any timed launch
+}
+
+// Only enqueues: encodes the two maps on the host (by value into the kernel's parameters) and
+// launches; slabs of at most 65535 tile rows as every gemm launcher (launch_tiled).
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int REGS, bool B_OUTER>
+void launch(const GemmArgs<float>& g, cudaStream_t s) {
+  if (!tma_ok(g)) return Fallback::launch(g, s);
+  using C = Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REGS, B_OUTER>;
+  constexpr CUtensorMapSwizzle kSwizzle = C::kABoxK == 32 ? CU_TENSOR_MAP_SWIZZLE_128B
+                                          : C::kABoxK == 16 ? CU_TENSOR_MAP_SWIZZLE_64B
+                                                            : CU_TENSOR_MAP_SWIZZLE_32B;
+  const CUtensorMap map_b = encode_map(g.B, g.K, g.N, BK, BN, CU_TENSOR_MAP_SWIZZLE_NONE);
+  launch_tiled(g, BM, BN, [&](dim3 grid, const float* A, float* Cp, int M) {
+    const CUtensorMap map_a = encode_map(A, M, g.K, BM, C::kABoxK, kSwizzle);
+    kernel_for<BM, BN, BK, WM, WN, TM, TN, STAGES, REGS, B_OUTER><<<grid, C::kThreads, C::kSmemBytes, s>>>(map_a, map_b, Cp, M, g.N, g.K);
+  });
+}
+
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int REGS, bool B_OUTER>
+GemmVariant<float> variant(std::string_view name) {
+  using C = Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REGS, B_OUTER>;
+  return {.info = {name, "beyond the documents",
+                   "Hopper: TMA tile loads into an mbarrier ring, a producer warp, FMA warps that only multiply"},
+          .needs = {.compute_capability = 90, .feature = kFeatureTma, .shared_bytes = C::kSmemBytes, .clusters = false,
+                    .kernel = reinterpret_cast<const void*>(kernel_for<BM, BN, BK, WM, WN, TM, TN, STAGES, REGS, B_OUTER>)},
+          .launch = launch<BM, BN, BK, WM, WN, TM, TN, STAGES, REGS, B_OUTER>,
+          .prepare = prepare<BM, BN, BK, WM, WN, TM, TN, STAGES, REGS, B_OUTER>};
+}
+
+}  // namespace kl::gemm13

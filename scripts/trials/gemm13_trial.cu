@@ -1,0 +1,296 @@
+// gemm13 trial: correctness (double CPU reference, cuBLAS, exact integer inputs) and timing
+// against cublasSgemm for handwritten/gemm/gemm13_tma_warpspecialized.cuh. Standalone:
+//   nvcc -std=c++20 -O3 -I. -gencode=arch=compute_90a,code=sm_90a scripts/trials/gemm13_trial.cu -lcublas -o /tmp/g13
+// Timing: cudaEvent around each launch, 5 warm-up runs, median of 25; L2 is NOT flushed between
+// runs (neither for cuBLAS nor for gemm13). cuBLAS runs in its default math mode (no TF32).
+#include "handwritten/gemm/gemm13_tma_warpspecialized.cuh"
+
+#include <cublas_v2.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+using namespace kl;
+
+#define CK(x) KL_CUDA_CHECK(x)
+#define CB(x)                                                              \
+  do {                                                                     \
+    if ((x) != CUBLAS_STATUS_SUCCESS) {                                    \
+      std::printf("cublas error %d at line %d\n", int(x), __LINE__);       \
+      std::exit(2);                                                        \
+    }                                                                      \
+  } while (0)
+
+static cublasHandle_t g_handle;
+
+// Waits for the stream, but gives up (and exits) after `seconds`: a barrier bug hangs, and the
+// process must end so the device run still prints what it has.
+static void sync_or_die(cudaStream_t s, double seconds, const char* what) {
+  auto t0 = std::chrono::steady_clock::now();
+  for (;;) {
+    cudaError_t e = cudaStreamQuery(s);
+    if (e == cudaSuccess) return;
+    if (e != cudaErrorNotReady) {
+      std::printf("FAIL %s: %s\n", what, cudaGetErrorString(e));
+      std::fflush(stdout);
+      _exit(3);
+    }
+    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() > seconds) {
+      std::printf("HANG %s (over %.0f s)\n", what, seconds);
+      std::fflush(stdout);
+      _exit(4);
+    }
+    usleep(200);
+  }
+}
+
+// Row-major C = A·B with cuBLAS (column-major): Cᵀ = Bᵀ·Aᵀ.
+static void cublas_gemm(const float* A, const float* B, float* C, int M, int N, int K, cudaStream_t s) {
+  const float one = 1.f, zero = 0.f;
+  CB(cublasSetStream(g_handle, s));
+  CB(cublasSgemm(g_handle, CUBLAS_OP_N, CUBLAS_OP_N, N, M, K, &one, B, N, A, K, &zero, C, N));
+}
+
+struct Cfg {
+  const char* name;
+  void (*prepare)();
+  void (*launch)(const GemmArgs<float>&, cudaStream_t);
+  const void* kernel;
+};
+
+#define G13(BM, BN, BK, WM, WN, TM, TN, ST, R, P)                                                                \
+  Cfg {                                                                                                         \
+    "gemm13_" #BM "x" #BN "x" #BK "_w" #WM "x" #WN "_t" #TM "x" #TN "_s" #ST "_r" #R "_bouter" #P,                \
+        gemm13::prepare<BM, BN, BK, WM, WN, TM, TN, ST, R, P>, gemm13::launch<BM, BN, BK, WM, WN, TM, TN, ST, R, P>, \
+        (const void*)gemm13::kernel_for<BM, BN, BK, WM, WN, TM, TN, ST, R, P>                                   \
+  }
+
+static std::vector<Cfg> configs() {
+  return {
+      G13(256, 128, 32, 64, 64, 8, 16, 4, 232, 0),
+      G13(256, 128, 32, 64, 64, 8, 16, 4, 232, 1),
+      G13(128, 256, 32, 64, 64, 8, 16, 4, 232, 1),
+      G13(256, 128, 32, 64, 64, 16, 8, 4, 232, 1),
+      G13(256, 128, 32, 64, 64, 8, 16, 4, 0, 1),
+      G13(256, 128, 32, 64, 64, 8, 16, 4, 0, 0),
+      Cfg{"gemm12_256x128x16_s4 (previous step)", gemm12::prepare<float, 256, 128, 16, 64, 64, 16, 8, 4>,
+          gemm12::launch<float, 256, 128, 16, 64, 64, 16, 8, 4>,
+          (const void*)gemm12::kernel_for<float, 256, 128, 16, 64, 64, 16, 8, 4, true>},
+  };
+}
+
+// ---- CPU reference (double), rows in parallel --------------------------------------------------
+static void cpu_ref(const std::vector<float>& A, const std::vector<float>& B, int M, int N, int K,
+                    const std::vector<int>& rows, std::vector<double>& ref, std::vector<double>& absref) {
+  ref.assign(rows.size() * size_t(N), 0.0);
+  absref.assign(rows.size() * size_t(N), 0.0);
+  unsigned nt = std::max(1u, std::thread::hardware_concurrency());
+  std::vector<std::thread> th;
+  for (unsigned t = 0; t < nt; ++t)
+    th.emplace_back([&, t] {
+      for (size_t ri = t; ri < rows.size(); ri += nt) {
+        const int i = rows[ri];
+        double* r = &ref[ri * N];
+        double* ar = &absref[ri * N];
+        for (int k = 0; k < K; ++k) {
+          const double a = A[size_t(i) * K + k];
+          const float* b = &B[size_t(k) * N];
+          for (int j = 0; j < N; ++j) {
+            r[j] += a * b[j];
+            ar[j] += std::fabs(a * b[j]);
+          }
+        }
+      }
+    });
+  for (auto& x : th) x.join();
+}
+
+struct Dev {
+  float *A = nullptr, *B = nullptr, *C = nullptr, *Cref = nullptr;
+  ~Dev() { cudaFree(A), cudaFree(B), cudaFree(C), cudaFree(Cref); }
+};
+
+static int g_fail = 0;
+
+// One shape, one configuration, two input sets (random in [-1, 1]; small integers).
+static void check_shape(const Cfg& cfg, int M, int N, int K, cudaStream_t s) {
+  const size_t nA = size_t(M) * K, nB = size_t(K) * N, nC = size_t(M) * N;
+  std::mt19937 rng(M * 7919u + N * 31u + K);
+  std::vector<float> A(nA), B(nB), C(nC), Cc(nC);
+  Dev d;
+  CK(cudaMalloc(&d.A, nA * 4));
+  CK(cudaMalloc(&d.B, nB * 4));
+  CK(cudaMalloc(&d.C, nC * 4));
+  CK(cudaMalloc(&d.Cref, nC * 4));
+  const bool full_cpu = double(M) * N * K <= 1.1e9;
+  std::vector<int> rows;
+  if (full_cpu) {
+    for (int i = 0; i < M; ++i) rows.push_back(i);
+  } else {  // sampled rows: the first, the last, the edge of the last tile, some in between
+    for (int i : {0, 1, 255, 256, M / 2, M - 257, M - 256, M - 2, M - 1})
+      if (i >= 0 && i < M) rows.push_back(i);
+    for (int i = 0; i < 16; ++i) rows.push_back(int(rng() % M));
+  }
+  for (int set = 0; set < 2; ++set) {
+    const bool exact = set == 1;
+    std::uniform_real_distribution<float> u(-1.f, 1.f);
+    std::uniform_int_distribution<int> ui(-4, 4);
+    for (auto& x : A) x = exact ? float(ui(rng)) : u(rng);
+    for (auto& x : B) x = exact ? float(ui(rng)) : u(rng);
+    CK(cudaMemcpy(d.A, A.data(), nA * 4, cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(d.B, B.data(), nB * 4, cudaMemcpyHostToDevice));
+    CK(cudaMemset(d.C, 0xff, nC * 4));  // NaN: every element must be written
+    GemmArgs<float> g{d.A, d.B, d.C, M, N, K};
+    cfg.launch(g, s);
+    cublas_gemm(d.A, d.B, d.Cref, M, N, K, s);
+    sync_or_die(s, 20, cfg.name);
+    CK(cudaMemcpy(C.data(), d.C, nC * 4, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(Cc.data(), d.Cref, nC * 4, cudaMemcpyDeviceToHost));
+    std::vector<double> ref, absref;
+    cpu_ref(A, B, M, N, K, rows, ref, absref);
+    const double eps = std::ldexp(1.0, -24), gamma = 4.0 * K * eps;
+    double worst_ratio = 0, max_err = 0;
+    size_t bad = 0, unequal = 0;
+    for (size_t ri = 0; ri < rows.size(); ++ri)
+      for (int j = 0; j < N; ++j) {
+        const size_t idx = size_t(rows[ri]) * N + j;
+        const double err = std::fabs(double(C[idx]) - ref[ri * size_t(N) + j]);
+        const double bound = gamma * absref[ri * size_t(N) + j] + 1e-30;
+        if (!(err <= bound)) ++bad;
+        if (exact && double(C[idx]) != ref[ri * size_t(N) + j]) ++unequal;
+        max_err = std::max(max_err, err);
+        worst_ratio = std::max(worst_ratio, err / bound);
+      }
+    // Against cuBLAS on every element: both within the bound, so at most twice it apart; the
+    // bound uses |values| (a cheap stand-in for Σ|a||b|: the CPU check above uses the true sum).
+    size_t bad_cublas = 0, unequal_cublas = 0;
+    double max_diff = 0;
+    for (size_t i = 0; i < nC; ++i) {
+      const double diff = std::fabs(double(C[i]) - double(Cc[i]));
+      if (!(diff == diff) || std::isnan(C[i])) { ++bad_cublas; continue; }
+      max_diff = std::max(max_diff, diff);
+      if (exact && C[i] != Cc[i]) ++unequal_cublas;
+      if (!exact && diff > 2 * gamma * double(K)) ++bad_cublas;  // |a|,|b| <= 1: Σ|a||b| <= K
+    }
+    const bool ok = bad == 0 && bad_cublas == 0 && (!exact || (unequal == 0 && unequal_cublas == 0));
+    if (!ok) ++g_fail;
+    std::printf("%-4s %-44s %5dx%5dx%5d %s %s rows=%zu max_err=%.3g err/bound=%.3g bad=%zu | vs cuBLAS max_diff=%.3g bad=%zu%s\n",
+                ok ? "ok" : "FAIL", cfg.name, M, N, K, exact ? "int " : "rand", gemm13::tma_ok(g) ? "tma " : "fallback",
+                rows.size(), max_err, worst_ratio, bad, max_diff, bad_cublas,
+                exact ? (std::string(" exact: unequal_cpu=") + std::to_string(unequal) + " unequal_cublas=" + std::to_string(unequal_cublas)).c_str() : "");
+    std::fflush(stdout);
+  }
+}
+
+static double median_ms(std::vector<float> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+template <class F>
+static double time_ms(F&& f, cudaStream_t s, const char* what) {
+  cudaEvent_t e0, e1;
+  CK(cudaEventCreate(&e0));
+  CK(cudaEventCreate(&e1));
+  for (int i = 0; i < 5; ++i) f();
+  sync_or_die(s, 30, what);
+  std::vector<float> ms;
+  for (int i = 0; i < 25; ++i) {
+    CK(cudaEventRecord(e0, s));
+    f();
+    CK(cudaEventRecord(e1, s));
+    sync_or_die(s, 30, what);
+    float t = 0;
+    CK(cudaEventElapsedTime(&t, e0, e1));
+    ms.push_back(t);
+  }
+  CK(cudaEventDestroy(e0));
+  CK(cudaEventDestroy(e1));
+  return median_ms(ms);
+}
+
+int main(int argc, char** argv) {
+  const bool quick = argc > 1 && std::string(argv[1]) == "quick";
+  cudaDeviceProp p;
+  CK(cudaGetDeviceProperties(&p, 0));
+  std::printf("device: %s, %d SMs, cc %d.%d\n", p.name, p.multiProcessorCount, p.major, p.minor);
+  CB(cublasCreate(&g_handle));
+  CB(cublasSetMathMode(g_handle, CUBLAS_DEFAULT_MATH));
+  cudaStream_t s;
+  CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  auto cfgs = configs();
+  for (auto& c : cfgs) {
+    c.prepare();
+    cudaFuncAttributes a{};
+    CK(cudaFuncGetAttributes(&a, c.kernel));
+    std::printf("%-44s regs=%d local=%zu B ptx=%d bin=%d maxThreads=%d\n", c.name, a.numRegs, a.localSizeBytes,
+                a.ptxVersion, a.binaryVersion, a.maxThreadsPerBlock);
+  }
+  std::fflush(stdout);
+  if (argc > 3 && std::string(argv[1]) == "profile") {  // one configuration, one launch, for ncu
+    const auto& c = cfgs.at(std::atoi(argv[2]));
+    const int n = std::atoi(argv[3]);
+    Dev d;
+    CK(cudaMalloc(&d.A, size_t(n) * n * 4));
+    CK(cudaMalloc(&d.B, size_t(n) * n * 4));
+    CK(cudaMalloc(&d.C, size_t(n) * n * 4));
+    CK(cudaMemset(d.A, 0, size_t(n) * n * 4));
+    CK(cudaMemset(d.B, 0, size_t(n) * n * 4));
+    GemmArgs<float> g{d.A, d.B, d.C, n, n, n};
+    c.launch(g, s);
+    cublas_gemm(d.A, d.B, d.C, n, n, n, s);
+    sync_or_die(s, 60, c.name);
+    return 0;
+  }
+
+  const int shapes[][3] = {{1, 1, 1},       {31, 33, 17},     {127, 129, 131},  {4097, 4095, 17},
+                           {513, 257, 129}, {1000, 1000, 1000}, {4, 4, 4},      {1, 4, 4},
+                           {3, 8, 12},      {260, 132, 36},   {513, 260, 132},  {4097, 4096, 20},
+                           {300, 8, 4000},  {257, 129, 4},    {4100, 4096, 4092}};
+  for (const auto& c : cfgs) {
+    for (const auto& sh : shapes) {
+      if (quick && double(sh[0]) * sh[1] * sh[2] > 2e9) continue;
+      check_shape(c, sh[0], sh[1], sh[2], s);
+    }
+  }
+  std::printf("correctness: %s (%d failing checks)\n", g_fail ? "FAIL" : "all ok", g_fail);
+  std::fflush(stdout);
+
+  for (int n : {2048, 4096, 8192}) {
+    const size_t e = size_t(n) * n;
+    Dev d;
+    CK(cudaMalloc(&d.A, e * 4));
+    CK(cudaMalloc(&d.B, e * 4));
+    CK(cudaMalloc(&d.C, e * 4));
+    {
+      std::vector<float> h(e);
+      std::mt19937 rng(n);
+      std::uniform_real_distribution<float> u(-1.f, 1.f);
+      for (auto& x : h) x = u(rng);
+      CK(cudaMemcpy(d.A, h.data(), e * 4, cudaMemcpyHostToDevice));
+      for (auto& x : h) x = u(rng);
+      CK(cudaMemcpy(d.B, h.data(), e * 4, cudaMemcpyHostToDevice));
+    }
+    const double flop = 2.0 * n * n * n;
+    const double tc = time_ms([&] { cublas_gemm(d.A, d.B, d.C, n, n, n, s); }, s, "cublas");
+    std::printf("%d^3 cublasSgemm: %.3f ms %.2f TFLOP/s\n", n, tc, flop / tc * 1e-9);
+    for (const auto& c : cfgs) {
+      GemmArgs<float> g{d.A, d.B, d.C, n, n, n};
+      const double t = time_ms([&] { c.launch(g, s); }, s, c.name);
+      std::printf("%d^3 %-44s: %.3f ms %.2f TFLOP/s %.1f%% of cuBLAS\n", n, c.name, t, flop / t * 1e-9, 100 * tc / t);
+      std::fflush(stdout);
+    }
+    const double tc2 = time_ms([&] { cublas_gemm(d.A, d.B, d.C, n, n, n, s); }, s, "cublas");
+    std::printf("%d^3 cublasSgemm again: %.3f ms %.2f TFLOP/s\n", n, tc2, flop / tc2 * 1e-9);
+    std::fflush(stdout);
+  }
+  cublasDestroy(g_handle);
+  return g_fail ? 1 : 0;
+}
