@@ -1,10 +1,11 @@
 // gemm13_tma_warpspecialized — beyond the documents, Hopper (sm_90): gemm12's FFMA product with
 // the tile traffic moved off the FMA warps: TMA tile loads, an mbarrier ring, a producer warpgroup.
 //
-// Status (issue 25): not in the gemm list yet. Its fast form needs the sm_90a target in the
-// build's architectures (setmaxnreg), which the project does not build by default, and the
-// runner cannot yet tell an sm_90a image from an sm_90 one to skip the form with a reason. Its
-// numbers so far come from the standalone trial, scripts/trials/gemm13_trial.cu.
+// Status (issue 25): in the gemm list only in builds whose architectures name sm_90a (e.g.
+// -DCMAKE_CUDA_ARCHITECTURES="90a-real;90-virtual"; CMakeLists.txt defines KL_BUILD_SM90A): its
+// fast form needs setmaxnreg, and the default build (90) would give it 168 registers and spills.
+// Its numbers so far come from the standalone trial, scripts/trials/gemm13_trial.cu; it has not
+// yet run in `compare` or the GPU suite.
 //
 // Lesson: gemm12 issues the same FFMAs as cuBLAS but keeps its issue slots busy only ~80% of the
 // time against cuBLAS's ~87%: every FMA warp also computes copy addresses, issues its share of
@@ -52,7 +53,7 @@
 // every M, N, K >= 1 works.
 //
 // Measured (one H100 SXM, scripts/trials/gemm13_trial.cu, its output in
-// scripts/trials/gemm13_trial.log; cudaEvent medians of 25, L2 not flushed), 256 × 128 × 32,
+// results/h100/trials/gemm13_trial.log; cudaEvent medians of 25, L2 not flushed), 256 × 128 × 32,
 // 4 stages, 8 × 16 per thread, REGS = 232: 96.1-101.4% of cublasSgemm at 2048³ (cuBLAS's own
 // time varies ±5% there), 96.5-98.0% at 4096³, 96.8-97.1% at 8192³ (49.7 TFLOP/s against
 // 51.2-51.4), over three runs; gemm12 in the same runs 93-95% at 4096³-8192³. REGS = 0: 88-94%

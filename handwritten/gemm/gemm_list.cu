@@ -11,6 +11,9 @@
 #include "handwritten/gemm/gemm12_fragment_prefetch.cuh"
 #include "handwritten/gemm/gemm_auto.cuh"
 #include "handwritten/gemm/gemm_thin_k.cuh"
+#if defined(KL_BUILD_SM90A)
+#include "handwritten/gemm/gemm13_tma_warpspecialized.cuh"
+#endif
 #include "handwritten/gemm/gemm_global_16x16.cuh"
 #include "handwritten/gemm/gemm_global_32x32.cuh"
 #include "handwritten/gemm/gemm_sdk_tiles_004.cuh"
@@ -120,6 +123,12 @@ void append_last_steps(std::vector<GemmVariant<T>>& v) {
     // block per SM: nobody covers them); gemm9's 256x128x16 configuration is that tile without it.
     v.push_back(gemm12_at<T, Tile<128, 128, 16, 64, 32, 8, 8, 3>>());
     v.push_back(gemm12_at<T, Tile<256, 128, 16, 64, 64, 16, 8, 4>>());
+#if defined(KL_BUILD_SM90A)
+    // gemm13: TMA tiles into an mbarrier ring, a producer warpgroup, FMA warpgroups grown to 232
+    // registers by setmaxnreg (sm_90a: only in builds that name it, see CMakeLists.txt)
+    v.push_back(gemm13::variant<256, 128, 32, 64, 64, 8, 16, 4, 232, false>(
+        Tile<256, 128, 32, 64, 64, 8, 16, 4>::name("gemm13_tma_warpspecialized", "_r232")));
+#endif
   } else {
     v.push_back(gemm10_at<T, Tile<128, 128, 8, 64, 32, 8, 8, 3>>());
     v.push_back(gemm11_at<DmmaTile<128, 128, 16, 64, 32, 4, 4>>());
