@@ -90,14 +90,9 @@ inline const Here& here() {
 // matrix-vector families' fastest steps, called with the product's own buffers (no copy, no
 // transpose: A's rows are gemv's rows, B's rows gevm's rows). A product with K <= kThinK is a
 // store stream (K multiply-adds per output): gemm_thin_k.
-enum class Shape { gemv, gevm, thin_k, tiled };
-constexpr int kThinK = 4;
-inline Shape shape_class(GemmShape s) {
-  if (s.N == 1) return Shape::gemv;  // M = N = 1 too: a dot product (gemv7 splits a lone row)
-  if (s.M == 1) return Shape::gevm;
-  if (s.K <= kThinK) return Shape::thin_k;
-  return Shape::tiled;
-}
+// The class, and the wave below, are gemm_plan.hpp's (host-checked in tests/host/test_gemm_plan.cpp).
+using Shape = gemm_plan::ShapeClass;
+using gemm_plan::shape_class;
 // gemv: gemv7 with 4 loads in flight (105% of cublasSgemv at 16384², 117% at 4097 × 1023 on the
 // H100, results/h100/session28/default.md). gevm: gevm6 _b1 (one launch, the slabs' sums through
 // distributed shared memory, tiles as wide as one block per SM allows) where clusters run, else
@@ -125,24 +120,21 @@ MatVecArgs<T> gevm_args(const GemmArgs<T>& g) { return {g.B, g.A, g.C, g.K, g.N,
 
 // ---- tiled products ------------------------------------------------------------------------------
 // "Fills the GPU" reads the multiprocessor count off the device (132 on the H100 and the H200);
-// a wave counts as full at 15/16 of it (2048³ has 128 tiles of 256 × 128 for 132 SMs: gemm12
-// there measured 92.0% of cuBLAS against gemm9's 87.8%, results/h100/trials/e_gemm12_stages.md).
-inline long long fill_sms() { return static_cast<long long>(sm_count()) * 15 / 16; }
+// a wave counts as full at 15/16 of it (gemm_plan::wave; 2048³ has 128 tiles of 256 × 128 for 132
+// SMs: gemm12 there measured 92.0% of cuBLAS against gemm9's 87.8%,
+// results/h100/trials/e_gemm12_stages.md).
+inline long long fill_sms() { return gemm_plan::wave(sm_count()); }
 
 template <class T>
-bool large_tile(GemmShape s) {
-  const long long tiles = static_cast<long long>(ceil_div(s.M, kLarge)) * ceil_div(s.N, kLarge);
-  return tiles >= (std::is_same_v<T, float> ? 2 * fill_sms() : 32);
+bool large_tile(GemmShape s) {  // float's 128² tile: two blocks per SM, two waves of them
+  return gemm_plan::tiles_of(s, kLarge, kLarge) >= 2 * fill_sms();
 }
 // double on the FP64 tensor cores: gemm11's 64 × 64 tile where it fills a wave, else its 32 × 32
 // tile (four times the tiles), split only where even those are too few.
-inline long long tiles_of(GemmShape s, int t) { return static_cast<long long>(ceil_div(s.M, t)) * ceil_div(s.N, t); }
-inline bool dmma_tile64(GemmShape s) { return tiles_of(s, 64) >= fill_sms(); }
-inline long long dmma_tiles32(GemmShape s) { return tiles_of(s, 32); }
+inline bool dmma_tile64(GemmShape s) { return gemm_plan::tiles_of(s, 64, 64) >= fill_sms(); }
+inline long long dmma_tiles32(GemmShape s) { return gemm_plan::tiles_of(s, 32, 32); }
 // gemm12's 256 × 128 tile, one block per SM: enough of them to fill the GPU (float only).
-inline bool huge_tile(GemmShape s) {
-  return static_cast<long long>(ceil_div(s.M, 256)) * ceil_div(s.N, 128) >= fill_sms();
-}
+inline bool huge_tile(GemmShape s) { return gemm_plan::tiles_of(s, 256, 128) >= fill_sms(); }
 template <class T>
 int splits(GemmShape s) {
   if (!here().cp_async) return 1;  // gemm8

@@ -129,6 +129,24 @@ KL_HD constexpr int dmma_b_col(int g) { return g; }
 KL_HD constexpr int dmma_c_row(int g, int e) { return g + 8 * (e / 2); }
 KL_HD constexpr int dmma_c_col(int t, int e) { return 2 * t + e % 2; }
 
+// ---- gemm_auto's rule (gemm_auto.cuh applies it; the host suite checks its examples) ---------
+// The shape's class, before any tile: one output column (N = 1) is a matrix-vector product, one
+// output row (M = 1) a vector-matrix product, K <= kThinK a store stream; the rest is tiled.
+enum class ShapeClass { gemv, gevm, thin_k, tiled };
+constexpr int kThinK = 4;
+inline ShapeClass shape_class(GemmShape s) {
+  if (s.N == 1) return ShapeClass::gemv;  // M = N = 1 too: a dot product
+  if (s.M == 1) return ShapeClass::gevm;
+  if (s.K <= kThinK) return ShapeClass::thin_k;
+  return ShapeClass::tiled;
+}
+// Output tiles of bm × bn, and how many make a wave on `sms` multiprocessors at one block each:
+// 15/16 of them (2048³ has 128 tiles of 256 × 128 for the H100's 132 SMs and counts as one).
+inline long long tiles_of(GemmShape s, int bm, int bn) {
+  return static_cast<long long>(div_up(s.M, bm)) * div_up(s.N, bn);
+}
+inline long long wave(long long sms) { return sms * 15 / 16; }
+
 // ---- split-K ---------------------------------------------------------------------------------
 // The k range of each of `splits` slices: a multiple of BK, so that only the last slice has a
 // ragged k tile.

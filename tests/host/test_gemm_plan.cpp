@@ -275,6 +275,20 @@ TEST_CASE("split-K choice: the examples of gemm_auto's header") {
   CHECK(splitk_splits({1000, 1000, 1000}, 64, 64, 16, 4, 132) == 2);
   CHECK(splitk_splits({513, 257, 129}, 32, 32, 16, 2, 132) == 1);  // 153 tiles: a wave already
   CHECK(splitk_splits({256, 256, 65536}, 32, 32, 16, 2, 132) == 4);
+  // gemm_auto's classes and waves (the rule of gemm_auto.cuh's header).
+  CHECK(shape_class({4096, 1, 4096}) == ShapeClass::gemv);
+  CHECK(shape_class({1, 1, 1}) == ShapeClass::gemv);
+  CHECK(shape_class({1, 4096, 4096}) == ShapeClass::gevm);
+  CHECK(shape_class({1, 4096, 1}) == ShapeClass::gevm);
+  CHECK(shape_class({4096, 4096, 1}) == ShapeClass::thin_k);
+  CHECK(shape_class({67, 133, 4}) == ShapeClass::thin_k);
+  CHECK(shape_class({67, 133, 5}) == ShapeClass::tiled);
+  CHECK(shape_class({513, 257, 129}) == ShapeClass::tiled);
+  CHECK(wave(132) == 123);
+  CHECK(tiles_of({2048, 2048, 2048}, 256, 128) >= wave(132));  // gemm12's tile at 2048³
+  CHECK(tiles_of({1000, 1000, 1000}, 64, 64) >= wave(132));    // double 1000³: the 64² DMMA tile
+  CHECK(tiles_of({513, 257, 129}, 64, 64) < wave(132));        // 513x257x129: 45 tiles ...
+  CHECK(tiles_of({513, 257, 129}, 32, 32) >= wave(132));       // ... the 32² tile unsplit (153)
   // A·Aᵀ's triangle: T(T + 1)/2 tiles.
   CHECK(triangle_tiles(1000, 64) == 136);
   CHECK(triangle_tiles(1, 64) == 1);
