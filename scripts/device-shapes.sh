@@ -15,30 +15,12 @@
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 cd "$here/.."
-out="${1:?usage: device-shapes.sh OUTDIR TAG [CMAKE_ARGS...]}"
-tag="${2:?TAG}"
+. "$here/device-common.sh"
+device_begin device-shapes.sh "$@"
 shift 2
-mkdir -p "$out"
-log="$out/$tag.log"
-build="/tmp/kl-$tag"
-export PATH="$PATH:/usr/local/cuda/bin"
-say() { echo "== $*" | tee -a "$log"; }
-t0=$SECONDS
-say "$tag: configure and build ($*)"
-if ! { cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DKL_WERROR=ON "$@" && cmake --build "$build" -j "$(nproc)"; } > "$build.build.log" 2>&1; then
-  grep -E "error|Error" "$build.build.log" | head -20 | tee -a "$log"
-  say "$tag: build FAILED in $((SECONDS - t0)) s"
-  exit 1
-fi
-say "$tag: built in $((SECONDS - t0)) s"
+device_build "$@"
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,temperature.gpu,power.draw --format=csv,noheader | tee -a "$log"
-if [ "${SUITE:-0}" != 0 ]; then
-  t1=$SECONDS
-  KL_COMPARE_EXE="$build/compare" timeout 400 "$build/tests/gpu_suite" ${SUITE_TC:+-tc="$SUITE_TC"} > "$build.suite.log" 2>&1
-  rc=$?
-  grep -E "ERROR|logged|FAIL|test cases|assertions|Status" "$build.suite.log" | head -60 | tee -a "$log"
-  say "$tag: gpu_suite exit $rc in $((SECONDS - t1)) s (KL_GPU_SUITE_QUICK=${KL_GPU_SUITE_QUICK:-0})"
-fi
+[ "${SUITE:-0}" = 0 ] || device_suite
 if [ "${SHAPES:-1}" != 0 ]; then
   t2=$SECONDS
   fams="${FAMILIES:-gemm,aat,table,gevm}"

@@ -11,32 +11,12 @@
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 cd "${SRC:-$here/..}"
-out="${1:?usage: device-verdict.sh OUTDIR TAG [CMAKE_ARGS...]}"
-tag="${2:?TAG}"
+. "$here/device-common.sh"
+device_begin device-verdict.sh "$@"
 shift 2
-mkdir -p "$out"
-log="$out/$tag.log"
-build="/tmp/kl-$tag"
-export PATH="$PATH:/usr/local/cuda/bin"
-say() { echo "== $*" | tee -a "$log"; }
-t0=$SECONDS
-say "$tag: configure and build ($*)"
-if ! { cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DKL_WERROR=ON "$@" && cmake --build "$build" -j "$(nproc)"; } > "$out/$tag-build.log" 2>&1; then
-  grep -E "error|Error" "$out/$tag-build.log" | head -20 | tee -a "$log"
-  say "$tag: build FAILED in $((SECONDS - t0)) s"
-  exit 1
-fi
-say "$tag: built in $((SECONDS - t0)) s"
-rm -f "$out/$tag-build.log"  # kept only when the build fails
+device_build "$@"
 "$build/tests/host_suite" 2>&1 | tail -3 | tee -a "$log"
-if [ "${SUITE:-1}" != 0 ]; then
-  t1=$SECONDS
-  KL_COMPARE_EXE="$build/compare" timeout 900 "$build/tests/gpu_suite" > "$out/$tag-suite.tmp" 2>&1
-  rc=$?
-  grep -E "ERROR|logged|FAIL|note|test cases|assertions|Status" "$out/$tag-suite.tmp" | head -80 | tee -a "$log"
-  say "$tag: gpu_suite exit $rc in $((SECONDS - t1)) s (KL_GPU_SUITE_QUICK=${KL_GPU_SUITE_QUICK:-0})"
-  rm -f "$out/$tag-suite.tmp"
-fi
+[ "${SUITE:-1}" = 0 ] || device_suite
 t2=$SECONDS
 "$build/compare" -q --out "$out" --name "$tag" ${COMPARE_EXTRA:-} > "$out/$tag-default.tmp" 2>&1
 rc=$?

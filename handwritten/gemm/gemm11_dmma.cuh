@@ -132,6 +132,86 @@ struct Config {
   static constexpr int kMinBlocks = kFragM * kFragN * 4 <= 32 ? 2 : 1;
 };
 
+// The pieces of a DMMA block that do not depend on its schedule, shared with gemm11_pf (the same
+// tiles with prefetched fragments, gemm11_dmma_prefetch.cuh): the two tile copies, a warp's
+// place, its fragments of one k step, and the epilogue.
+template <class C, BLayout BL, bool VEC>
+struct Block {
+  static constexpr int kThreads = C::kThreads, kWM = C::kFragM * 16, kWN = C::kFragN * 8;  // warp tile
+  // A's tile [m][k]; B's [k][n] (gemm) or [n][k] (A·Aᵀ: rows of A), k from the block's slice.
+  using CopyA = AsyncCopyK<double, C::BM, C::BK, kThreads, VEC, PaddedRows<C::PK>>;
+  using CopyB = std::conditional_t<BL == BLayout::kn, AsyncCopyB<double, C::BK, C::BN, C::PN, kThreads, VEC>,
+                                   AsyncCopyK<double, C::BN, C::BK, kThreads, VEC, PaddedRows<C::PK>>>;
+  CopyA copy_a;
+  CopyB copy_b;
+  int g, q, wm, wn;  // the lane's group and thread in group; the warp's tile origin
+
+  __device__ __forceinline__ Block(const double* a, const double* b, int M, int N, int K, const BlockWork& w)
+      : copy_a(a + w.kb, M, w.kl, K, w.row0), copy_b(make_copy_b(b, N, K, w)) {
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    g = lane / 4;
+    q = lane % 4;
+    wm = (warp / C::kWarpsN) * kWM;
+    wn = (warp % C::kWarpsN) * kWN;
+  }
+  __device__ __forceinline__ static CopyB make_copy_b(const double* b, int N, int K, const BlockWork& w) {
+    if constexpr (BL == BLayout::kn) return CopyB(b + static_cast<std::size_t>(w.kb) * N, w.kl, N, w.col0);
+    else return CopyB(b + w.kb, N, w.kl, K, w.col0);
+  }
+
+  // The accumulators set to zero (element by element: `= {}` changed the SASS of some tiles).
+  __device__ __forceinline__ static void zero(double (&acc)[C::kFragM][C::kFragN][4]) {
+#pragma unroll
+    for (int mi = 0; mi < C::kFragM; ++mi)
+#pragma unroll
+      for (int ni = 0; ni < C::kFragN; ++ni)
+#pragma unroll
+        for (int e = 0; e < 4; ++e) acc[mi][ni][e] = 0.0;
+  }
+
+  // Tile t (its k at t·BK) into `slot`.
+  __device__ __forceinline__ void copy(double* slot, int t) {
+    copy_a.copy(slot, t * C::BK);
+    copy_b.copy(slot + C::kAElems, t * C::BK);
+  }
+
+  // Step kk's fragments of the stage at `as`, in the lane pattern of the header.
+  __device__ __forceinline__ void load_fragments(double (&fa)[C::kFragM][C::MMA_K / 2], double (&fb)[C::kFragN][C::MMA_K / 4],
+                                                 const double* as, int kk) const {
+    const double* bs = as + C::kAElems;
+#pragma unroll
+    for (int mi = 0; mi < C::kFragM; ++mi)
+#pragma unroll
+      for (int i = 0; i < C::MMA_K / 2; ++i)
+        fa[mi][i] = as[(wm + mi * 16 + dmma_a_row(g, i)) * C::PK + kk + dmma_a_col(q, i)];
+#pragma unroll
+    for (int ni = 0; ni < C::kFragN; ++ni)
+#pragma unroll
+      for (int i = 0; i < C::MMA_K / 4; ++i)
+        fb[ni][i] = BL == BLayout::kn ? bs[(kk + dmma_b_row(q, i)) * C::PN + wn + ni * 8 + dmma_b_col(g)]
+                                      : bs[(wn + ni * 8 + dmma_b_col(g)) * C::PK + kk + dmma_b_row(q, i)];
+  }
+
+  // After the last tile: the ring becomes the C tile (accumulators staged in the fragments'
+  // C layout), written to C and, off the triangle's diagonal, mirrored.
+  template <bool TRIANGLE>
+  __device__ __forceinline__ void store(double* smem, const double (&acc)[C::kFragM][C::kFragN][4], double* c, int M,
+                                        int N, const BlockWork& w) const {
+    cp_async_wait<0>();
+    __syncthreads();
+    double* const cs = smem;
+#pragma unroll
+    for (int mi = 0; mi < C::kFragM; ++mi)
+#pragma unroll
+      for (int ni = 0; ni < C::kFragN; ++ni)
+#pragma unroll
+        for (int e = 0; e < 4; ++e)
+          C::Staged::put(cs, wm + mi * 16 + dmma_c_row(g, e), wn + ni * 8 + dmma_c_col(q, e), acc[mi][ni][e]);
+    __syncthreads();
+    C::Staged::template store_tile<TRIANGLE>(cs, c, M, N, w);
+  }
+};
+
 template <int BM, int BN, int BK, int WM, int WN, int STAGES, int MMA_K, BLayout BL, bool VEC, bool TRIANGLE>
 __global__ void __launch_bounds__((Config<BM, BN, BK, WM, WN, STAGES, MMA_K, BL>::kThreads),
                                   (Config<BM, BN, BK, WM, WN, STAGES, MMA_K, BL>::kMinBlocks))
@@ -139,7 +219,6 @@ __global__ void __launch_bounds__((Config<BM, BN, BK, WM, WN, STAGES, MMA_K, BL>
                 int N, int K, int k_split, std::size_t split_stride) {
 #if KL_ARCH_AT_LEAST(80)  // FP64 tensor-core mma.sync and cp.async; compiled for older targets as an empty kernel (Requirements)
   using C = Config<BM, BN, BK, WM, WN, STAGES, MMA_K, BL>;
-  constexpr int kThreads = C::kThreads;
   extern __shared__ __align__(16) unsigned char smem_raw[];
   double* const smem = reinterpret_cast<double*>(smem_raw);
 
@@ -148,32 +227,14 @@ __global__ void __launch_bounds__((Config<BM, BN, BK, WM, WN, STAGES, MMA_K, BL>
   c += blockIdx.z * split_stride;
   const int tiles = ceil_div(w.kl, BK);
 
-  AsyncCopyK<double, BM, BK, kThreads, VEC, PaddedRows<C::PK>> copy_a(a + w.kb, M, w.kl, K, w.row0);
-  auto copy_b = [&] {
-    if constexpr (BL == BLayout::kn) {
-      return AsyncCopyB<double, BK, BN, C::PN, kThreads, VEC>(b + static_cast<std::size_t>(w.kb) * N, w.kl, N, w.col0);
-    } else {
-      return AsyncCopyK<double, BN, BK, kThreads, VEC, PaddedRows<C::PK>>(b + w.kb, N, w.kl, K, w.col0);
-    }
-  }();
+  Block<C, BL, VEC> blk(a, b, M, N, K, w);
   auto issue = [&](int t) {
-    if (t < tiles) {
-      double* slot = smem + (t % STAGES) * C::kStageElems;
-      copy_a.copy(slot, t * BK);
-      copy_b.copy(slot + C::kAElems, t * BK);
-    }
+    if (t < tiles) blk.copy(smem + (t % STAGES) * C::kStageElems, t);
     cp_async_commit();
   };
 
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, q = lane % 4;
-  const int wm = (warp / C::kWarpsN) * WM, wn = (warp % C::kWarpsN) * WN;
   double acc[C::kFragM][C::kFragN][4];
-#pragma unroll
-  for (int mi = 0; mi < C::kFragM; ++mi)
-#pragma unroll
-    for (int ni = 0; ni < C::kFragN; ++ni)
-#pragma unroll
-      for (int e = 0; e < 4; ++e) acc[mi][ni][e] = 0.0;
+  blk.zero(acc);
 
 #pragma unroll
   for (int t = 0; t < STAGES - 1; ++t) issue(t);
@@ -182,40 +243,17 @@ __global__ void __launch_bounds__((Config<BM, BN, BK, WM, WN, STAGES, MMA_K, BL>
     __syncthreads();              // ... and everyone's; everyone is also done with tile t - 1
     issue(t + STAGES - 1);
     const double* as = smem + (t % STAGES) * C::kStageElems;
-    const double* bs = as + C::kAElems;
 #pragma unroll
     for (int kk = 0; kk < BK; kk += MMA_K) {
       double fa[C::kFragM][MMA_K / 2], fb[C::kFragN][MMA_K / 4];
-#pragma unroll
-      for (int mi = 0; mi < C::kFragM; ++mi)
-#pragma unroll
-        for (int i = 0; i < MMA_K / 2; ++i)
-          fa[mi][i] = as[(wm + mi * 16 + dmma_a_row(g, i)) * C::PK + kk + dmma_a_col(q, i)];
-#pragma unroll
-      for (int ni = 0; ni < C::kFragN; ++ni)
-#pragma unroll
-        for (int i = 0; i < MMA_K / 4; ++i)
-          fb[ni][i] = BL == BLayout::kn ? bs[(kk + dmma_b_row(q, i)) * C::PN + wn + ni * 8 + dmma_b_col(g)]
-                                        : bs[(wn + ni * 8 + dmma_b_col(g)) * C::PK + kk + dmma_b_row(q, i)];
+      blk.load_fragments(fa, fb, as, kk);
 #pragma unroll
       for (int mi = 0; mi < C::kFragM; ++mi)
 #pragma unroll
         for (int ni = 0; ni < C::kFragN; ++ni) dmma<MMA_K>(acc[mi][ni], fa[mi], fb[ni]);
     }
   }
-  cp_async_wait<0>();
-  __syncthreads();  // the ring becomes the C tile
-
-  double* const cs = smem;
-#pragma unroll
-  for (int mi = 0; mi < C::kFragM; ++mi)
-#pragma unroll
-    for (int ni = 0; ni < C::kFragN; ++ni)
-#pragma unroll
-      for (int e = 0; e < 4; ++e)
-        C::Staged::put(cs, wm + mi * 16 + dmma_c_row(g, e), wn + ni * 8 + dmma_c_col(q, e), acc[mi][ni][e]);
-  __syncthreads();
-  C::Staged::template store_tile<TRIANGLE>(cs, c, M, N, w);
+  blk.template store<TRIANGLE>(smem, acc, c, M, N, w);
 #endif
 }
 

@@ -29,12 +29,6 @@ namespace kl::gemm11_pf {
 using namespace gemm_detail;
 using gemm11::BLayout;
 using gemm11::Config;
-using gemm_plan::dmma_a_col;
-using gemm_plan::dmma_a_row;
-using gemm_plan::dmma_b_col;
-using gemm_plan::dmma_b_row;
-using gemm_plan::dmma_c_col;
-using gemm_plan::dmma_c_row;
 
 template <int BM, int BN, int BK, int WM, int WN, int STAGES, int MMA_K, BLayout BL, bool VEC, bool TRIANGLE>
 __global__ void __launch_bounds__((Config<BM, BN, BK, WM, WN, STAGES, MMA_K, BL>::kThreads),
@@ -43,7 +37,7 @@ __global__ void __launch_bounds__((Config<BM, BN, BK, WM, WN, STAGES, MMA_K, BL>
                     int K, int k_split, std::size_t split_stride) {
 #if KL_ARCH_AT_LEAST(80)  // FP64 tensor-core mma.sync and cp.async; compiled for older targets as an empty kernel (Requirements)
   using C = Config<BM, BN, BK, WM, WN, STAGES, MMA_K, BL>;
-  constexpr int kThreads = C::kThreads, kSteps = BK / MMA_K;
+  constexpr int kSteps = BK / MMA_K;
   extern __shared__ __align__(16) unsigned char smem_raw[];
   double* const smem = reinterpret_cast<double*>(smem_raw);
 
@@ -52,55 +46,22 @@ __global__ void __launch_bounds__((Config<BM, BN, BK, WM, WN, STAGES, MMA_K, BL>
   c += blockIdx.z * split_stride;
   const int tiles = ceil_div(w.kl, BK);
 
-  AsyncCopyK<double, BM, BK, kThreads, VEC, PaddedRows<C::PK>> copy_a(a + w.kb, M, w.kl, K, w.row0);
-  auto copy_b = [&] {
-    if constexpr (BL == BLayout::kn) {
-      return AsyncCopyB<double, BK, BN, C::PN, kThreads, VEC>(b + static_cast<std::size_t>(w.kb) * N, w.kl, N, w.col0);
-    } else {
-      return AsyncCopyK<double, BN, BK, kThreads, VEC, PaddedRows<C::PK>>(b + w.kb, N, w.kl, K, w.col0);
-    }
-  }();
+  gemm11::Block<C, BL, VEC> blk(a, b, M, N, K, w);  // gemm11's copies, fragments and epilogue
   auto slot = [&](int t) { return smem + (t % STAGES) * C::kStageElems; };
   auto issue = [&](int t) {  // one commit group per call, empty past the last tile
-    if (t < tiles) {
-      copy_a.copy(slot(t), t * BK);
-      copy_b.copy(slot(t) + C::kAElems, t * BK);
-    }
+    if (t < tiles) blk.copy(slot(t), t);
     cp_async_commit();
   };
 
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, q = lane % 4;
-  const int wm = (warp / C::kWarpsN) * WM, wn = (warp % C::kWarpsN) * WN;
   double acc[C::kFragM][C::kFragN][4];
-#pragma unroll
-  for (int mi = 0; mi < C::kFragM; ++mi)
-#pragma unroll
-    for (int ni = 0; ni < C::kFragN; ++ni)
-#pragma unroll
-      for (int e = 0; e < 4; ++e) acc[mi][ni][e] = 0.0;
-
+  blk.zero(acc);
   double fa[2][C::kFragM][MMA_K / 2], fb[2][C::kFragN][MMA_K / 4];
-  // Step kk's fragments of the tile at `as` into set `set` (gemm11's pattern).
-  auto load_frags = [&](int set, const double* as, int kk) {
-    const double* bs = as + C::kAElems;
-#pragma unroll
-    for (int mi = 0; mi < C::kFragM; ++mi)
-#pragma unroll
-      for (int i = 0; i < MMA_K / 2; ++i)
-        fa[set][mi][i] = as[(wm + mi * 16 + dmma_a_row(g, i)) * C::PK + kk + dmma_a_col(q, i)];
-#pragma unroll
-    for (int ni = 0; ni < C::kFragN; ++ni)
-#pragma unroll
-      for (int i = 0; i < MMA_K / 4; ++i)
-        fb[set][ni][i] = BL == BLayout::kn ? bs[(kk + dmma_b_row(q, i)) * C::PN + wn + ni * 8 + dmma_b_col(g)]
-                                           : bs[(wn + ni * 8 + dmma_b_col(g)) * C::PK + kk + dmma_b_row(q, i)];
-  };
 
 #pragma unroll
   for (int t = 0; t < STAGES; ++t) issue(t);  // every slot: no tile has been read yet
   cp_async_wait<STAGES - 1>();
   __syncthreads();
-  load_frags(0, slot(0), 0);
+  blk.load_fragments(fa[0], fb[0], slot(0), 0);
   // Step s of tile t multiplies set (t·kSteps + s) % 2. Register arrays take compile-time
   // indices only (a run-time index would put them in local memory), so the tiles go in pairs:
   // P, the tile's parity, is a constant in each copy of the body.
@@ -118,8 +79,8 @@ __global__ void __launch_bounds__((Config<BM, BN, BK, WM, WN, STAGES, MMA_K, BL>
       }
       // The next step's fragments: this tile's step s + 1, or the next tile's step 0 (past the
       // last tile, that slot holds a stale tile: loaded, never used).
-      if (s + 1 < kSteps) load_frags(set ^ 1, cur, (s + 1) * MMA_K);
-      else load_frags(set ^ 1, slot(t + 1), 0);
+      if (s + 1 < kSteps) blk.load_fragments(fa[set ^ 1], fb[set ^ 1], cur, (s + 1) * MMA_K);
+      else blk.load_fragments(fa[set ^ 1], fb[set ^ 1], slot(t + 1), 0);
 #pragma unroll
       for (int mi = 0; mi < C::kFragM; ++mi)
 #pragma unroll
@@ -130,19 +91,7 @@ __global__ void __launch_bounds__((Config<BM, BN, BK, WM, WN, STAGES, MMA_K, BL>
     tile(t, std::integral_constant<int, 0>{});
     if (t + 1 < tiles) tile(t + 1, std::integral_constant<int, 1>{});
   }
-  cp_async_wait<0>();
-  __syncthreads();  // the ring becomes the C tile
-
-  double* const cs = smem;
-#pragma unroll
-  for (int mi = 0; mi < C::kFragM; ++mi)
-#pragma unroll
-    for (int ni = 0; ni < C::kFragN; ++ni)
-#pragma unroll
-      for (int e = 0; e < 4; ++e)
-        C::Staged::put(cs, wm + mi * 16 + dmma_c_row(g, e), wn + ni * 8 + dmma_c_col(q, e), acc[mi][ni][e]);
-  __syncthreads();
-  C::Staged::template store_tile<TRIANGLE>(cs, c, M, N, w);
+  blk.template store<TRIANGLE>(smem, acc, c, M, N, w);
 #endif
 }
 
