@@ -2,7 +2,8 @@
 # `cd` into the tree to build:
 #   device_begin SCRIPT OUTDIR TAG   sets out, tag, log (OUTDIR/TAG.log), build (/tmp/kl-TAG), t0
 #   say TEXT                         "== TEXT" on stdout and into the log
-#   device_build CMAKE_ARGS...       configure and build (Release, warnings as errors); on failure
+#   device_build CMAKE_ARGS...       configure and build (Release, warnings as errors; BUILD_TARGET:
+#                                    one target only, e.g. compare); on failure
 #                                    the errors go to the log, the whole output stays in
 #                                    OUTDIR/TAG-build.log, and the script exits 1
 #   device_suite                     the GPU suite (KL_GPU_SUITE_QUICK as set; SUITE_TC: a doctest
@@ -22,7 +23,7 @@ say() { echo "== $*" | tee -a "$log"; }
 
 device_build() {
   say "$tag: configure and build ($*)"
-  if ! { cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DKL_WERROR=ON "$@" && cmake --build "$build" -j "$(nproc)"; } > "$out/$tag-build.log" 2>&1; then
+  if ! { cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DKL_WERROR=ON "$@" && cmake --build "$build" -j "$(nproc)" ${BUILD_TARGET:+--target $BUILD_TARGET}; } > "$out/$tag-build.log" 2>&1; then
     grep -E "error|Error" "$out/$tag-build.log" | head -20 | tee -a "$log"
     say "$tag: build FAILED in $((SECONDS - t0)) s"
     exit 1

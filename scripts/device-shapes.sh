@@ -8,7 +8,11 @@
 #                the auto rule, the triangles, the tables and the last gevm steps, so the 8192³
 #                products do not run the documents' naive kernels for minutes; every pattern must
 #                match a variant of the families run; the library rows always run)
+#   COMPARES=... more compare runs, "NAME|ARGS" each, separated by ';': compare -q ARGS into
+#                OUTDIR/NAME.{json,md}
 #   PROFILE=...  scripts/profile-sgemm.sh OUTDIR SIZE GLOBS TYPE, PROFILE="SIZE|GLOBS|TYPE"
+#                (several separated by ';'; each TYPE's files are ncu_sgemm/ncu_dgemm, so one
+#                per TYPE, or NAME as a fourth field: "SIZE|GLOBS|TYPE|NAME" for OUTDIR/NAME.*)
 #   SANITIZE=1   compute-sanitizer memcheck, racecheck, synccheck over each of SANITIZE_ARGS
 #                (compare arguments; several runs separated by ';'), one summary line each
 # Everything printed goes to OUTDIR/TAG.log.
@@ -31,15 +35,39 @@ if [ "${SHAPES:-1}" != 0 ]; then
   say "$tag: compare --sizes shapes exit $rc in $((SECONDS - t2)) s"
   rm -f "$out/$tag.csv"
 fi
+if [ -n "${COMPARES:-}" ]; then
+  IFS=';' read -r -a cruns <<< "$COMPARES"
+  for c in "${cruns[@]}"; do
+    IFS='|' read -r cname cargs <<< "$c"
+    t5=$SECONDS
+    set -f  # the -v patterns are compare's globs, not the shell's
+    # shellcheck disable=SC2086
+    "$build/compare" -q $cargs --out "$out" --name "$cname" > "$build.$cname.log" 2>&1
+    rc=$?
+    set +f
+    tail -3 "$build.$cname.log" | tee -a "$log"
+    say "$tag: compare $cname [$cargs] exit $rc in $((SECONDS - t5)) s"
+    rm -f "$out/$cname.csv"
+  done
+fi
 if [ -n "${PROFILE:-}" ]; then
-  IFS='|' read -r psize pglobs ptype <<< "$PROFILE"
-  t3=$SECONDS
-  BIN_DIR="$build" bash scripts/profile-sgemm.sh "$out" "$psize" "$pglobs" "$ptype" > "$build.profile.log" 2>&1
-  say "$tag: profile ($PROFILE) exit $? in $((SECONDS - t3)) s"
-  tail -3 "$build.profile.log" | tee -a "$log"
+  IFS=';' read -r -a pruns <<< "$PROFILE"
+  for p in "${pruns[@]}"; do
+    IFS='|' read -r psize pglobs ptype pname <<< "$p"
+    t3=$SECONDS
+    pdir="$out"
+    [ -z "$pname" ] || pdir="$build.profile-$pname"
+    BIN_DIR="$build" bash scripts/profile-sgemm.sh "$pdir" "$psize" "$pglobs" "$ptype" > "$build.profile.log" 2>&1
+    say "$tag: profile ($p) exit $? in $((SECONDS - t3)) s"
+    tail -3 "$build.profile.log" | tee -a "$log"
+    if [ -n "$pname" ]; then
+      for f in "$pdir"/ncu_*; do [ -e "$f" ] && mv "$f" "$out/$pname.${f##*.}"; done
+    fi
+  done
 fi
 if [ "${SANITIZE:-0}" != 0 ]; then
   IFS=';' read -r -a runs <<< "${SANITIZE_ARGS:-}"
+  set -f  # the -v patterns are compare's globs
   for tool in memcheck racecheck synccheck; do
     for args in "${runs[@]}"; do
       t4=$SECONDS
