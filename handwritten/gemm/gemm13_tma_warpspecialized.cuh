@@ -4,8 +4,9 @@
 // Status (issue 25): in the gemm list only in builds whose architectures name sm_90a (e.g.
 // -DCMAKE_CUDA_ARCHITECTURES="90a-real;90-virtual"; CMakeLists.txt defines KL_BUILD_SM90A): its
 // fast form needs setmaxnreg, and the default build (90) would give it 168 registers and spills.
-// Its numbers so far come from the standalone trial, scripts/trials/gemm13_trial.cu; it has not
-// yet run in `compare` or the GPU suite.
+// In compare on the H100 (results/h100/session30/g13.md): 94.1% / 95.7% / 96.3% of cublasSgemm
+// at 2048³ / 4096³ / 8192³ (_r232), 88.8% / 87.2% / 87.2% without the producer warpgroup (_r0);
+// gemm_auto takes _r232 there. The GPU suite passes it; compute-sanitizer is clean over it.
 //
 // Lesson: gemm12 issues the same FFMAs as cuBLAS but keeps its issue slots busy only ~80% of the
 // time against cuBLAS's ~87%: every FMA warp also computes copy addresses, issues its share of
@@ -46,6 +47,46 @@
 //     schedulers put 3 warps on one scheduler's quarter of the register file, so ptxas caps
 //     every thread at 168 registers and the 128 accumulators spill (ptxas: ~300 bytes of
 //     spill stores; not timed); 8 warps keep 255.
+//
+// Cluster form (CLUSTER_M = 2, issue 25; CLUSTER_M = 1, the default, is the kernel above, its PTX
+// unchanged): the two blocks that compute vertically adjacent C tiles (tile rows tm = 2p and
+// 2p + 1, the same tn, so the same B columns) form a thread-block cluster of 2, and each stage's
+// B tile (BK × BN) leaves L2 once for the pair: each CTA's producer loads half of it (BK / 2 rows
+// of k: B's tensor map has a box of BN × BK / 2) with cp.async.bulk.tensor ... .multicast::cluster
+// (ctaMask 0b11), which writes the half into the same stage offset of both CTAs and completes its
+// bytes on both CTAs' full[s]. Why: per stage a block takes BM·BK + BK·BN floats from L2 for
+// BM·BN·BK FFMAs; with B shared by the pair that is BM·BK + BK·BN / 2 (at 256 × 128 × 32: 48 KiB
+// → 40 KiB, a sixth less L2→SM traffic per FFMA, all of it from the B halves). A stays per block
+// (the pair's A rows differ). What changes:
+//   * full[s] of each CTA still takes one arrive.expect_tx from its own producer, for its own A
+//     plus the WHOLE B tile (both halves land in both CTAs; a peer's half may land before that
+//     arrive: the transaction count runs negative until it comes);
+//   * empty[s] counts 2 × 8 arrivals: every FMA warp arrives on its own CTA's empty[s] and on the
+//     peer's (lane r on CTA r: mapa + mbarrier.arrive.release.cluster), since the peer's multicast
+//     writes into this CTA's slot; the producer waits for it with acquire at cluster scope;
+//   * the barriers' init is fenced (fence.mbarrier_init.release.cluster) and followed by a cluster
+//     barrier (barrier.cluster.arrive.release / wait.acquire) before any multicast or remote
+//     arrive; the kernel ends with another (the producer warps arrive after the last copy, the FMA
+//     warps after their last remote arrive, and wait after their stores), so no CTA leaves while
+//     its peer may still write into its shared memory or arrive on its barriers;
+//   * the grid is (2 · tiles_n, ceil(tiles_m / 2)) with clusters of (2, 1, 1): blockIdx.x =
+//     2 · pair column + cluster rank, and the grouped raster runs over pairs of tile rows (4 pairs
+//     = 8 tile rows a group), rank r taking tile row 2 · pair row + r; so blocks start in the
+//     same (tm, tn) order as before. When tiles_m is odd the last pair's rank-1 block lies wholly
+//     below M: it loads no A, multicasts its half of each B tile for its partner, multiplies
+//     whatever its A slots hold and stores nothing (the epilogue's r < M). Launched with cudaLaunchKernelEx and
+//     cudaLaunchAttributeClusterDimension; the kernel traps if it runs without its cluster.
+// Each output is the same FFMA chain as in CLUSTER_M = 1 (the stage holds the same bytes), so the
+// two forms give bit-identical results. The multicast is compiled for sm_90a only (ptxas advises
+// against .multicast::cluster on plain sm_90, whose PTX may run on later GPUs; with
+// -Werror=all-warnings the advisory is an error): the compute_90 image keeps the cluster and its
+// barriers but each CTA loads both B halves itself. Needs sm_90 (clusters; multicast and
+// setmaxnreg from sm_90a) and room for clusters of two 192 KiB blocks (one per SM, two SMs of a
+// GPC). Measured (H100, scripts/trials/gemm13_cluster_trial.cu, results/h100/session30/
+// gemm13_cluster_trial.log): correct (108 of 108 checks, bitwise equal to CLUSTER_M = 1) but slower:
+// 89.1% / 89.9% of cublasSgemm at 4096³ / 8192³ against 96.3% / 96.8% unclustered. The FP32 tile
+// does 32 multiply-adds per byte loaded, so B's halved L2 traffic buys nothing, while each stage
+// waits for the slower of two blocks and each FMA warp arrives on a remote barrier.
 //
 // Fallback: TMA needs 16-byte-aligned bases and row pitches that are multiples of 16 bytes, i.e.
 // K % 4 == 0 (A), N % 4 == 0 (B, and the 16-byte stores of C) and A, B, C 16-byte aligned. For
@@ -88,7 +129,7 @@ namespace kl::gemm13 {
 using namespace gemm_detail;
 
 // ---- geometry -------------------------------------------------------------------------------
-template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int REGS, bool B_OUTER>
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int REGS, bool B_OUTER, int CLUSTER_M = 1>
 struct Config {
   static constexpr bool SETMAXNREG = REGS != 0;
   static_assert(BK == 8 || BK == 16 || BK % 32 == 0, "A box rows of 32, 64 or 128 bytes (a TMA swizzle each)");
@@ -124,6 +165,13 @@ struct Config {
   static constexpr int kRegsConsumer = REGS;
   static constexpr int kRegsProducer = (kThreads * (65536 / kThreads / 8 * 8) - kConsumers * REGS) / 128 / 8 * 8;
   static_assert(!SETMAXNREG || (REGS % 8 == 0 && REGS <= 256 && kRegsProducer >= 24), "setmaxnreg counts");
+  // Cluster form (CLUSTER_M = 2): each CTA's producer loads BK / CLUSTER_M rows of k of the B
+  // tile and multicasts them to every CTA of the pair; a slot is free once the FMA warps of all
+  // CLUSTER_M CTAs have left it.
+  static_assert(CLUSTER_M == 1 || CLUSTER_M == 2, "pairs of vertically adjacent tiles, or none");
+  static constexpr int kBPartK = BK / CLUSTER_M, kBPartBytes = kBPartK * BN * 4;
+  static_assert(BK % CLUSTER_M == 0 && kBPartBytes % 128 == 0, "B parts on 128-byte boundaries");
+  static constexpr int kEmptyArrivals = CLUSTER_M * kConsumerWarps;
 };
 
 // ---- PTX wrappers (sm_90) ---------------------------------------------------------------------
@@ -155,18 +203,70 @@ __device__ __forceinline__ void tma_load_2d(unsigned dst, const CUtensorMap* map
       "l"(reinterpret_cast<std::uint64_t>(map)), "r"(bar), "r"(c0), "r"(c1)
       : "memory");
 }
+// ---- cluster form only (CLUSTER_M > 1) ----
+// The same box into the same shared offset `dst` of every CTA in `cta_mask`, each of which
+// completes the box's bytes on the mbarrier at offset `bar` of its own shared memory.
+__device__ __forceinline__ void tma_load_2d_multicast(unsigned dst, const CUtensorMap* map, unsigned bar, int c0, int c1,
+                                                      std::uint16_t cta_mask) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster"
+      " [%0], [%1, {%3, %4}], [%2], %5;" ::"r"(dst),
+      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(bar), "r"(c0), "r"(c1), "h"(cta_mask)
+      : "memory");
+}
+__device__ __forceinline__ unsigned cluster_rank() {
+  unsigned r;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
+  return r;
+}
+__device__ __forceinline__ unsigned cluster_size() {
+  unsigned r;
+  asm volatile("mov.u32 %0, %%cluster_nctarank;" : "=r"(r));
+  return r;
+}
+// The shared::cluster address of this CTA's shared address `addr` in CTA `rank` of the cluster.
+__device__ __forceinline__ unsigned map_to_rank(unsigned addr, unsigned rank) {
+  unsigned r;
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(r) : "r"(addr), "r"(rank));
+  return r;
+}
+// Arrive on an mbarrier of any CTA of the cluster (address from map_to_rank); release at cluster
+// scope orders this thread's (and, after __syncwarp, its warp's) shared reads before it.
+__device__ __forceinline__ void mbar_arrive_cluster(unsigned cluster_bar) {
+  asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];" ::"r"(cluster_bar) : "memory");
+}
+// mbar_wait with acquire at cluster scope: the producer's wait for the release of a slot by the
+// FMA warps of both CTAs (the peer's reads must precede this CTA's multicast into the peer).
+__device__ __forceinline__ void mbar_wait_cluster(unsigned bar, unsigned parity) {
+  asm volatile(
+      "{\n"
+      ".reg .pred p;\n"
+      "WAIT_%=:\n"
+      "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%0], %1;\n"
+      "@!p bra WAIT_%=;\n"
+      "}\n" ::"r"(bar),
+      "r"(parity)
+      : "memory");
+}
+__device__ __forceinline__ void cluster_arrive() { asm volatile("barrier.cluster.arrive.release;" ::: "memory"); }
+__device__ __forceinline__ void cluster_wait() { asm volatile("barrier.cluster.wait.acquire;" ::: "memory"); }
 #endif
 
 // ---- the kernel -----------------------------------------------------------------------------
 // C's BM × BN tile at (BM·by, BN·bx) (after the grouped raster below); the maps describe A (M × K,
 // box BK × BM, swizzled) and B (K × N, box BN × BK).
-template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int REGS, bool B_OUTER>
-__global__ void __launch_bounds__(Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REGS, B_OUTER>::kThreads, 1)
+// Cluster form (CLUSTER_M = 2): the grid is (CLUSTER_M · tiles_n, pair rows) with clusters of
+// (CLUSTER_M, 1, 1), so blockIdx.x = CLUSTER_M · pair column + cluster rank; the raster below runs
+// over pairs and rank r takes tile row CLUSTER_M · pair row + r (M below is the slab's rows; a
+// block whose tile row starts at or past M is padding: see launch).
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int REGS, bool B_OUTER, int CLUSTER_M = 1>
+__global__ void __launch_bounds__(Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REGS, B_OUTER, CLUSTER_M>::kThreads, 1)
     kernel_tma(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
                float* __restrict__ c, int M, int N, int K) {
 #if KL_ARCH_AT_LEAST(90)  // TMA and mbarrier; compiled for older targets as an empty kernel
-  using C = Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REGS, B_OUTER>;
+  using C = Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REGS, B_OUTER, CLUSTER_M>;
   constexpr bool SETMAXNREG = C::SETMAXNREG;
+  constexpr bool CLUSTER = CLUSTER_M > 1;
   extern __shared__ __align__(1024) unsigned char smem_raw[];
   const unsigned smem = static_cast<unsigned>(__cvta_generic_to_shared(smem_raw));
   const unsigned full0 = smem + C::kBarrierOffset, empty0 = full0 + 8 * STAGES;
@@ -175,37 +275,70 @@ __global__ void __launch_bounds__(Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REG
 
   // Grouped raster: consecutive blocks walk down 8 tile rows before moving right, so the blocks
   // resident together share their B columns and A rows in L2.
-  constexpr int kGroup = 8;
-  const int tiles_m = gridDim.y, tiles_n = gridDim.x;
-  const int id = blockIdx.y * tiles_n + blockIdx.x;
+  // The cluster form walks pairs of tile rows the same way (groups of 8 / CLUSTER_M pair rows),
+  // so consecutive blocks still see the same (tm, tn) sequence when tiles_m is even.
+  constexpr int kGroup = 8 / CLUSTER_M;
+  const int rank = CLUSTER ? static_cast<int>(cluster_rank()) : 0;  // = blockIdx.x % CLUSTER_M
+  const int tiles_m = gridDim.y, tiles_n = gridDim.x / CLUSTER_M;  // in pairs of tiles for CLUSTER
+  const int id = blockIdx.y * tiles_n + blockIdx.x / CLUSTER_M;
   const int group = id / (kGroup * tiles_n), first_m = group * kGroup;
   const int group_m = min(tiles_m - first_m, kGroup);
-  const int tm = first_m + (id % (kGroup * tiles_n)) % group_m;
+  const int tm = (first_m + (id % (kGroup * tiles_n)) % group_m) * CLUSTER_M + rank;
   const int tn = (id % (kGroup * tiles_n)) / group_m;
   const int row0 = BM * tm, col0 = BN * tn;
 
   if (threadIdx.x == 0) {
     if (smem % 1024 != 0) __trap();  // the swizzle arithmetic below assumes 1024-byte stages
+    if constexpr (CLUSTER)
+      if (cluster_size() != CLUSTER_M) __trap();  // launched without its cluster attribute (see launch)
 #pragma unroll
     for (int s = 0; s < STAGES; ++s) {
       mbar_init(full0 + 8 * s, 1);                    // the producer's arrive + the TMA bytes
-      mbar_init(empty0 + 8 * s, C::kConsumerWarps);   // one arrive per FMA warp
+      mbar_init(empty0 + 8 * s, C::kEmptyArrivals);   // one arrive per FMA warp (of each CTA of the cluster)
     }
     asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
     asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
   }
-  __syncthreads();
+  if constexpr (CLUSTER) {  // every CTA's barriers initialised before any multicast or remote arrive
+    cluster_arrive();
+    cluster_wait();
+  } else {
+    __syncthreads();
+  }
 
   // Tile t into its slot t % STAGES, once the FMA warps have read the tile before it there
   // (t - STAGES; the n-th use of a slot waits for the (n - 1)-th completion of its empty barrier).
+  // Cluster form: the slot is free once the FMA warps of every CTA of the cluster have left it
+  // (the peers' multicasts write into it too); full[s] expects this CTA's A plus the whole B tile,
+  // of which this CTA loads part `rank` (kBPartK rows of k) for all. A padding block (row0 >= M)
+  // loads no A: its FMA warps multiply whatever the A slots hold, and its stores are skipped.
   auto produce = [&](int t) {
     const int s = t % STAGES;
-    if (t >= STAGES) mbar_wait(empty0 + 8 * s, ((t / STAGES) & 1) ^ 1);
-    const unsigned full = full0 + 8 * s, stage = smem + s * C::kStageBytes;
-    mbar_arrive_expect_tx(full, C::kStageBytes);  // whole boxes: the zero fill counts too
+    if constexpr (CLUSTER) {
+      if (t >= STAGES) mbar_wait_cluster(empty0 + 8 * s, ((t / STAGES) & 1) ^ 1);
+      const unsigned full = full0 + 8 * s, stage = smem + s * C::kStageBytes;
+      const bool a_live = row0 < M;
+      mbar_arrive_expect_tx(full, (a_live ? C::kABytes : 0) + C::kBBytes);
+      if (a_live) {
 #pragma unroll
-    for (int h = 0; h < C::kABoxes; ++h) tma_load_2d(stage + h * C::kABoxBytes, &map_a, full, t * BK + h * C::kABoxK, row0);
-    tma_load_2d(stage + C::kABytes, &map_b, full, col0, t * BK);
+        for (int h = 0; h < C::kABoxes; ++h) tma_load_2d(stage + h * C::kABoxBytes, &map_a, full, t * BK + h * C::kABoxK, row0);
+      }
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+      tma_load_2d_multicast(stage + C::kABytes + rank * C::kBPartBytes, &map_b, full, col0, t * BK + rank * C::kBPartK,
+                            static_cast<std::uint16_t>((1u << CLUSTER_M) - 1));
+#else  // ptxas advises multicast for sm_90a only: elsewhere every CTA loads all parts itself (same bytes, same barriers)
+#pragma unroll
+      for (int q = 0; q < CLUSTER_M; ++q)
+        tma_load_2d(stage + C::kABytes + q * C::kBPartBytes, &map_b, full, col0, t * BK + q * C::kBPartK);
+#endif
+    } else {
+      if (t >= STAGES) mbar_wait(empty0 + 8 * s, ((t / STAGES) & 1) ^ 1);
+      const unsigned full = full0 + 8 * s, stage = smem + s * C::kStageBytes;
+      mbar_arrive_expect_tx(full, C::kStageBytes);  // whole boxes: the zero fill counts too
+#pragma unroll
+      for (int h = 0; h < C::kABoxes; ++h) tma_load_2d(stage + h * C::kABoxBytes, &map_a, full, t * BK + h * C::kABoxK, row0);
+      tma_load_2d(stage + C::kABytes, &map_b, full, col0, t * BK);
+    }
   };
   if (threadIdx.x == (SETMAXNREG ? C::kConsumers : 0)) {
     asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<std::uint64_t>(&map_a)) : "memory");
@@ -219,6 +352,10 @@ __global__ void __launch_bounds__(Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REG
 #endif
       if (threadIdx.x == C::kConsumers)
         for (int t = 0; t < tiles; ++t) produce(t);
+      if constexpr (CLUSTER) {  // the cluster's closing barrier (see the end of the kernel)
+        cluster_arrive();
+        cluster_wait();
+      }
       return;
     }
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -309,9 +446,18 @@ __global__ void __launch_bounds__(Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REG
       }
     }
     __syncwarp();
-    if (lane == 0) mbar_arrive(empty0 + 8 * s);  // this warp is done with the stage
+    if constexpr (CLUSTER) {  // lane r tells CTA r of the cluster (itself included) that this warp is done
+      if (lane < CLUSTER_M) mbar_arrive_cluster(map_to_rank(empty0 + 8 * s, lane));
+    } else {
+      if (lane == 0) mbar_arrive(empty0 + 8 * s);  // this warp is done with the stage
+    }
     if (++s == STAGES) s = 0, phase ^= 1;
   }
+  // Cluster form: no CTA may leave while a peer can still multicast into its shared memory or
+  // arrive on its barriers. This warp's last remote arrive is above, so it arrives now and waits
+  // after its stores; every multicast into this CTA has landed (its full barriers completed), and
+  // the peers' producers arrive only after issuing their last copy.
+  if constexpr (CLUSTER) cluster_arrive();
 
   // Epilogue: 16-byte stores (N % 4 == 0 and C aligned on this path), rows and columns guarded.
 #pragma unroll
@@ -326,6 +472,7 @@ __global__ void __launch_bounds__(Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REG
         *reinterpret_cast<float4*>(crow + col) = make_float4(acc[i][4 * j], acc[i][4 * j + 1], acc[i][4 * j + 2], acc[i][4 * j + 3]);
     }
   }
+  if constexpr (CLUSTER) cluster_wait();
 #endif
 }
 
@@ -362,8 +509,10 @@ inline bool tma_ok(const GemmArgs<float>& g) {
   return g.K % 4 == 0 && g.N % 4 == 0 && aligned16(g.A) && aligned16(g.B) && aligned16(g.C);
 }
 
-template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int REGS, bool B_OUTER>
-constexpr auto kernel_for = kernel_tma<BM, BN, BK, WM, WN, TM, TN, STAGES, REGS, B_OUTER>;
+#define KL_GEMM13_ARGS BM, BN, BK, WM, WN, TM, TN, STAGES, REGS, B_OUTER, CLUSTER_M
+
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int REGS, bool B_OUTER, int CLUSTER_M = 1>
+constexpr auto kernel_for = kernel_tma<KL_GEMM13_ARGS>;
 
 // The fallback for products TMA cannot describe: gemm12 on its measured tile.
 struct Fallback {
@@ -371,39 +520,68 @@ struct Fallback {
   static void launch(const GemmArgs<float>& g, cudaStream_t s) { gemm12::launch<float, 256, 128, 16, 64, 64, 16, 8, 4>(g, s); }
 };
 
-template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int REGS, bool B_OUTER>
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int REGS, bool B_OUTER, int CLUSTER_M = 1>
 void prepare() {
-  using C = Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REGS, B_OUTER>;
-  allow_smem(C::kSmemBytes, {kernel_for<BM, BN, BK, WM, WN, TM, TN, STAGES, REGS, B_OUTER>});
+  using C = Config<KL_GEMM13_ARGS>;
+  allow_smem(C::kSmemBytes, {kernel_for<KL_GEMM13_ARGS>});
   Fallback::prepare();
   (void)tensor_map_encoder();  // ask the driver once, outside any timed launch
 }
 
 // Only enqueues: encodes the two maps on the host (by value into the kernel's parameters) and
 // launches; slabs of at most 65535 tile rows as every gemm launcher (launch_tiled).
-template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int REGS, bool B_OUTER>
+// Cluster form: slabs of at most 65535 pairs of tile rows; the grid's x doubles (the pair's two
+// CTAs, cluster (CLUSTER_M, 1, 1)) and its y counts pairs, so when a slab has an odd number of
+// tile rows the last pair's rank-1 block lies wholly below M: it loads no A, multicasts its half
+// of each B tile for its partner and stores nothing (its rows fail the epilogue's r < M).
+// B's box is BN × BK / CLUSTER_M: each CTA of the pair loads its part of the k rows.
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int REGS, bool B_OUTER, int CLUSTER_M = 1>
 void launch(const GemmArgs<float>& g, cudaStream_t s) {
   if (!tma_ok(g)) return Fallback::launch(g, s);
-  using C = Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REGS, B_OUTER>;
+  using C = Config<KL_GEMM13_ARGS>;
   constexpr CUtensorMapSwizzle kSwizzle = C::kABoxK == 32 ? CU_TENSOR_MAP_SWIZZLE_128B
                                           : C::kABoxK == 16 ? CU_TENSOR_MAP_SWIZZLE_64B
                                                             : CU_TENSOR_MAP_SWIZZLE_32B;
-  const CUtensorMap map_b = encode_map(g.B, g.K, g.N, BK, BN, CU_TENSOR_MAP_SWIZZLE_NONE);
-  launch_tiled(g, BM, BN, [&](dim3 grid, const float* A, float* Cp, int M) {
+  const CUtensorMap map_b = encode_map(g.B, g.K, g.N, C::kBPartK, BN, CU_TENSOR_MAP_SWIZZLE_NONE);
+  launch_tiled(g, CLUSTER_M * BM, BN, [&](dim3 grid, const float* A, float* Cp, int M) {
     const CUtensorMap map_a = encode_map(A, M, g.K, BM, C::kABoxK, kSwizzle);
-    kernel_for<BM, BN, BK, WM, WN, TM, TN, STAGES, REGS, B_OUTER><<<grid, C::kThreads, C::kSmemBytes, s>>>(map_a, map_b, Cp, M, g.N, g.K);
+    if constexpr (CLUSTER_M == 1) {
+      kernel_for<KL_GEMM13_ARGS><<<grid, C::kThreads, C::kSmemBytes, s>>>(map_a, map_b, Cp, M, g.N, g.K);
+    } else {
+      cudaLaunchConfig_t cfg = {};
+      cfg.gridDim = dim3(grid.x * CLUSTER_M, grid.y);
+      cfg.blockDim = dim3(C::kThreads);
+      cfg.dynamicSmemBytes = C::kSmemBytes;
+      cfg.stream = s;
+      cudaLaunchAttribute cluster = {};
+      cluster.id = cudaLaunchAttributeClusterDimension;
+      cluster.val.clusterDim.x = CLUSTER_M;
+      cluster.val.clusterDim.y = 1;
+      cluster.val.clusterDim.z = 1;
+      cfg.attrs = &cluster;
+      cfg.numAttrs = 1;
+      KL_CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel_for<KL_GEMM13_ARGS>, map_a, map_b, Cp, M, g.N, g.K));
+    }
   });
 }
 
-template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int REGS, bool B_OUTER>
+inline constexpr std::string_view kFeatureTmaMulticast =
+    "thread-block clusters and distributed shared memory (TMA multicast, cp.async.bulk.tensor, mbarrier)";
+
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int REGS, bool B_OUTER, int CLUSTER_M = 1>
 GemmVariant<float> variant(std::string_view name) {
-  using C = Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REGS, B_OUTER>;
+  using C = Config<KL_GEMM13_ARGS>;
+  constexpr bool kCluster = CLUSTER_M > 1;
   return {.info = {name, "beyond the documents",
-                   "Hopper: TMA tile loads into an mbarrier ring, a producer warp, FMA warps that only multiply"},
-          .needs = {.compute_capability = 90, .feature = kFeatureTma, .shared_bytes = C::kSmemBytes, .clusters = false,
-                    .kernel = reinterpret_cast<const void*>(kernel_for<BM, BN, BK, WM, WN, TM, TN, STAGES, REGS, B_OUTER>)},
-          .launch = launch<BM, BN, BK, WM, WN, TM, TN, STAGES, REGS, B_OUTER>,
-          .prepare = prepare<BM, BN, BK, WM, WN, TM, TN, STAGES, REGS, B_OUTER>};
+                   kCluster ? "Hopper: gemm13 in clusters of two vertically adjacent tiles; each B tile multicast to the pair by TMA"
+                            : "Hopper: TMA tile loads into an mbarrier ring, a producer warp, FMA warps that only multiply"},
+          .needs = {.compute_capability = 90, .feature = kCluster ? kFeatureTmaMulticast : kFeatureTma,
+                    .shared_bytes = C::kSmemBytes, .clusters = kCluster,
+                    .kernel = reinterpret_cast<const void*>(kernel_for<KL_GEMM13_ARGS>)},
+          .launch = launch<KL_GEMM13_ARGS>,
+          .prepare = prepare<KL_GEMM13_ARGS>};
 }
+
+#undef KL_GEMM13_ARGS
 
 }  // namespace kl::gemm13

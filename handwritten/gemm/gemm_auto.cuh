@@ -6,22 +6,30 @@
 // First the shape's class, then, for a real matrix product, the tile:
 //
 //   class   N = 1: y = A·x, gemv7 (4 loads in flight) with A as its matrix and B as x;
-//           M = 1: y = x·B, gevm6 _b1 (clusters, wide tiles; gevm5 where clusters do not run)
-//           with B as its matrix;
+//           M = 1: y = x·B, gevm6 _c128 (clusters, 128-byte tiles, slabs up to one block per
+//           SM; gevm5 where clusters do not run) with B as its matrix;
 //           K <= 4: gemm_thin_k (a store stream: no tiles, 16-byte stores).
 //           Measured on the H100 (results/h100/session29/r2.md): float 4096×1×4096 25.4 µs
 //           against cuBLAS's 30.6 (the tiled split-K step it replaced: 73.1); float 4096×4096×1
-//           23.6 against 29.8.
+//           23.6 against 29.8. Float 1×4096×4096: _c128 26.8 µs against 26.6 (99.5%; _b1 had
+//           27.3, results/h100/session30/h100.md and session29/h100.md).
 //   float   0. tiles of 256 × 128 >= a wave (one block per SM) and gemm12's 16-byte path applies
-//              (N a multiple of 4, aligned B and C): gemm12 256×128×16, 4 stages (92.0-93.3% of
-//              cuBLAS at 2048³-8192³, results/h100/trials/e_gemm12_stages.md);
+//              (N a multiple of 4, aligned B and C): in builds that name sm_90a, on a 9.0 device,
+//              gemm13 256×128×32 with its producer warpgroup (94.1/95.7/96.3% of cuBLAS at
+//              2048³/4096³/8192³ against gemm12's 92.8/92.5/93.2%, results/h100/session30/g13.md;
+//              it runs gemm12 itself where TMA cannot describe the operands); otherwise gemm12
+//              256×128×16, 4 stages (92.0-93.3%, results/h100/trials/e_gemm12_stages.md);
 //           1. tiles of 128² >= two waves: the 128×128×16 tile, 3 stages, unsplit: gemm9's where
 //              its 16-byte path applies, gemm10's otherwise (on the element path gemm10 was 2.65×
 //              faster, 4097×4095×17: 51.0 against 135.3 µs);
 //           2. otherwise gemm10 64×64×16, 4 stages (four blocks per SM), k split into as many
 //              slices as the resident blocks hold whole (gemm_plan::splitk_splits_for), each
 //              slice 4 k tiles deep or more, at most 16.
-//   double  (FP64 tensor cores) 1. 64² tiles >= a wave: gemm11 64×64×16 DMMA m16n8k8 with its
+//   double  (FP64 tensor cores) 0. 128² tiles >= a wave and the device's shared memory holds the
+//              tile (146 KB): gemm11 128×128×16 DMMA m16n8k4 with its fragments prefetched: 95.1/
+//              94.8/94.9% of cuBLAS at 2048³/4096³/8192³ against the 64² tile's 90.4/89.7/86.4%
+//              (results/h100/session30/dg.md; m16n8k8's two fragment sets spill at this tile);
+//           1. 64² tiles >= a wave: gemm11 64×64×16 DMMA m16n8k8 with its
 //              fragments prefetched (gemm11_dmma_prefetch.cuh), unsplit. Without the prefetch the
 //              64² tile already matched or beat the 128×128 one everywhere it was measured (1000³
 //              54.4 against 100.6 µs unsplit or 84.8 split; 4096³ 2.792 against 2.975 ms; 8192³
@@ -46,6 +54,9 @@
 #include "handwritten/gemv/gemv7_warps_per_row.cuh"
 #include "handwritten/gemv/gevm5_fitted_tiles.cuh"
 #include "handwritten/gemv/gevm6_cluster_slabs.cuh"
+#if defined(KL_BUILD_SM90A)
+#include "handwritten/gemm/gemm13_tma_warpspecialized.cuh"
+#endif
 
 #include <type_traits>
 
@@ -67,8 +78,14 @@ constexpr int kLarge = 128, kSmall = 64, kBK = 16;  // the two tiles (both 16 de
 //     (not measured on such a GPU; the DMMA rows of the same run show what DMMA costs there);
 //   - float where gemm12's tile does not fit: rule 1's 128 × 128 × 16 tile.
 struct Here {
-  bool cp_async = false, huge = false, dmma = false;
+  bool cp_async = false, huge = false, dmma = false, dmma_large = false, tma = false;
 };
+// The double tiles (gemm11_pf's Config: the shared memory each needs).
+using DmmaLarge = gemm11::Config<128, 128, 16, 64, 32, 4, 4, gemm11::BLayout::kn>;
+#if defined(KL_BUILD_SM90A)
+// gemm13's configuration in the list (sm_90a builds only).
+#define KL_AUTO_GEMM13 256, 128, 32, 64, 64, 8, 16, 4, 232, false
+#endif
 inline const Here& here() {
   static const Here h = [] {
     using P12 = gemm9::Pipeline<float, 256, 128, 16, 64, 64, 16, 8, 4>;
@@ -77,6 +94,11 @@ inline const Here& here() {
     r.huge = r.cp_async && P12::kSmemBytes <= device_smem_optin();
     const int cc = device_cc();
     r.dmma = r.cp_async && (cc == 80 || cc == 90 || cc == 100);  // the FP64 tensor cores
+    r.dmma_large = r.dmma && DmmaLarge::kSmemBytes <= device_smem_optin();
+#if defined(KL_BUILD_SM90A)
+    r.tma = r.huge && kernel_runs_here(reinterpret_cast<const void*>(gemm13::kernel_for<KL_AUTO_GEMM13>), 90) &&
+            gemm13::Config<KL_AUTO_GEMM13>::kSmemBytes <= device_smem_optin();
+#endif
     return r;
   }();
   return h;
@@ -94,9 +116,9 @@ inline const Here& here() {
 using Shape = gemm_plan::ShapeClass;
 using gemm_plan::shape_class;
 // gemv: gemv7 with 4 loads in flight (105% of cublasSgemv at 16384², 117% at 4097 × 1023 on the
-// H100, results/h100/session28/default.md). gevm: gevm6 _b1 (one launch, the slabs' sums through
-// distributed shared memory, tiles as wide as one block per SM allows) where clusters run, else
-// gevm5 with 4 loads in flight, A streamed.
+// H100, results/h100/session28/default.md). gevm: gevm6 _c128 (one launch, the slabs' sums through
+// distributed shared memory, 128 bytes of a row per tile, 8 loads in flight) where clusters run,
+// else gevm5 with 4 loads in flight, A streamed.
 template <class T>
 const MatVecVariant<T>& gemv_step() {
   static const MatVecVariant<T> v = gemv7::variant<T, 4, false>("gemv7_warps_per_row_u4");
@@ -106,7 +128,7 @@ template <class T>
 const MatVecVariant<T>& gevm_step() {
   static const MatVecVariant<T> v =
       kernel_runs_here(reinterpret_cast<const void*>(gevm6::gevm_cluster_slabs<T, 32, 4, true, true>), 90)
-          ? gevm6::variant<T, 4, true, 1>("gevm6_cluster_slabs_u4_cs_b1")
+          ? gevm6::variant<T, 8, true, 0>("gevm6_cluster_slabs_u8_cs_c128")
           : gevm5::variant<T, 4, true>("gevm5_fitted_tiles_u4_cs");
   return v;
 }
@@ -131,6 +153,7 @@ bool large_tile(GemmShape s) {  // float's 128² tile: two blocks per SM, two wa
 }
 // double on the FP64 tensor cores: gemm11's 64 × 64 tile where it fills a wave, else its 32 × 32
 // tile (four times the tiles), split only where even those are too few.
+inline bool dmma_tile128(GemmShape s) { return gemm_plan::tiles_of(s, 128, 128) >= fill_sms(); }
 inline bool dmma_tile64(GemmShape s) { return gemm_plan::tiles_of(s, 64, 64) >= fill_sms(); }
 inline long long dmma_tiles32(GemmShape s) { return gemm_plan::tiles_of(s, 32, 32); }
 // gemm12's 256 × 128 tile, one block per SM: enough of them to fill the GPU (float only).
@@ -160,12 +183,16 @@ void launch(const GemmArgs<T>& g, cudaStream_t s) {
     const bool vec = vec_io_ok(g, /*need_a=*/false);
     if (!h.cp_async) gemm8::launch<float, 128, 128, 8, 64, 32, 8, 8>(g, s);
     else if (!large_tile<T>(sh)) gemm10::launch_split<float, 64, 64, 16, 32, 32, 4, 8, 4>(g, splits<T>(sh), s);
+#if defined(KL_BUILD_SM90A)
+    else if (vec && huge_tile(sh) && h.tma) gemm13::launch<KL_AUTO_GEMM13>(g, s);  // gemm12 where TMA cannot
+#endif
     else if (vec && huge_tile(sh) && h.huge) gemm12::launch<float, 256, 128, 16, 64, 64, 16, 8, 4>(g, s);
     else if (vec) gemm9::launch<float, 128, 128, 16, 64, 32, 8, 8, 3>(g, s);
     else gemm10::launch_split<float, 128, 128, 16, 64, 32, 8, 8, 3>(g, 1, s);
   } else {
     if (!h.cp_async) gemm8::launch<double, 64, 64, 8, 32, 16, 4, 4>(g, s);
     else if (!h.dmma) gemm9::launch<double, 128, 128, 8, 64, 32, 8, 8, 3>(g, s);
+    else if (h.dmma_large && dmma_tile128(sh)) gemm11_pf::launch<128, 128, 16, 64, 32, 4, 4>(g, s);
     else if (dmma_tile64(sh)) gemm11_pf::launch<64, 64, 16, 32, 32, 4, 8>(g, s);
     else gemm11::launch_split<32, 32, 16, 16, 16, 4, 8>(g, splits<T>(sh), s);
   }
@@ -178,12 +205,16 @@ void prepare() {
   if (!h.cp_async) return;  // gemm8: static shared memory only
   if constexpr (std::is_same_v<T, float>) {
     if (h.huge) gemm12::prepare<float, 256, 128, 16, 64, 64, 16, 8, 4>();
+#if defined(KL_BUILD_SM90A)
+    if (h.tma) gemm13::prepare<KL_AUTO_GEMM13>();
+#endif
     gemm9::prepare<float, 128, 128, 16, 64, 32, 8, 8, 3>();
     gemm10::prepare<float, 128, 128, 16, 64, 32, 8, 8, 3>();
     gemm10::prepare<float, 64, 64, 16, 32, 32, 4, 8, 4>();
   } else if (!h.dmma) {
     gemm9::prepare<double, 128, 128, 8, 64, 32, 8, 8, 3>();
   } else {
+    if (h.dmma_large) gemm11_pf::prepare<128, 128, 16, 64, 32, 4, 4>();
     gemm11_pf::prepare<64, 64, 16, 32, 32, 4, 8>();
     gemm11::prepare<32, 32, 16, 16, 16, 4, 8>();
   }
@@ -220,5 +251,9 @@ GemmVariant<T> variant() {
           .rounding_depth = rounding_depth<T>,
           .prepare = prepare<T>};
 }
+
+#if defined(KL_BUILD_SM90A)
+#undef KL_AUTO_GEMM13
+#endif
 
 }  // namespace kl::gemm_auto

@@ -128,6 +128,14 @@ void append_last_steps(std::vector<GemmVariant<T>>& v) {
     // registers by setmaxnreg (sm_90a: only in builds that name it, see CMakeLists.txt)
     v.push_back(gemm13::variant<256, 128, 32, 64, 64, 8, 16, 4, 232, false>(
         Tile<256, 128, 32, 64, 64, 8, 16, 4>::name("gemm13_tma_warpspecialized", "_r232")));
+    // the ablation: the same TMA ring without the producer warpgroup (thread 0 of the FMA warps
+    // issues the copies; no setmaxnreg)
+    v.push_back(gemm13::variant<256, 128, 32, 64, 64, 8, 16, 4, 0, false>(
+        Tile<256, 128, 32, 64, 64, 8, 16, 4>::name("gemm13_tma_warpspecialized", "_r0")));
+    // and the cluster form: two vertically adjacent tiles, each B tile multicast to both by TMA
+    // (correct, but 6-7 points slower: results/h100/session30/gemm13_cluster_trial.log)
+    v.push_back(gemm13::variant<256, 128, 32, 64, 64, 8, 16, 4, 232, false, 2>(
+        Tile<256, 128, 32, 64, 64, 8, 16, 4>::name("gemm13_tma_warpspecialized", "_r232_c2")));
 #endif
   } else {
     v.push_back(gemm10_at<T, Tile<128, 128, 8, 64, 32, 8, 8, 3>>());
@@ -138,8 +146,11 @@ void append_last_steps(std::vector<GemmVariant<T>>& v) {
     v.push_back(gemm11_at<DmmaTile<64, 64, 16, 32, 32, 4, 8>>());
     v.push_back(gemm11_at<DmmaTile<32, 32, 16, 16, 16, 4, 8>>());  // small products: more tiles, no split
     // gemm12's fragment schedule on the 64² DMMA tile (the trial of other tiles, k16, BK = 32 and
-    // 6 stages around it: results/h100/trials/e_dgemm_pf_gevm_b1.md)
+    // 6 stages around it: results/h100/trials/e_dgemm_pf_gevm_b1.md) and on the 128² tile with
+    // m16n8k4 (k8's two fragment sets would not fit in 255 registers; 128 × 64 with 2 blocks per
+    // SM was tried too: results/h100/session30/dg.md)
     v.push_back(gemm11_pf_at<DmmaTile<64, 64, 16, 32, 32, 4, 8>>());
+    v.push_back(gemm11_pf_at<DmmaTile<128, 128, 16, 64, 32, 4, 4>>());
     v.push_back(gemm11_splitk_at<DmmaTile<128, 128, 16, 64, 32, 4, 8>>());
   }
   v.push_back(gemm_thin_k::variant<T>());  // no tiles for a thin K (gemm_auto's pick at K <= 4)

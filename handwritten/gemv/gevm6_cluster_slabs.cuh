@@ -45,8 +45,16 @@ constexpr int kBlocksPerSm = 2;
 // _b1 aims at one block per SM instead, i.e. wider tiles (at 4096² floats 512 bytes of a row per
 // tile instead of 256; 256 blocks instead of 512): on the H100 (results/h100/trials/
 // e_dgemm_pf_gevm_b1.md) 27.3 against 28.0 µs at 4096² floats, 48.5 against 49.8 in double,
-// 18.9 against 19.2 at double 2500 × 2000; gemm_auto's M = 1 class takes it.
+// 18.9 against 19.2 at double 2500 × 2000 (gemm_auto's M = 1 class took it until _c128 below).
 constexpr int kMinRowBytes = 64; // a tile's share of a row: two full 32-byte sectors at least
+// _c128 plans the other way round: tiles of 128 bytes of a row (one line; fewer if the row is
+// shorter), then slabs (powers of two, at most 8) only until tiles × slabs reach one block per
+// SM, with U = 8 loads in flight. The plan sweep (scripts/trials/gevm_sweep.cu, H100,
+// results/h100/session30/gevm_sweep.log) timed every C, S, U: the wide tiles and 8 slabs of _b1
+// cost 27.2 µs at 4096² floats where 128-byte tiles in 2 slabs took 26.6-26.7 (cuBLAS 26.3-26.4),
+// 48.6 against 48.5 µs at 4096² doubles (one slab), 12.26 µs at 2500 × 2000 floats (4 slabs,
+// cuBLAS 12.93). gemm_auto's M = 1 class takes it.
+constexpr int kNarrowRowBytes = 128;
 
 // C column items per tile, S slabs (a cluster) of `slab` rows.
 struct Plan {
@@ -66,6 +74,19 @@ Plan plan(MatrixShape s, bool vector) {
   int S = 1;
   while (S < kMaxSlabs && tiles(C) * S < target && rows_ok(C, 2 * S)) S *= 2;
   while (C > 1 && (C / 2) * item_bytes >= kMinRowBytes && tiles(C) * S < target && rows_ok(C / 2, S)) C /= 2;
+  const int slab = static_cast<int>(ceil_div(static_cast<long long>(s.M), static_cast<long long>(S)));
+  return {vector, items, C, S, slab};
+}
+
+template <class T>
+Plan plan_narrow(MatrixShape s, bool vector) {
+  const int items = matvec::row_items<T>(s.N, vector);
+  const int item_bytes = static_cast<int>(sizeof(T)) * (vector ? kVec<T> : 1);
+  const int C = matvec::pow2_at_least(items, std::min(32, kNarrowRowBytes / item_bytes));
+  const long long tiles = ceil_div(static_cast<long long>(items), static_cast<long long>(C));
+  auto rows_ok = [&](int slabs) { return ceil_div(static_cast<long long>(s.M), static_cast<long long>(slabs)) >= kThreads / C; };
+  int S = 1;
+  while (S < kMaxSlabs && tiles * S < sm_count() && rows_ok(2 * S)) S *= 2;
   const int slab = static_cast<int>(ceil_div(static_cast<long long>(s.M), static_cast<long long>(S)));
   return {vector, items, C, S, slab};
 }
@@ -132,6 +153,13 @@ double depth(const Plan& p) {
   return gevm4::tile_sums_depth(p.slab, p.C) + p.S;
 }
 
+// PLAN: the plan above with BPS blocks per SM (0 < BPS), or plan_narrow (BPS = 0).
+template <class T, int BPS>
+Plan plan_for(MatrixShape s, bool vector) {
+  if constexpr (BPS == 0) return plan_narrow<T>(s, vector);
+  else return plan<T, BPS>(s, vector);
+}
+
 template <class T, int U, bool kStream, int BPS = kBlocksPerSm>
 MatVecVariant<T> variant(std::string_view name) {
   return {.info = {name, "beyond",
@@ -139,11 +167,11 @@ MatVecVariant<T> variant(std::string_view name) {
           .needs = {.compute_capability = 90, .feature = kFeatureClusters, .clusters = true,
                     .kernel = reinterpret_cast<const void*>(gevm_cluster_slabs<T, 32, U, true, kStream>)},
           .launch = [](const MatVecArgs<T>& a, cudaStream_t s) {
-            launch<T, U, kStream>(a, plan<T, BPS>({a.M, a.N}, matvec::vector_rows_ok(a, false)), s);
+            launch<T, U, kStream>(a, plan_for<T, BPS>({a.M, a.N}, matvec::vector_rows_ok(a, false)), s);
           },
           .workspace_bytes = nullptr,
           .rounding_depth = [](MatrixShape s) {
-            return matvec::worst_path<T>(s, [s](bool v) { return depth<T>(plan<T, BPS>(s, v)); });
+            return matvec::worst_path<T>(s, [s](bool v) { return depth<T>(plan_for<T, BPS>(s, v)); });
           }};
 }
 

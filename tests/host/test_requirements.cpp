@@ -152,7 +152,7 @@ TEST_CASE("requirements: which variants run on which GPU") {
 
   // gevm6: thread-block clusters and distributed shared memory, 9.0 and newer.
   for (const char* t : {"float", "double"})
-    for (const char* name : {"gevm6_cluster_slabs_u4", "gevm6_cluster_slabs_u4_cs"}) {
+    for (const char* name : {"gevm6_cluster_slabs_u4", "gevm6_cluster_slabs_u4_cs", "gevm6_cluster_slabs_u8_cs_c128"}) {
       for (const auto* all : {&t4, &a100, &a10, &l4}) CHECK(contains(find(*all, "gevm", t, name).why, "needs compute capability 9.0 for thread-block clusters"));
       CHECK(find(a10, "gevm", t, name).why ==
             "needs compute capability 9.0 for thread-block clusters and distributed shared memory; this GPU is 8.6");
@@ -177,7 +177,8 @@ TEST_CASE("requirements: which variants run on which GPU") {
 
   // gemm11 (FP64 tensor cores): the 128 × 128 tiles need 146 KB: skipped on 8.6/8.9/12.0, run on
   // 8.0 (163 KB); the 64 × 64 one runs there, slowly, and says why.
-  for (const char* name : {"gemm11_dmma_128x128x16_w64x32_s4_k8", "gemm11_dmma_splitk_128x128x16_w64x32_s4_k8"}) {
+  for (const char* name : {"gemm11_dmma_128x128x16_w64x32_s4_k8", "gemm11_dmma_splitk_128x128x16_w64x32_s4_k8",
+                           "gemm11_dmma_128x128x16_w64x32_s4_k4_pf"}) {
     for (const auto* all : {&a10, &l4, &rtx5090})
       CHECK(contains(find(*all, "gemm", "double", name).why, "146 KB of shared memory per block"));
     CHECK(find(a10, "gemm", "double", name).why == "needs 146 KB of shared memory per block; this GPU (8.6) allows 99 KB");

@@ -1,0 +1,303 @@
+// gevm6 plan sweep: y = x·A (the M = 1 gemm class of gemm_auto) at the shapes where gevm6 _b1
+// trails cuBLAS, every (C column items per tile, S slabs = cluster size, U loads in flight,
+// evict-first or not) against cublas{S,D}gemv(OP_N) on the same buffers. Standalone:
+//   nvcc -std=c++17 -O3 -I. -arch=sm_90 scripts/trials/gevm_sweep.cu -lcublas -o /tmp/gevm_sweep
+// Timing as compare does it: L2 emptied before each sample (a 100 MiB read), CUDA events around
+// the one launch, 3 warm-up runs, median of 60 samples. Each configuration's y is checked
+// against cuBLAS's (relative max error printed; integer-valued inputs make both exact).
+#include "handwritten/gemv/gevm6_cluster_slabs.cuh"
+
+#include <cublas_v2.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <vector>
+
+using namespace kl;
+
+#define CB(x)                                                        \
+  do {                                                               \
+    if ((x) != CUBLAS_STATUS_SUCCESS) {                              \
+      std::printf("cublas error %d at line %d\n", int(x), __LINE__); \
+      std::exit(2);                                                  \
+    }                                                                \
+  } while (0)
+
+__global__ void flush_read(const int4* p, std::size_t n, int* sink) {
+  int4 acc = {0, 0, 0, 0};
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x) {
+    const int4 v = __ldcg(p + i);
+    acc.x ^= v.x, acc.y ^= v.y, acc.z ^= v.z, acc.w ^= v.w;
+  }
+  if ((acc.x ^ acc.y ^ acc.z ^ acc.w) == 0x7fffffff) *sink = 1;  // never (keeps the loads)
+}
+
+struct Timer {
+  int4* flush = nullptr;
+  std::size_t flush_n = (100u << 20) / sizeof(int4);
+  int* sink = nullptr;
+  cudaEvent_t e0, e1;
+  Timer() {
+    KL_CUDA_CHECK(cudaMalloc(&flush, flush_n * sizeof(int4)));
+    KL_CUDA_CHECK(cudaMemset(flush, 1, flush_n * sizeof(int4)));
+    KL_CUDA_CHECK(cudaMalloc(&sink, sizeof(int)));
+    KL_CUDA_CHECK(cudaEventCreate(&e0));
+    KL_CUDA_CHECK(cudaEventCreate(&e1));
+  }
+  template <class F>
+  double median_us(F&& f) {
+    for (int i = 0; i < 3; ++i) f();
+    std::vector<float> t;
+    for (int i = 0; i < 60; ++i) {
+      flush_read<<<sm_count() * 4, 512>>>(flush, flush_n, sink);
+      KL_CUDA_CHECK(cudaEventRecord(e0));
+      f();
+      KL_CUDA_CHECK(cudaEventRecord(e1));
+      KL_CUDA_CHECK(cudaEventSynchronize(e1));
+      float ms = 0;
+      KL_CUDA_CHECK(cudaEventElapsedTime(&ms, e0, e1));
+      t.push_back(ms);
+    }
+    std::sort(t.begin(), t.end());
+    return 1000.0 * t[t.size() / 2];
+  }
+};
+
+// ---- a trial form (float, 16-byte path): loads with an L2 256-byte prefetch hint or evict-first,
+// optionally software-pipelined (round r + 1's loads issued before round r's FMAs), S = 1 as a
+// plain launch (no cluster), S > 1 summed through distributed shared memory as gevm6 does.
+template <int MODE>
+__device__ __forceinline__ float4 load4(const float4* p) {
+  if constexpr (MODE == 0) return __ldcs(p);
+  else if constexpr (MODE == 1) {
+    float4 v;
+    asm volatile("ld.global.nc.L1::no_allocate.L2::256B.v4.f32 {%0,%1,%2,%3}, [%4];"
+                 : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "l"(p));
+    return v;
+  } else return __ldg(p);
+}
+
+template <int C, int U, int MODE, bool PF>
+__global__ void __launch_bounds__(256) gevm_trial(const float* __restrict__ A, const float* __restrict__ x,
+                                                  float* __restrict__ y, int M, int N, int slab) {
+  namespace cg = cooperative_groups;
+  constexpr int R = 256 / C, W = 4;
+  __shared__ __align__(16) float warp_sums[8][C * W];
+  __shared__ float sums[C * W];
+  const int S = gridDim.y, q = blockIdx.y;
+  const int r_begin = q * slab, r_end = min(M, r_begin + slab);
+  const int tx = threadIdx.x % C, ty = threadIdx.x / C;
+  const int items = N / W, item = blockIdx.x * C + tx;
+  float acc[W] = {0, 0, 0, 0};
+  auto fma4 = [&](float xr, float4 v) {
+    acc[0] = fmaf(v.x, xr, acc[0]); acc[1] = fmaf(v.y, xr, acc[1]);
+    acc[2] = fmaf(v.z, xr, acc[2]); acc[3] = fmaf(v.w, xr, acc[3]);
+  };
+  if (item < items) {
+    const float4* a = reinterpret_cast<const float4*>(A) + item;
+    int r = r_begin + ty;
+    float4 va[U];
+    float xr[U];
+    auto load_round = [&](int r0) {
+#pragma unroll
+      for (int u = 0; u < U; ++u) {
+        const bool in = r0 + u * R < r_end;
+        va[u] = in ? load4<MODE>(a + static_cast<std::size_t>(r0 + u * R) * items) : float4{0, 0, 0, 0};
+        xr[u] = in ? __ldg(x + r0 + u * R) : 0.f;
+      }
+    };
+    if constexpr (PF) {
+      if (r < r_end) load_round(r);
+#pragma unroll 1
+      for (; r < r_end; r += U * R) {
+        float4 cur[U];
+        float xc[U];
+#pragma unroll
+        for (int u = 0; u < U; ++u) cur[u] = va[u], xc[u] = xr[u];
+        if (r + U * R < r_end) load_round(r + U * R);
+#pragma unroll
+        for (int u = 0; u < U; ++u) fma4(xc[u], cur[u]);
+      }
+    } else {
+#pragma unroll 1
+      for (; r < r_end; r += U * R) {
+        load_round(r);
+#pragma unroll
+        for (int u = 0; u < U; ++u) fma4(xr[u], va[u]);
+      }
+    }
+  }
+#pragma unroll
+  for (int e = 0; e < W; ++e)
+#pragma unroll
+    for (int off = 16; off >= C; off /= 2) acc[e] += __shfl_xor_sync(0xffffffffu, acc[e], off);
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  if (lane < C) *reinterpret_cast<float4*>(&warp_sums[warp][lane * W]) = make_float4(acc[0], acc[1], acc[2], acc[3]);
+  __syncthreads();
+  for (int c = threadIdx.x; c < C * W; c += 256) {
+    float s = warp_sums[0][c];
+#pragma unroll
+    for (int w = 1; w < 8; ++w) s += warp_sums[w][c];
+    if (S == 1) {
+      const int col = blockIdx.x * (C * W) + c;
+      if (col < N) y[col] = s;
+    } else sums[c] = s;
+  }
+  if (S == 1) return;
+  cg::cluster_group cluster = cg::this_cluster();
+  cluster.sync();
+  for (int c = q + S * static_cast<int>(threadIdx.x); c < C * W; c += S * 256) {
+    float s = *cluster.map_shared_rank(&sums[c], 0);
+    for (int p = 1; p < S; ++p) s += *cluster.map_shared_rank(&sums[c], p);
+    const int col = blockIdx.x * (C * W) + c;
+    if (col < N) y[col] = s;
+  }
+  cluster.sync();
+}
+
+template <int C, int U, int MODE, bool PF>
+void run_trial(const MatVecArgs<float>& a, int S, cudaStream_t st) {
+  const int items = a.N / 4;
+  const int slab = static_cast<int>(ceil_div(static_cast<long long>(a.M), static_cast<long long>(S)));
+  cudaLaunchConfig_t cfg = {};
+  cfg.gridDim = dim3(static_cast<unsigned>(ceil_div(items, C)), static_cast<unsigned>(S));
+  cfg.blockDim = dim3(256);
+  cfg.stream = st;
+  cudaLaunchAttribute cl = {};
+  cl.id = cudaLaunchAttributeClusterDimension;
+  cl.val.clusterDim.x = 1;
+  cl.val.clusterDim.y = static_cast<unsigned>(S);
+  cl.val.clusterDim.z = 1;
+  cfg.attrs = &cl;
+  cfg.numAttrs = S > 1 ? 1 : 0;
+  KL_CUDA_CHECK(cudaLaunchKernelEx(&cfg, gevm_trial<C, U, MODE, PF>, a.A, a.x, a.y, a.M, a.N, slab));
+}
+
+template <class T, int C, int U, bool kStream>
+void run_cfg(const MatVecArgs<T>& a, int S, cudaStream_t s) {
+  const int items = matvec::row_items<T>(a.N, true);
+  gevm6::Plan p{true, items, C, S, static_cast<int>(ceil_div(static_cast<long long>(a.M), static_cast<long long>(S)))};
+  gevm6::launch_c<T, C, U, kStream>(a, p, s);
+}
+
+template <class T>
+void sweep(int M, int N, Timer& tm, cublasHandle_t h) {
+  const std::size_t n = static_cast<std::size_t>(M) * N;
+  std::vector<T> hA(n), hx(M);
+  std::mt19937 rng(1234);
+  std::uniform_int_distribution<int> d(-4, 4);
+  for (auto& v : hA) v = T(d(rng));
+  for (auto& v : hx) v = T(d(rng));
+  T *A, *x, *y, *yref;
+  KL_CUDA_CHECK(cudaMalloc(&A, n * sizeof(T)));
+  KL_CUDA_CHECK(cudaMalloc(&x, M * sizeof(T)));
+  KL_CUDA_CHECK(cudaMalloc(&y, N * sizeof(T)));
+  KL_CUDA_CHECK(cudaMalloc(&yref, N * sizeof(T)));
+  KL_CUDA_CHECK(cudaMemcpy(A, hA.data(), n * sizeof(T), cudaMemcpyHostToDevice));
+  KL_CUDA_CHECK(cudaMemcpy(x, hx.data(), M * sizeof(T), cudaMemcpyHostToDevice));
+  const T one = 1, zero = 0;
+  auto lib = [&] {
+    if constexpr (sizeof(T) == 4) CB(cublasSgemv(h, CUBLAS_OP_N, N, M, &one, A, N, x, 1, &zero, yref, 1));
+    else CB(cublasDgemv(h, CUBLAS_OP_N, N, M, &one, A, N, x, 1, &zero, yref, 1));
+  };
+  const double t_lib = tm.median_us(lib);
+  std::vector<T> href(N), hy(N);
+  KL_CUDA_CHECK(cudaMemcpy(href.data(), yref, N * sizeof(T), cudaMemcpyDeviceToHost));
+  std::printf("\n## %s %d x %d: cublas_gemv_n %.2f us\n", sizeof(T) == 4 ? "float" : "double", M, N, t_lib);
+  std::printf("%-28s %9s %8s %7s %s\n", "config", "us", "vs lib", "blocks", "check");
+  MatVecArgs<T> a{A, x, y, M, N, nullptr};
+  const int items = matvec::row_items<T>(N, true);
+  auto one_cfg = [&](auto Cc, auto Uc, auto Sc) {
+    constexpr int C = decltype(Cc)::value, U = decltype(Uc)::value;
+    constexpr bool kStream = decltype(Sc)::value;
+    for (int S : {1, 2, 4, 8, 16}) {
+      if (ceil_div(static_cast<long long>(M), static_cast<long long>(S)) < matvec::kThreads / C) continue;  // rows_ok
+      if (S > 8)
+        KL_CUDA_CHECK(cudaFuncSetAttribute(gevm6::gevm_cluster_slabs<T, C, U, true, kStream>,
+                                           cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+      KL_CUDA_CHECK(cudaMemset(y, 0xff, N * sizeof(T)));  // NaN poison
+      run_cfg<T, C, U, kStream>(a, S, nullptr);
+      if (cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess) {
+        std::printf("C%d U%d S%d %s: launch failed: %s\n", C, U, S, kStream ? "cs" : "--", cudaGetErrorString(e));
+        cudaGetLastError();
+        continue;
+      }
+      KL_CUDA_CHECK(cudaMemcpy(hy.data(), y, N * sizeof(T), cudaMemcpyDeviceToHost));
+      bool exact = true;
+      for (int j = 0; j < N; ++j) exact = exact && hy[j] == href[j];
+      const double t = tm.median_us([&] { run_cfg<T, C, U, kStream>(a, S, nullptr); });
+      const long long blocks = ceil_div(static_cast<long long>(items), static_cast<long long>(C)) * S;
+      char name[64];
+      std::snprintf(name, sizeof name, "C%d(%dB) U%d S%d %s", C, C * 16, U, S, kStream ? "cs" : "--");
+      std::printf("%-28s %9.2f %7.1f%% %7lld %s\n", name, t, 100.0 * t_lib / t, blocks, exact ? "exact" : "WRONG");
+    }
+  };
+  auto for_u = [&](auto Cc) {
+    one_cfg(Cc, std::integral_constant<int, 4>{}, std::true_type{});
+    one_cfg(Cc, std::integral_constant<int, 8>{}, std::true_type{});
+    one_cfg(Cc, std::integral_constant<int, 16>{}, std::true_type{});
+    one_cfg(Cc, std::integral_constant<int, 8>{}, std::false_type{});
+  };
+  for_u(std::integral_constant<int, 4>{});
+  for_u(std::integral_constant<int, 8>{});
+  for_u(std::integral_constant<int, 16>{});
+  for_u(std::integral_constant<int, 32>{});
+  if constexpr (sizeof(T) == 4) {
+    std::printf("-- trial form: MODE 0 evict-first, 1 L2::256B prefetch, 2 ldg; pf = pipelined rounds; S1 without a cluster\n");
+    auto trial = [&](auto Cc, auto Uc, auto Mc, auto Pc) {
+      constexpr int C = decltype(Cc)::value, U = decltype(Uc)::value, MODE = decltype(Mc)::value;
+      constexpr bool PF = decltype(Pc)::value;
+      for (int S : {1, 2, 4}) {
+        if (ceil_div(static_cast<long long>(M), static_cast<long long>(S)) < 256 / C) continue;
+        KL_CUDA_CHECK(cudaMemset(y, 0xff, N * sizeof(T)));
+        run_trial<C, U, MODE, PF>(a, S, nullptr);
+        KL_CUDA_CHECK(cudaDeviceSynchronize());
+        KL_CUDA_CHECK(cudaMemcpy(hy.data(), y, N * sizeof(T), cudaMemcpyDeviceToHost));
+        bool exact = true;
+        for (int j = 0; j < N; ++j) exact = exact && hy[j] == href[j];
+        const double t = tm.median_us([&] { run_trial<C, U, MODE, PF>(a, S, nullptr); });
+        const long long blocks = ceil_div(static_cast<long long>(items), static_cast<long long>(C)) * S;
+        char name[64];
+        std::snprintf(name, sizeof name, "T C%d U%d S%d m%d %s", C, U, S, MODE, PF ? "pf" : "--");
+        std::printf("%-28s %9.2f %7.1f%% %7lld %s\n", name, t, 100.0 * t_lib / t, blocks, exact ? "exact" : "WRONG");
+      }
+    };
+    using I = std::integral_constant<int, 0>;
+    auto each = [&](auto Cc, auto Uc) {
+      trial(Cc, Uc, std::integral_constant<int, 0>{}, std::false_type{});
+      trial(Cc, Uc, std::integral_constant<int, 1>{}, std::false_type{});
+      trial(Cc, Uc, std::integral_constant<int, 2>{}, std::false_type{});
+      trial(Cc, Uc, std::integral_constant<int, 0>{}, std::true_type{});
+      trial(Cc, Uc, std::integral_constant<int, 1>{}, std::true_type{});
+    };
+    (void)I{};
+    each(std::integral_constant<int, 8>{}, std::integral_constant<int, 8>{});
+    each(std::integral_constant<int, 8>{}, std::integral_constant<int, 16>{});
+    each(std::integral_constant<int, 16>{}, std::integral_constant<int, 8>{});
+    each(std::integral_constant<int, 16>{}, std::integral_constant<int, 16>{});
+    each(std::integral_constant<int, 32>{}, std::integral_constant<int, 8>{});
+    each(std::integral_constant<int, 4>{}, std::integral_constant<int, 16>{});
+  }
+  std::printf("cublas_gemv_n again: %.2f us\n", tm.median_us(lib));
+  KL_CUDA_CHECK(cudaFree(A));
+  KL_CUDA_CHECK(cudaFree(x));
+  KL_CUDA_CHECK(cudaFree(y));
+  KL_CUDA_CHECK(cudaFree(yref));
+}
+
+int main() {
+  cudaDeviceProp prop;
+  KL_CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+  std::printf("# gevm6 plan sweep on %s (%d SMs)\n", prop.name, prop.multiProcessorCount);
+  Timer tm;
+  cublasHandle_t h;
+  CB(cublasCreate(&h));
+  sweep<float>(4096, 4096, tm, h);
+  sweep<double>(4096, 4096, tm, h);
+  sweep<float>(2500, 2000, tm, h);
+  CB(cublasDestroy(h));
+  return 0;
+}
