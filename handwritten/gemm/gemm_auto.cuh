@@ -151,10 +151,10 @@ template <class T>
 bool large_tile(GemmShape s) {  // float's 128² tile: two blocks per SM, two waves of them
   return gemm_plan::tiles_of(s, kLarge, kLarge) >= 2 * fill_sms();
 }
-// double on the FP64 tensor cores: gemm11's 64 × 64 tile where it fills a wave, else its 32 × 32
-// tile (four times the tiles), split only where even those are too few.
-inline bool dmma_tile128(GemmShape s) { return gemm_plan::tiles_of(s, 128, 128) >= fill_sms(); }
-inline bool dmma_tile64(GemmShape s) { return gemm_plan::tiles_of(s, 64, 64) >= fill_sms(); }
+// double on the FP64 tensor cores: gemm11_pf's 128 × 128 tile where it fills a wave and fits,
+// else the 64 × 64 one where that does, else gemm11's 32 × 32 tile (four times the tiles), split
+// only where even those are too few (gemm_plan::dmma_tile, host-checked).
+inline int dmma_tile(GemmShape s) { return gemm_plan::dmma_tile(s, sm_count(), here().dmma_large); }
 inline long long dmma_tiles32(GemmShape s) { return gemm_plan::tiles_of(s, 32, 32); }
 // gemm12's 256 × 128 tile, one block per SM: enough of them to fill the GPU (float only).
 inline bool huge_tile(GemmShape s) { return gemm_plan::tiles_of(s, 256, 128) >= fill_sms(); }
@@ -164,7 +164,7 @@ int splits(GemmShape s) {
   if constexpr (std::is_same_v<T, float>) {
     return large_tile<T>(s) ? 1 : gemm10::splits<float, 64, 64, 16, 32, 32, 4, 8, 4>(s, sm_count());
   } else {
-    if (!here().dmma || dmma_tile64(s) || dmma_tiles32(s) >= fill_sms()) return 1;  // gemm9's FMA tile; unsplit
+    if (!here().dmma || dmma_tile(s) > 32 || dmma_tiles32(s) >= fill_sms()) return 1;  // gemm9's FMA tile; unsplit
     return gemm11::splits<32, 32, 16, 16, 16, 4, 8>(s, sm_count());
   }
 }
@@ -192,8 +192,8 @@ void launch(const GemmArgs<T>& g, cudaStream_t s) {
   } else {
     if (!h.cp_async) gemm8::launch<double, 64, 64, 8, 32, 16, 4, 4>(g, s);
     else if (!h.dmma) gemm9::launch<double, 128, 128, 8, 64, 32, 8, 8, 3>(g, s);
-    else if (h.dmma_large && dmma_tile128(sh)) gemm11_pf::launch<128, 128, 16, 64, 32, 4, 4>(g, s);
-    else if (dmma_tile64(sh)) gemm11_pf::launch<64, 64, 16, 32, 32, 4, 8>(g, s);
+    else if (const int tile = dmma_tile(sh); tile == 128) gemm11_pf::launch<128, 128, 16, 64, 32, 4, 4>(g, s);
+    else if (tile == 64) gemm11_pf::launch<64, 64, 16, 32, 32, 4, 8>(g, s);
     else gemm11::launch_split<32, 32, 16, 16, 16, 4, 8>(g, splits<T>(sh), s);
   }
 }

@@ -146,6 +146,14 @@ inline long long tiles_of(GemmShape s, int bm, int bn) {
   return static_cast<long long>(div_up(s.M, bm)) * div_up(s.N, bn);
 }
 inline long long wave(long long sms) { return sms * 15 / 16; }
+// Double on the FP64 tensor cores: the widest square DMMA tile (128, 64 or 32) whose tiles fill
+// a wave of `sms` multiprocessors; 128 only where the device's shared memory holds that tile
+// (`large_fits`). 32 is the floor: below a wave even there, split-K adds blocks.
+inline int dmma_tile(GemmShape s, long long sms, bool large_fits) {
+  if (large_fits && tiles_of(s, 128, 128) >= wave(sms)) return 128;
+  if (tiles_of(s, 64, 64) >= wave(sms)) return 64;
+  return 32;
+}
 
 // ---- split-K ---------------------------------------------------------------------------------
 // The k range of each of `splits` slices: a multiple of BK, so that only the last slice has a

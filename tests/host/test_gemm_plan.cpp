@@ -289,6 +289,14 @@ TEST_CASE("split-K choice: the examples of gemm_auto's header") {
   CHECK(tiles_of({1000, 1000, 1000}, 64, 64) >= wave(132));    // double 1000³: the 64² DMMA tile
   CHECK(tiles_of({513, 257, 129}, 64, 64) < wave(132));        // 513x257x129: 45 tiles ...
   CHECK(tiles_of({513, 257, 129}, 32, 32) >= wave(132));       // ... the 32² tile unsplit (153)
+  // double: the widest DMMA tile that fills a wave (results/h100/session30/dg.md, h100.md)
+  CHECK(dmma_tile({2048, 2048, 2048}, 132, true) == 128);   // 256 tiles of 128²
+  CHECK(dmma_tile({8192, 8192, 8192}, 132, true) == 128);
+  CHECK(dmma_tile({2048, 2048, 2048}, 132, false) == 64);   // 128² does not fit (8.6's 99 KB)
+  CHECK(dmma_tile({1000, 1000, 1000}, 132, true) == 64);    // 64 tiles of 128², 256 of 64²
+  CHECK(dmma_tile({513, 257, 129}, 132, true) == 32);       // 45 tiles of 64²
+  CHECK(dmma_tile({1408, 1408, 64}, 132, true) == 64);      // 121 tiles of 128²: short of 123
+  CHECK(dmma_tile({1536, 1536, 64}, 132, true) == 128);     // 144 tiles of 128²
   // A·Aᵀ's triangle: T(T + 1)/2 tiles.
   CHECK(triangle_tiles(1000, 64) == 136);
   CHECK(triangle_tiles(1, 64) == 1);
