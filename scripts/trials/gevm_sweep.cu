@@ -69,6 +69,11 @@ struct Timer {
 // ---- a trial form (float, 16-byte path): loads with an L2 256-byte prefetch hint or evict-first,
 // optionally software-pipelined (round r + 1's loads issued before round r's FMAs), S = 1 as a
 // plain launch (no cluster), S > 1 summed through distributed shared memory as gevm6 does.
+// Its unpipelined form ("--" in results/h100/session30/gevm_sweep2.log) ran about twice as long
+// as gevm6 at the same plan: every load of a round is predicated on its row (`in ? load : 0`),
+// and ptxas then interleaves them with the FMAs (SASS: LDG, FFMA ×4, LDG, ...), one or two loads
+// in flight instead of U. gevm4's loop does whole rounds unpredicated and only its last, partial
+// round per element, which is why the shipped kernels keep that shape.
 template <int MODE>
 __device__ __forceinline__ float4 load4(const float4* p) {
   if constexpr (MODE == 0) return __ldcs(p);
