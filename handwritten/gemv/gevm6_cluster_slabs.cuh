@@ -54,7 +54,8 @@ constexpr int kMinRowBytes = 64; // a tile's share of a row: two full 32-byte se
 // cost 27.2 µs at 4096² floats where 128-byte tiles in 2 slabs took 26.6-26.7 (cuBLAS 26.3-26.4),
 // 48.6 against 48.5 µs at 4096² doubles (one slab), 12.26 µs at 2500 × 2000 floats (4 slabs,
 // cuBLAS 12.93). gemm_auto's M = 1 class takes it.
-constexpr int kNarrowRowBytes = 128;
+// (The arithmetic: gevm_plan::narrow, matvec_plan.hpp, host-checked with those three plans.)
+static_assert(gevm_plan::kThreads == kThreads && gevm_plan::kMaxSlabs == kMaxSlabs, "one geometry");
 
 // C column items per tile, S slabs (a cluster) of `slab` rows.
 struct Plan {
@@ -82,13 +83,8 @@ template <class T>
 Plan plan_narrow(MatrixShape s, bool vector) {
   const int items = matvec::row_items<T>(s.N, vector);
   const int item_bytes = static_cast<int>(sizeof(T)) * (vector ? kVec<T> : 1);
-  const int C = matvec::pow2_at_least(items, std::min(32, kNarrowRowBytes / item_bytes));
-  const long long tiles = ceil_div(static_cast<long long>(items), static_cast<long long>(C));
-  auto rows_ok = [&](int slabs) { return ceil_div(static_cast<long long>(s.M), static_cast<long long>(slabs)) >= kThreads / C; };
-  int S = 1;
-  while (S < kMaxSlabs && tiles * S < sm_count() && rows_ok(2 * S)) S *= 2;
-  const int slab = static_cast<int>(ceil_div(static_cast<long long>(s.M), static_cast<long long>(S)));
-  return {vector, items, C, S, slab};
+  const gevm_plan::Narrow n = gevm_plan::narrow(s.M, items, item_bytes, sm_count());
+  return {vector, items, n.C, n.S, n.slab};
 }
 
 // Block (tile, q) of cluster `tile` sums rows [q·slab, (q + 1)·slab) of the tile's columns into

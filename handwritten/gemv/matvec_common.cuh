@@ -21,6 +21,7 @@
 #include "common/cuda_check.hpp"
 #include "common/device_helpers.cuh"
 #include "handwritten/gemv/matvec_args.hpp"
+#include "handwritten/gemv/matvec_plan.hpp"
 
 #include <cmath>
 #include <cstddef>
@@ -190,12 +191,7 @@ constexpr int log2_pow2(int g) {
   return l;
 }
 
-// The smallest power of two >= n, capped at `cap` (a power of two).
-inline int pow2_at_least(long long n, int cap) {
-  int g = 1;
-  while (g < cap && g < n) g *= 2;
-  return g;
-}
+// pow2_at_least (the smallest power of two >= n, capped): matvec_plan.hpp, host-checked.
 
 // ---------------------------------------------------------------------------------------------
 // The second pass of the split steps: partial holds S rows of `len` values (partial[s·len + i]),

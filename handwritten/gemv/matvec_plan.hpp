@@ -1,0 +1,42 @@
+// The plan arithmetic of the matrix-vector steps that a rule chooses, as pure functions of the
+// shape and the multiprocessor count: host-compilable, so the host suite checks them against the
+// plans that were measured (tests/host/test_matvec_plan.cpp). The kernels' headers call these
+// with the device's count (sm_count()).
+#pragma once
+
+#include <algorithm>
+
+namespace kl::matvec {
+
+// The smallest power of two >= n, capped at `cap` (a power of two).
+inline int pow2_at_least(long long n, int cap) {
+  int g = 1;
+  while (g < cap && g < n) g *= 2;
+  return g;
+}
+
+}  // namespace kl::matvec
+
+namespace kl::gevm_plan {
+
+constexpr int kThreads = 256;         // a block's threads (matvec::kThreads)
+constexpr int kMaxSlabs = 8;          // the portable cluster size
+constexpr int kNarrowRowBytes = 128;  // _c128: one 128-byte line of a row per tile
+
+// gevm6 _c128 (why: gevm6_cluster_slabs.cuh): C column items per tile (items of item_bytes each,
+// a row holding `items`), S slabs of `slab` rows. The tile covers 128 bytes of a row or the whole
+// row if shorter; slabs double, up to 8, while tiles × slabs are short of one block per SM and
+// each slab keeps a row for every row thread (256 / C).
+struct Narrow {
+  int C, S, slab;
+};
+inline Narrow narrow(long long M, int items, int item_bytes, long long sms) {
+  const int C = matvec::pow2_at_least(items, std::min(32, kNarrowRowBytes / item_bytes));
+  const long long tiles = (items + C - 1) / C;
+  auto rows_ok = [&](int slabs) { return (M + slabs - 1) / slabs >= kThreads / C; };
+  int S = 1;
+  while (S < kMaxSlabs && tiles * S < sms && rows_ok(2 * S)) S *= 2;
+  return {C, S, static_cast<int>((M + S - 1) / S)};
+}
+
+}  // namespace kl::gevm_plan
