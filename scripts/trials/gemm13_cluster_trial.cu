@@ -14,68 +14,15 @@
 // output (c1: against cuBLAS within the bound; c2: bitwise against c1 and within the bound).
 // A hang (barrier bug) ends the process: sync_or_die after every launch, and a watchdog alarm.
 #include "handwritten/gemm/gemm13_tma_warpspecialized.cuh"
+#include "scripts/trials/trial_common.hpp"
 
-#include <cublas_v2.h>
-
-#include <algorithm>
-#include <chrono>
-#include <cmath>
 #include <csignal>
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <random>
 #include <string>
-#include <thread>
-#include <unistd.h>
-#include <vector>
 
 using namespace kl;
-
-#define CK(x) KL_CUDA_CHECK(x)
-#define CB(x)                                                              \
-  do {                                                                     \
-    if ((x) != CUBLAS_STATUS_SUCCESS) {                                    \
-      std::printf("cublas error %d at line %d\n", int(x), __LINE__);       \
-      std::exit(2);                                                        \
-    }                                                                      \
-  } while (0)
-
-static cublasHandle_t g_handle;
-
-// Waits for the stream, but gives up (and exits) after `seconds`: a barrier bug hangs, and the
-// process must end so the device run still prints what it has.
-static void sync_or_die(cudaStream_t s, double seconds, const char* what) {
-  auto t0 = std::chrono::steady_clock::now();
-  for (;;) {
-    cudaError_t e = cudaStreamQuery(s);
-    if (e == cudaSuccess) return;
-    if (e != cudaErrorNotReady) {
-      std::printf("FAIL %s: %s\n", what, cudaGetErrorString(e));
-      std::fflush(stdout);
-      _exit(3);
-    }
-    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() > seconds) {
-      std::printf("HANG %s (over %.0f s)\n", what, seconds);
-      std::fflush(stdout);
-      _exit(4);
-    }
-    usleep(200);
-  }
-}
-
-static void on_alarm(int) {
-  const char msg[] = "HANG watchdog: the whole trial ran past its limit\n";
-  (void)!write(1, msg, sizeof msg - 1);
-  _exit(5);
-}
-
-// Row-major C = A·B with cuBLAS (column-major): Cᵀ = Bᵀ·Aᵀ.
-static void cublas_gemm(const float* A, const float* B, float* C, int M, int N, int K, cudaStream_t s) {
-  const float one = 1.f, zero = 0.f;
-  CB(cublasSetStream(g_handle, s));
-  CB(cublasSgemm(g_handle, CUBLAS_OP_N, CUBLAS_OP_N, N, M, K, &one, B, N, A, K, &zero, C, N));
-}
+using namespace trial;
 
 struct Cfg {
   const char* name;
@@ -100,33 +47,6 @@ static std::vector<Cfg> configs() {
       G13("c2 gemm13_256x128x32_r232_c2", 232, 2, true),
       G13("c2_r0 gemm13_256x128x32_r0_c2", 0, 2, false),
   };
-}
-
-// ---- CPU reference (double), rows in parallel --------------------------------------------------
-static void cpu_ref(const std::vector<float>& A, const std::vector<float>& B, int M, int N, int K,
-                    const std::vector<int>& rows, std::vector<double>& ref, std::vector<double>& absref) {
-  (void)M;
-  ref.assign(rows.size() * size_t(N), 0.0);
-  absref.assign(rows.size() * size_t(N), 0.0);
-  unsigned nt = std::max(1u, std::thread::hardware_concurrency());
-  std::vector<std::thread> th;
-  for (unsigned t = 0; t < nt; ++t)
-    th.emplace_back([&, t] {
-      for (size_t ri = t; ri < rows.size(); ri += nt) {
-        const int i = rows[ri];
-        double* r = &ref[ri * N];
-        double* ar = &absref[ri * N];
-        for (int k = 0; k < K; ++k) {
-          const double a = A[size_t(i) * K + k];
-          const float* b = &B[size_t(k) * N];
-          for (int j = 0; j < N; ++j) {
-            r[j] += a * b[j];
-            ar[j] += std::fabs(a * b[j]);
-          }
-        }
-      }
-    });
-  for (auto& x : th) x.join();
 }
 
 struct Dev {
@@ -175,7 +95,7 @@ static void check_shape(const std::vector<Cfg>& cfgs, int M, int N, int K, cudaS
     sync_or_die(s, 20, "cublas");
     CK(cudaMemcpy(Cc.data(), d.Cref, nC * 4, cudaMemcpyDeviceToHost));
     std::vector<double> ref, absref;
-    cpu_ref(A, B, M, N, K, rows, ref, absref);
+    cpu_ref(A, B, N, K, rows, ref, absref);
     const double eps = std::ldexp(1.0, -24), gamma = 4.0 * K * eps;
     for (size_t ci = 0; ci < cfgs.size(); ++ci) {
       const Cfg& cfg = cfgs[ci];
@@ -218,29 +138,6 @@ static void check_shape(const std::vector<Cfg>& cfgs, int M, int N, int K, cudaS
       std::fflush(stdout);
     }
   }
-}
-
-template <class F>
-static double time_us(F&& f, cudaStream_t s, const char* what) {
-  cudaEvent_t e0, e1;
-  CK(cudaEventCreate(&e0));
-  CK(cudaEventCreate(&e1));
-  for (int i = 0; i < 5; ++i) f();
-  sync_or_die(s, 30, what);
-  std::vector<float> ms;
-  for (int i = 0; i < 25; ++i) {
-    CK(cudaEventRecord(e0, s));
-    f();
-    CK(cudaEventRecord(e1, s));
-    sync_or_die(s, 30, what);
-    float t = 0;
-    CK(cudaEventElapsedTime(&t, e0, e1));
-    ms.push_back(t);
-  }
-  CK(cudaEventDestroy(e0));
-  CK(cudaEventDestroy(e1));
-  std::sort(ms.begin(), ms.end());
-  return 1e3 * ms[ms.size() / 2];
 }
 
 static int run(int argc, char** argv) {

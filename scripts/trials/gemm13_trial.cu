@@ -4,59 +4,13 @@
 // Timing: cudaEvent around each launch, 5 warm-up runs, median of 25; L2 is NOT flushed between
 // runs (neither for cuBLAS nor for gemm13). cuBLAS runs in its default math mode (no TF32).
 #include "handwritten/gemm/gemm13_tma_warpspecialized.cuh"
+#include "scripts/trials/trial_common.hpp"
 
-#include <cublas_v2.h>
-
-#include <algorithm>
-#include <chrono>
-#include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <random>
-#include <thread>
-#include <unistd.h>
-#include <vector>
+#include <string>
 
 using namespace kl;
-
-#define CK(x) KL_CUDA_CHECK(x)
-#define CB(x)                                                              \
-  do {                                                                     \
-    if ((x) != CUBLAS_STATUS_SUCCESS) {                                    \
-      std::printf("cublas error %d at line %d\n", int(x), __LINE__);       \
-      std::exit(2);                                                        \
-    }                                                                      \
-  } while (0)
-
-static cublasHandle_t g_handle;
-
-// Waits for the stream, but gives up (and exits) after `seconds`: a barrier bug hangs, and the
-// process must end so the device run still prints what it has.
-static void sync_or_die(cudaStream_t s, double seconds, const char* what) {
-  auto t0 = std::chrono::steady_clock::now();
-  for (;;) {
-    cudaError_t e = cudaStreamQuery(s);
-    if (e == cudaSuccess) return;
-    if (e != cudaErrorNotReady) {
-      std::printf("FAIL %s: %s\n", what, cudaGetErrorString(e));
-      std::fflush(stdout);
-      _exit(3);
-    }
-    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() > seconds) {
-      std::printf("HANG %s (over %.0f s)\n", what, seconds);
-      std::fflush(stdout);
-      _exit(4);
-    }
-    usleep(200);
-  }
-}
-
-// Row-major C = A·B with cuBLAS (column-major): Cᵀ = Bᵀ·Aᵀ.
-static void cublas_gemm(const float* A, const float* B, float* C, int M, int N, int K, cudaStream_t s) {
-  const float one = 1.f, zero = 0.f;
-  CB(cublasSetStream(g_handle, s));
-  CB(cublasSgemm(g_handle, CUBLAS_OP_N, CUBLAS_OP_N, N, M, K, &one, B, N, A, K, &zero, C, N));
-}
+using namespace trial;
 
 struct Cfg {
   const char* name;
@@ -84,32 +38,6 @@ static std::vector<Cfg> configs() {
           gemm12::launch<float, 256, 128, 16, 64, 64, 16, 8, 4>,
           (const void*)gemm12::kernel_for<float, 256, 128, 16, 64, 64, 16, 8, 4, true>},
   };
-}
-
-// ---- CPU reference (double), rows in parallel --------------------------------------------------
-static void cpu_ref(const std::vector<float>& A, const std::vector<float>& B, int M, int N, int K,
-                    const std::vector<int>& rows, std::vector<double>& ref, std::vector<double>& absref) {
-  ref.assign(rows.size() * size_t(N), 0.0);
-  absref.assign(rows.size() * size_t(N), 0.0);
-  unsigned nt = std::max(1u, std::thread::hardware_concurrency());
-  std::vector<std::thread> th;
-  for (unsigned t = 0; t < nt; ++t)
-    th.emplace_back([&, t] {
-      for (size_t ri = t; ri < rows.size(); ri += nt) {
-        const int i = rows[ri];
-        double* r = &ref[ri * N];
-        double* ar = &absref[ri * N];
-        for (int k = 0; k < K; ++k) {
-          const double a = A[size_t(i) * K + k];
-          const float* b = &B[size_t(k) * N];
-          for (int j = 0; j < N; ++j) {
-            r[j] += a * b[j];
-            ar[j] += std::fabs(a * b[j]);
-          }
-        }
-      }
-    });
-  for (auto& x : th) x.join();
 }
 
 struct Dev {
@@ -154,7 +82,7 @@ static void check_shape(const Cfg& cfg, int M, int N, int K, cudaStream_t s) {
     CK(cudaMemcpy(C.data(), d.C, nC * 4, cudaMemcpyDeviceToHost));
     CK(cudaMemcpy(Cc.data(), d.Cref, nC * 4, cudaMemcpyDeviceToHost));
     std::vector<double> ref, absref;
-    cpu_ref(A, B, M, N, K, rows, ref, absref);
+    cpu_ref(A, B, N, K, rows, ref, absref);
     const double eps = std::ldexp(1.0, -24), gamma = 4.0 * K * eps;
     double worst_ratio = 0, max_err = 0;
     size_t bad = 0, unequal = 0;
@@ -189,32 +117,7 @@ static void check_shape(const Cfg& cfg, int M, int N, int K, cudaStream_t s) {
   }
 }
 
-static double median_ms(std::vector<float> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
-template <class F>
-static double time_ms(F&& f, cudaStream_t s, const char* what) {
-  cudaEvent_t e0, e1;
-  CK(cudaEventCreate(&e0));
-  CK(cudaEventCreate(&e1));
-  for (int i = 0; i < 5; ++i) f();
-  sync_or_die(s, 30, what);
-  std::vector<float> ms;
-  for (int i = 0; i < 25; ++i) {
-    CK(cudaEventRecord(e0, s));
-    f();
-    CK(cudaEventRecord(e1, s));
-    sync_or_die(s, 30, what);
-    float t = 0;
-    CK(cudaEventElapsedTime(&t, e0, e1));
-    ms.push_back(t);
-  }
-  CK(cudaEventDestroy(e0));
-  CK(cudaEventDestroy(e1));
-  return median_ms(ms);
-}
+static double time_ms(auto&& f, cudaStream_t s, const char* what) { return time_us(f, s, what) / 1e3; }
 
 int main(int argc, char** argv) {
   const bool quick = argc > 1 && std::string(argv[1]) == "quick";

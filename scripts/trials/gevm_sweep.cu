@@ -6,8 +6,7 @@
 // the one launch, 3 warm-up runs, median of 60 samples. Each configuration's y is checked
 // against cuBLAS's (relative max error printed; integer-valued inputs make both exact).
 #include "handwritten/gemv/gevm6_cluster_slabs.cuh"
-
-#include <cublas_v2.h>
+#include "scripts/trials/trial_common.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -18,13 +17,6 @@
 
 using namespace kl;
 
-#define CB(x)                                                        \
-  do {                                                               \
-    if ((x) != CUBLAS_STATUS_SUCCESS) {                              \
-      std::printf("cublas error %d at line %d\n", int(x), __LINE__); \
-      std::exit(2);                                                  \
-    }                                                                \
-  } while (0)
 
 __global__ void flush_read(const int4* p, std::size_t n, int* sink) {
   int4 acc = {0, 0, 0, 0};
@@ -70,10 +62,12 @@ struct Timer {
 // optionally software-pipelined (round r + 1's loads issued before round r's FMAs), S = 1 as a
 // plain launch (no cluster), S > 1 summed through distributed shared memory as gevm6 does.
 // Its unpipelined form ("--" in results/h100/session30/gevm_sweep2.log) ran about twice as long
-// as gevm6 at the same plan: every load of a round is predicated on its row (`in ? load : 0`),
-// and ptxas then interleaves them with the FMAs (SASS: LDG, FFMA ×4, LDG, ...), one or two loads
-// in flight instead of U. gevm4's loop does whole rounds unpredicated and only its last, partial
-// round per element, which is why the shipped kernels keep that shape.
+// as gevm6 at the same plan: its SASS interleaves the loads with the FMAs (LDG, FFMA ×4, LDG,
+// ...), one or two loads in flight instead of U. The cause is the one matvec::kMinBlocksPerSm
+// documents: this kernel's __launch_bounds__ has no minimum of blocks per SM, and without one
+// ptxas sinks a round's loads towards their FMAs; compiled with __launch_bounds__(256, 2) the
+// same loop keeps its loads batched (checked in SASS, not timed). The logged rows are of the
+// form as written here.
 template <int MODE>
 __device__ __forceinline__ float4 load4(const float4* p) {
   if constexpr (MODE == 0) return __ldcs(p);
@@ -215,29 +209,38 @@ void sweep(int M, int N, Timer& tm, cublasHandle_t h) {
   std::printf("%-28s %9s %8s %7s %s\n", "config", "us", "vs lib", "blocks", "check");
   MatVecArgs<T> a{A, x, y, M, N, nullptr};
   const int items = matvec::row_items<T>(N, true);
+  // One row of the table: y poisoned (NaN), one launch checked for equality with cuBLAS (the
+  // inputs are small integers: every order of the sums is exact), then timed.
+  auto row = [&](const char* name, long long blocks, auto&& launch) {
+    KL_CUDA_CHECK(cudaMemset(y, 0xff, N * sizeof(T)));
+    launch();
+    if (cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess) {
+      std::printf("%s: launch failed: %s\n", name, cudaGetErrorString(e));
+      cudaGetLastError();
+      return;
+    }
+    KL_CUDA_CHECK(cudaMemcpy(hy.data(), y, N * sizeof(T), cudaMemcpyDeviceToHost));
+    bool exact = true;
+    for (int j = 0; j < N; ++j) exact = exact && hy[j] == href[j];
+    const double t = tm.median_us(launch);
+    std::printf("%-28s %9.2f %7.1f%% %7lld %s\n", name, t, 100.0 * t_lib / t, blocks, exact ? "exact" : "WRONG");
+  };
+  // Slabs S that keep a row for each of the block's 256 / C row threads (gevm6's rows_ok).
+  auto rows_ok = [&](int C, int S) {
+    return ceil_div(static_cast<long long>(M), static_cast<long long>(S)) >= matvec::kThreads / C;
+  };
+  auto blocks_of = [&](int C, int S) { return ceil_div(static_cast<long long>(items), static_cast<long long>(C)) * S; };
   auto one_cfg = [&](auto Cc, auto Uc, auto Sc) {
     constexpr int C = decltype(Cc)::value, U = decltype(Uc)::value;
     constexpr bool kStream = decltype(Sc)::value;
     for (int S : {1, 2, 4, 8, 16}) {
-      if (ceil_div(static_cast<long long>(M), static_cast<long long>(S)) < matvec::kThreads / C) continue;  // rows_ok
+      if (!rows_ok(C, S)) continue;
       if (S > 8)
         KL_CUDA_CHECK(cudaFuncSetAttribute(gevm6::gevm_cluster_slabs<T, C, U, true, kStream>,
                                            cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
-      KL_CUDA_CHECK(cudaMemset(y, 0xff, N * sizeof(T)));  // NaN poison
-      run_cfg<T, C, U, kStream>(a, S, nullptr);
-      if (cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess) {
-        std::printf("C%d U%d S%d %s: launch failed: %s\n", C, U, S, kStream ? "cs" : "--", cudaGetErrorString(e));
-        cudaGetLastError();
-        continue;
-      }
-      KL_CUDA_CHECK(cudaMemcpy(hy.data(), y, N * sizeof(T), cudaMemcpyDeviceToHost));
-      bool exact = true;
-      for (int j = 0; j < N; ++j) exact = exact && hy[j] == href[j];
-      const double t = tm.median_us([&] { run_cfg<T, C, U, kStream>(a, S, nullptr); });
-      const long long blocks = ceil_div(static_cast<long long>(items), static_cast<long long>(C)) * S;
       char name[64];
       std::snprintf(name, sizeof name, "C%d(%dB) U%d S%d %s", C, C * 16, U, S, kStream ? "cs" : "--");
-      std::printf("%-28s %9.2f %7.1f%% %7lld %s\n", name, t, 100.0 * t_lib / t, blocks, exact ? "exact" : "WRONG");
+      row(name, blocks_of(C, S), [&] { run_cfg<T, C, U, kStream>(a, S, nullptr); });
     }
   };
   auto for_u = [&](auto Cc) {
@@ -256,21 +259,12 @@ void sweep(int M, int N, Timer& tm, cublasHandle_t h) {
       constexpr int C = decltype(Cc)::value, U = decltype(Uc)::value, MODE = decltype(Mc)::value;
       constexpr bool PF = decltype(Pc)::value;
       for (int S : {1, 2, 4}) {
-        if (ceil_div(static_cast<long long>(M), static_cast<long long>(S)) < 256 / C) continue;
-        KL_CUDA_CHECK(cudaMemset(y, 0xff, N * sizeof(T)));
-        run_trial<C, U, MODE, PF>(a, S, nullptr);
-        KL_CUDA_CHECK(cudaDeviceSynchronize());
-        KL_CUDA_CHECK(cudaMemcpy(hy.data(), y, N * sizeof(T), cudaMemcpyDeviceToHost));
-        bool exact = true;
-        for (int j = 0; j < N; ++j) exact = exact && hy[j] == href[j];
-        const double t = tm.median_us([&] { run_trial<C, U, MODE, PF>(a, S, nullptr); });
-        const long long blocks = ceil_div(static_cast<long long>(items), static_cast<long long>(C)) * S;
+        if (!rows_ok(C, S)) continue;
         char name[64];
         std::snprintf(name, sizeof name, "T C%d U%d S%d m%d %s", C, U, S, MODE, PF ? "pf" : "--");
-        std::printf("%-28s %9.2f %7.1f%% %7lld %s\n", name, t, 100.0 * t_lib / t, blocks, exact ? "exact" : "WRONG");
+        row(name, blocks_of(C, S), [&] { run_trial<C, U, MODE, PF>(a, S, nullptr); });
       }
     };
-    using I = std::integral_constant<int, 0>;
     auto each = [&](auto Cc, auto Uc) {
       trial(Cc, Uc, std::integral_constant<int, 0>{}, std::false_type{});
       trial(Cc, Uc, std::integral_constant<int, 1>{}, std::false_type{});
@@ -278,7 +272,6 @@ void sweep(int M, int N, Timer& tm, cublasHandle_t h) {
       trial(Cc, Uc, std::integral_constant<int, 0>{}, std::true_type{});
       trial(Cc, Uc, std::integral_constant<int, 1>{}, std::true_type{});
     };
-    (void)I{};
     each(std::integral_constant<int, 8>{}, std::integral_constant<int, 8>{});
     each(std::integral_constant<int, 8>{}, std::integral_constant<int, 16>{});
     each(std::integral_constant<int, 16>{}, std::integral_constant<int, 8>{});
