@@ -37,7 +37,7 @@ namespace kl::gevm6 {
 
 using matvec::kThreads;
 
-constexpr int kMaxSlabs = 8;     // the portable cluster size
+using gevm_plan::kMaxSlabs;      // 8, the portable cluster size
 // Blocks per SM the plan aims at. 256 threads × U = 4 16-byte loads keep 16 KiB in flight per
 // block; aiming at 4 per SM (narrower tiles, fewer rows per thread) was slower where it changed
 // the plan (H100, float 2500 × 2000: 15.9 against 12.6 µs; 16384²: 390.6 against 356.7 µs).
@@ -55,7 +55,6 @@ constexpr int kMinRowBytes = 64; // a tile's share of a row: two full 32-byte se
 // 48.6 against 48.5 µs at 4096² doubles (one slab), 12.26 µs at 2500 × 2000 floats (4 slabs,
 // cuBLAS 12.93). gemm_auto's M = 1 class takes it.
 // (The arithmetic: gevm_plan::narrow, matvec_plan.hpp, host-checked with those three plans.)
-static_assert(gevm_plan::kThreads == kThreads && gevm_plan::kMaxSlabs == kMaxSlabs, "one geometry");
 
 // C column items per tile, S slabs (a cluster) of `slab` rows.
 struct Plan {
@@ -149,7 +148,7 @@ double depth(const Plan& p) {
   return gevm4::tile_sums_depth(p.slab, p.C) + p.S;
 }
 
-// PLAN: the plan above with BPS blocks per SM (0 < BPS), or plan_narrow (BPS = 0).
+// The plan a variant's BPS names: plan with BPS blocks per SM (BPS > 0), or plan_narrow (BPS = 0).
 template <class T, int BPS>
 Plan plan_for(MatrixShape s, bool vector) {
   if constexpr (BPS == 0) return plan_narrow<T>(s, vector);

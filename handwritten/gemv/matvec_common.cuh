@@ -35,8 +35,7 @@ namespace kl::matvec {
 // and bigger blocks would leave even more of the 132 SMs idle.
 constexpr int kDocThreads = 128;
 
-// Threads per block of the steps beyond the document.
-constexpr int kThreads = 256;
+// kThreads, the threads per block of the steps beyond the document: matvec_plan.hpp.
 constexpr int kWarps = kThreads / 32;
 // The second __launch_bounds__ argument of those steps' main kernels. Any explicit minimum
 // changes how ptxas (CUDA 13.0) schedules their loops: without one it sinks the U loads of a

@@ -8,6 +8,9 @@
 
 namespace kl::matvec {
 
+// Threads per block of the steps beyond the document.
+constexpr int kThreads = 256;
+
 // The smallest power of two >= n, capped at `cap` (a power of two).
 inline int pow2_at_least(long long n, int cap) {
   int g = 1;
@@ -19,8 +22,8 @@ inline int pow2_at_least(long long n, int cap) {
 
 namespace kl::gevm_plan {
 
-constexpr int kThreads = 256;         // a block's threads (matvec::kThreads)
-constexpr int kMaxSlabs = 8;          // the portable cluster size
+using matvec::kThreads;
+constexpr int kMaxSlabs = 8;          // gevm6's slabs are a cluster: the portable cluster size
 constexpr int kNarrowRowBytes = 128;  // _c128: one 128-byte line of a row per tile
 
 // gevm6 _c128 (why: gevm6_cluster_slabs.cuh): C column items per tile (items of item_bytes each,
