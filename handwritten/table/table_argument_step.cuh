@@ -35,12 +35,7 @@ void launch(const TableArgs<float>& a, cudaStream_t s) {
 // name and lesson: string literals (the list says what the configuration teaches).
 template <class Math>
 TableVariant<float> variant(std::string_view name, std::string_view lesson) {
-  return {
-      .info = {name, "000: tableKernel(devPtr, step) as printed", lesson},
-      .launch = launch<Math>,
-      .unsupported = table_detail::unsupported,
-      .error_model = Math::error_model,
-  };
+  return table_detail::variant<Math>(name, "000: tableKernel(devPtr, step) as printed", lesson, launch<Math>);
 }
 
 }  // namespace kl::table_arg

@@ -49,4 +49,17 @@ struct Accurate {
   __device__ static float f(float x) { return sinf(sqrtf(x)); }
 };
 
+// A table step as a variant: every step shares the index limit above and checks against its math
+// policy's error model. name, origin and lesson: string literals.
+template <class Math>
+TableVariant<float> variant(std::string_view name, std::string_view origin, std::string_view lesson,
+                            void (*launch)(const TableArgs<float>&, cudaStream_t)) {
+  return {
+      .info = {name, origin, lesson},
+      .launch = launch,
+      .unsupported = unsupported,
+      .error_model = Math::error_model,
+  };
+}
+
 }  // namespace kl::table_detail

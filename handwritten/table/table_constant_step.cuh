@@ -84,22 +84,13 @@ void launch(const TableArgs<float>& a, cudaStream_t s) {
 // name and lesson: string literals (the list says what the configuration teaches).
 template <class Math>
 TableVariant<float> variant(std::string_view name, std::string_view lesson) {
-  return {
-      .info = {name, "000: tableKernel, step in __constant__ (cudaMemcpyToSymbol)", lesson},
-      .launch = launch<Math, 0>,
-      .unsupported = table_detail::unsupported,
-      .error_model = Math::error_model,
-  };
+  return table_detail::variant<Math>(name, "000: tableKernel, step in __constant__ (cudaMemcpyToSymbol)", lesson,
+                                     launch<Math, 0>);
 }
 
 template <class Math>
 TableVariant<float> variant_once(std::string_view name, std::string_view lesson) {
-  return {
-      .info = {name, "000: tableKernel, step in __constant__, set once", lesson},
-      .launch = launch<Math, 1>,
-      .unsupported = table_detail::unsupported,
-      .error_model = Math::error_model,
-  };
+  return table_detail::variant<Math>(name, "000: tableKernel, step in __constant__, set once", lesson, launch<Math, 1>);
 }
 
 }  // namespace kl::table_const

@@ -59,12 +59,7 @@ void launch(const TableArgs<float>& a, cudaStream_t s) {
 // name and lesson: string literals.
 template <class Math>
 TableVariant<float> variant(std::string_view name, std::string_view lesson) {
-  return {
-      .info = {name, "beyond the document (after 000's tableKernel)", lesson},
-      .launch = launch<Math>,
-      .unsupported = table_detail::unsupported,
-      .error_model = Math::error_model,
-  };
+  return table_detail::variant<Math>(name, "beyond the document (after 000's tableKernel)", lesson, launch<Math>);
 }
 
 }  // namespace kl::table_vec16
