@@ -1,0 +1,310 @@
+// gevm row-stream trial: y = x·A (gemm_auto's M = 1 class) with each block streaming whole row
+// chunks (up to 16 KiB of a row, contiguous) instead of gevm6's 128-byte column tiles, against
+// cublas{S,D}gemv(OP_N) and gevm6 _c128 (gemm_auto's choice) on the same buffers. Standalone:
+//   nvcc -std=c++17 -O3 -I. -arch=sm_90 scripts/trials/gevm_rowstream.cu -lcublas -o /tmp/gevm_rowstream
+//
+// Why try it: at float 4096² gevm6 _c128 reads the matrix at 2518 GB/s (ncu,
+// results/h100/session30/ncu_gevm_4096_c128.md) where the row-major gemv step reads the same
+// 64 MiB in 25.4 µs (results/h100/session30/h100.md, gemm float 4096×1×4096), ~5% faster. gemv's
+// warps walk contiguous rows; gevm6's blocks walk 128-byte strips down the matrix.
+//
+// The form: the N columns are cut into chunks of 256·P 16-byte items (P = 4: 4096 floats); a
+// block (256 threads, P items each) sums the rows [q·slab, (q + 1)·slab) of one chunk, U rows'
+// loads in flight. The S = CS·G slabs of a chunk: CS consecutive slabs are a cluster and add
+// their sums through distributed shared memory (as gevm6); the G cluster sums go to a workspace
+// (G × N values), and the last cluster to finish a chunk segment (an atomic ticket per segment,
+// reset by its taker) adds the G sums in order g = 0 .. G − 1 and writes y. Every sum is in a
+// fixed order: the same bits every run.
+//
+// Timing as compare does it: L2 emptied before each sample (a 100 MiB read), CUDA events around
+// the one launch, 3 warm-up runs, median of 60 samples. Each configuration's y is checked for
+// equality with cuBLAS's (integer-valued inputs: every order of the sums is exact) and its y is
+// poisoned (NaN) before.
+#include "handwritten/gemv/gevm6_cluster_slabs.cuh"
+#include "scripts/trials/trial_common.hpp"
+
+#include <cooperative_groups.h>
+
+#include <csignal>
+#include <cstdio>
+#include <random>
+#include <vector>
+
+using namespace kl;
+
+__global__ void flush_read(const int4* p, std::size_t n, int* sink) {
+  int4 acc = {0, 0, 0, 0};
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x) {
+    const int4 v = __ldcg(p + i);
+    acc.x ^= v.x, acc.y ^= v.y, acc.z ^= v.z, acc.w ^= v.w;
+  }
+  if ((acc.x ^ acc.y ^ acc.z ^ acc.w) == 0x7fffffff) *sink = 1;
+}
+
+struct Timer {
+  int4* flush = nullptr;
+  std::size_t flush_n = (100u << 20) / sizeof(int4);
+  int* sink = nullptr;
+  cudaEvent_t e0, e1;
+  Timer() {
+    CK(cudaMalloc(&flush, flush_n * sizeof(int4)));
+    CK(cudaMemset(flush, 1, flush_n * sizeof(int4)));
+    CK(cudaMalloc(&sink, sizeof(int)));
+    CK(cudaEventCreate(&e0));
+    CK(cudaEventCreate(&e1));
+  }
+  template <class F>
+  double median_us(F&& f) {
+    for (int i = 0; i < 3; ++i) f();
+    std::vector<float> t;
+    for (int i = 0; i < 60; ++i) {
+      flush_read<<<sm_count() * 4, 512>>>(flush, flush_n, sink);
+      CK(cudaEventRecord(e0));
+      f();
+      CK(cudaEventRecord(e1));
+      trial::sync_or_die(nullptr, 30, "timing");
+      float ms = 0;
+      CK(cudaEventElapsedTime(&ms, e0, e1));
+      t.push_back(ms);
+    }
+    std::sort(t.begin(), t.end());
+    return 1000.0 * t[t.size() / 2];
+  }
+};
+
+namespace rs {
+
+// 16 bytes of T.
+template <class T> struct Vec16;
+template <> struct Vec16<float> { using type = float4; static constexpr int n = 4; };
+template <> struct Vec16<double> { using type = double2; static constexpr int n = 2; };
+
+template <class T>
+__device__ __forceinline__ void fma_vec(T (&acc)[16 / sizeof(T)], const typename Vec16<T>::type& v, T xr) {
+  if constexpr (sizeof(T) == 4) {
+    acc[0] = fmaf(v.x, xr, acc[0]), acc[1] = fmaf(v.y, xr, acc[1]);
+    acc[2] = fmaf(v.z, xr, acc[2]), acc[3] = fmaf(v.w, xr, acc[3]);
+  } else {
+    acc[0] = fma(v.x, xr, acc[0]), acc[1] = fma(v.y, xr, acc[1]);
+  }
+}
+
+constexpr int kThreads = 256;
+
+// Block (chunk blockIdx.x, slab blockIdx.y); cluster (1, CS, 1) = CS consecutive slabs.
+template <class T, int P, int U, int CS, int MINB>
+__global__ void __launch_bounds__(kThreads, MINB)
+    gevm_rowstream(const T* __restrict__ A, const T* __restrict__ x, T* __restrict__ y, int M, int N, int slab,
+                   T* __restrict__ ws, unsigned* __restrict__ tickets) {
+  namespace cg = cooperative_groups;
+  using V = typename Vec16<T>::type;
+  constexpr int W = Vec16<T>::n, kChunkItems = kThreads * P, kChunk = kChunkItems * W, kSeg = kChunk / CS;
+  __shared__ __align__(16) T sums[kChunk];
+  const int items = N / W;
+  const int q = blockIdx.y, r_begin = q * slab, r_end = min(M, r_begin + slab);
+  const int item0 = blockIdx.x * kChunkItems + threadIdx.x;
+  T acc[P][W] = {};
+  const V* a = reinterpret_cast<const V*>(A);
+  int r = r_begin;
+  // Whole rounds of U rows, then the rest one row at a time (no predicates in the hot loop).
+#pragma unroll 1
+  for (; r + U <= r_end; r += U) {
+    V v[U][P];
+    T xr[U];
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+      xr[u] = __ldg(x + r + u);
+#pragma unroll
+      for (int p = 0; p < P; ++p) {
+        const int it = item0 + p * kThreads;
+        v[u][p] = it < items ? __ldcs(a + static_cast<std::size_t>(r + u) * items + it) : V{};
+      }
+    }
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+#pragma unroll
+      for (int p = 0; p < P; ++p) fma_vec<T>(acc[p], v[u][p], xr[u]);
+  }
+#pragma unroll 1
+  for (; r < r_end; ++r) {
+    const T xr = __ldg(x + r);
+#pragma unroll
+    for (int p = 0; p < P; ++p) {
+      const int it = item0 + p * kThreads;
+      if (it < items) fma_vec<T>(acc[p], __ldcs(a + static_cast<std::size_t>(r) * items + it), xr);
+    }
+  }
+#pragma unroll
+  for (int p = 0; p < P; ++p)
+#pragma unroll
+    for (int e = 0; e < W; ++e) sums[(threadIdx.x + p * kThreads) * W + e] = acc[p][e];
+
+  const int G = gridDim.y / CS, g = q / CS;
+  cg::cluster_group cluster = cg::this_cluster();
+  const int rank = static_cast<int>(cluster.block_rank());
+  cluster.sync();
+  // Segment `rank` of the chunk: the CS slabs' sums in slab order.
+  const int col0 = blockIdx.x * kChunk + rank * kSeg;
+  for (int c = threadIdx.x; c < kSeg; c += kThreads) {
+    T s = *cluster.map_shared_rank(&sums[rank * kSeg + c], 0);
+#pragma unroll
+    for (int pr = 1; pr < CS; ++pr) s += *cluster.map_shared_rank(&sums[rank * kSeg + c], pr);
+    const int col = col0 + c;
+    if (col < N) {
+      if (G == 1) y[col] = s;
+      else ws[static_cast<std::size_t>(g) * N + col] = s;
+    }
+  }
+  cluster.sync();  // no block leaves while a peer may still read its sums
+  if (G == 1) return;
+  // The last of the G clusters to write this segment adds the G sums in order.
+  __shared__ bool last;
+  __threadfence();
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    unsigned* t = tickets + blockIdx.x * CS + rank;
+    last = atomicAdd(t, 1u) == static_cast<unsigned>(G - 1);
+    if (last) *t = 0;  // ready for the next launch (only this block touches it now)
+  }
+  __syncthreads();
+  if (!last) return;
+  __threadfence();
+  for (int c = threadIdx.x; c < kSeg; c += kThreads) {
+    const int col = col0 + c;
+    if (col >= N) break;
+    T s = __ldcg(ws + col);
+    for (int h = 1; h < G; ++h) s += __ldcg(ws + static_cast<std::size_t>(h) * N + col);
+    y[col] = s;
+  }
+}
+
+template <class T, int P, int U, int CS, int MINB>
+cudaError_t run_rowstream(const T* A, const T* x, T* y, int M, int N, int S, T* ws, unsigned* tickets) {
+  constexpr int W = Vec16<T>::n, kChunk = kThreads * P * W;
+  const int chunks = ceil_div(N, kChunk);
+  const int slab = ceil_div(M, S);
+  cudaLaunchConfig_t cfg = {};
+  cfg.gridDim = dim3(chunks, S);
+  cfg.blockDim = dim3(kThreads);
+  cudaLaunchAttribute cl = {};
+  cl.id = cudaLaunchAttributeClusterDimension;
+  cl.val.clusterDim = {1, static_cast<unsigned>(CS), 1};
+  cfg.attrs = &cl;
+  cfg.numAttrs = 1;
+  if constexpr (CS > 8) CK(cudaFuncSetAttribute(gevm_rowstream<T, P, U, CS, MINB>, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+  return cudaLaunchKernelEx(&cfg, gevm_rowstream<T, P, U, CS, MINB>, A, x, y, M, N, slab, ws, tickets);
+}
+
+}  // namespace rs
+using namespace rs;
+
+template <class T>
+void sweep(int M, int N, Timer& tm, cublasHandle_t h) {
+  const std::size_t n = static_cast<std::size_t>(M) * N;
+  std::vector<T> hA(n), hx(M);
+  std::mt19937 rng(4321);
+  std::uniform_int_distribution<int> d(-4, 4);
+  for (auto& v : hA) v = T(d(rng));
+  for (auto& v : hx) v = T(d(rng));
+  T *A, *x, *y, *yref, *ws;
+  unsigned* tickets;
+  CK(cudaMalloc(&A, n * sizeof(T)));
+  CK(cudaMalloc(&x, M * sizeof(T)));
+  CK(cudaMalloc(&y, N * sizeof(T)));
+  CK(cudaMalloc(&yref, N * sizeof(T)));
+  CK(cudaMalloc(&ws, std::size_t(64) * N * sizeof(T)));  // G <= 64
+  CK(cudaMalloc(&tickets, 4096 * sizeof(unsigned)));
+  CK(cudaMemset(tickets, 0, 4096 * sizeof(unsigned)));
+  CK(cudaMemcpy(A, hA.data(), n * sizeof(T), cudaMemcpyHostToDevice));
+  CK(cudaMemcpy(x, hx.data(), M * sizeof(T), cudaMemcpyHostToDevice));
+  const T one = 1, zero = 0;
+  auto lib = [&] {
+    if constexpr (sizeof(T) == 4) CB(cublasSgemv(h, CUBLAS_OP_N, N, M, &one, A, N, x, 1, &zero, yref, 1));
+    else CB(cublasDgemv(h, CUBLAS_OP_N, N, M, &one, A, N, x, 1, &zero, yref, 1));
+  };
+  const double t_lib = tm.median_us(lib);
+  std::vector<T> href(N), hy(N);
+  CK(cudaMemcpy(href.data(), yref, N * sizeof(T), cudaMemcpyDeviceToHost));
+  std::printf("\n## %s %d x %d: cublas_gemv_n %.2f us\n", sizeof(T) == 4 ? "float" : "double", M, N, t_lib);
+  std::printf("%-34s %9s %8s %7s %s\n", "config", "us", "vs lib", "blocks", "check");
+  auto row = [&](const char* name, long long blocks, auto&& launch) {
+    CK(cudaMemset(y, 0xff, N * sizeof(T)));
+    launch();
+    if (cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess) {
+      std::printf("%s: launch failed: %s\n", name, cudaGetErrorString(e));
+      std::exit(3);
+    }
+    CK(cudaMemcpy(hy.data(), y, N * sizeof(T), cudaMemcpyDeviceToHost));
+    bool exact = true;
+    for (int j = 0; j < N; ++j) exact = exact && hy[j] == href[j];
+    const double t = tm.median_us(launch);
+    // a second check after the timed launches: the tickets reset themselves
+    CK(cudaMemset(y, 0xff, N * sizeof(T)));
+    launch();
+    CK(cudaDeviceSynchronize());
+    CK(cudaMemcpy(hy.data(), y, N * sizeof(T), cudaMemcpyDeviceToHost));
+    for (int j = 0; j < N; ++j) exact = exact && hy[j] == href[j];
+    std::printf("%-34s %9.2f %7.1f%% %7lld %s\n", name, t, 100.0 * t_lib / t, blocks, exact ? "exact" : "WRONG");
+  };
+  MatVecArgs<T> a{A, x, y, M, N, nullptr};
+  row("gevm6 _c128 (gemm_auto's)", 0, [&] {
+    gevm6::launch<T, 8, true>(a, gevm6::plan_narrow<T>({M, N}, matvec::vector_rows_ok(a, false)), nullptr);
+  });
+  constexpr int W = rs::Vec16<T>::n;
+  auto cfg = [&](auto Pc, auto Uc, auto CSc, auto Bc, int S) {
+    constexpr int P = decltype(Pc)::value, U = decltype(Uc)::value, CS = decltype(CSc)::value, MINB = decltype(Bc)::value;
+    if (S % CS != 0 || S / CS > 64 || ceil_div(M, S) < 1) return;
+    const int chunks = ceil_div(N, rs::kThreads * P * W);
+    char name[96];
+    std::snprintf(name, sizeof name, "rowstream P%d U%d CS%d S%d b%d", P, U, CS, S, MINB);
+    if (cudaError_t e = run_rowstream<T, P, U, CS, MINB>(A, x, y, M, N, S, ws, tickets); e != cudaSuccess) {
+      std::printf("%-34s launch refused: %s\n", name, cudaGetErrorString(e));
+      cudaGetLastError();
+      return;
+    }
+    CK(cudaDeviceSynchronize());
+    row(name, static_cast<long long>(chunks) * S, [&] { CK((run_rowstream<T, P, U, CS, MINB>(A, x, y, M, N, S, ws, tickets))); });
+  };
+  using std::integral_constant;
+  const int sms = sm_count();
+  for (int mult : {1, 2}) {
+    // slabs so that chunks × S is about mult blocks per SM, rounded to the cluster size
+    auto S_for = [&](int P, int CS) {
+      const int chunks = ceil_div(N, rs::kThreads * P * W);
+      int S = std::max(1, sms * mult / chunks) / CS * CS;
+      return std::max(S, CS);
+    };
+    cfg(integral_constant<int, 4>{}, integral_constant<int, 4>{}, integral_constant<int, 8>{}, integral_constant<int, 1>{}, S_for(4, 8));
+    cfg(integral_constant<int, 4>{}, integral_constant<int, 2>{}, integral_constant<int, 8>{}, integral_constant<int, 2>{}, S_for(4, 8));
+    cfg(integral_constant<int, 2>{}, integral_constant<int, 8>{}, integral_constant<int, 8>{}, integral_constant<int, 1>{}, S_for(2, 8));
+    cfg(integral_constant<int, 2>{}, integral_constant<int, 4>{}, integral_constant<int, 8>{}, integral_constant<int, 2>{}, S_for(2, 8));
+    cfg(integral_constant<int, 1>{}, integral_constant<int, 8>{}, integral_constant<int, 8>{}, integral_constant<int, 2>{}, S_for(1, 8));
+    cfg(integral_constant<int, 4>{}, integral_constant<int, 4>{}, integral_constant<int, 4>{}, integral_constant<int, 1>{}, S_for(4, 4));
+    cfg(integral_constant<int, 4>{}, integral_constant<int, 4>{}, integral_constant<int, 16>{}, integral_constant<int, 1>{}, S_for(4, 16));
+  }
+  std::printf("cublas_gemv_n again: %.2f us\n", tm.median_us(lib));
+  CK(cudaFree(A));
+  CK(cudaFree(x));
+  CK(cudaFree(y));
+  CK(cudaFree(yref));
+  CK(cudaFree(ws));
+  CK(cudaFree(tickets));
+}
+
+int main() {
+  std::signal(SIGALRM, trial::on_alarm);
+  alarm(240);
+  cudaDeviceProp prop;
+  CK(cudaGetDeviceProperties(&prop, 0));
+  std::printf("# gevm row-stream trial on %s (%d SMs)\n", prop.name, prop.multiProcessorCount);
+  Timer tm;
+  cublasHandle_t h;
+  CB(cublasCreate(&h));
+  sweep<float>(4096, 4096, tm, h);
+  sweep<double>(4096, 4096, tm, h);
+  sweep<float>(2500, 2000, tm, h);
+  sweep<double>(2500, 2000, tm, h);
+  sweep<float>(8192, 8192, tm, h);
+  CB(cublasDestroy(h));
+  return 0;
+}
