@@ -3,10 +3,15 @@
 //
 // Status (issue 25): in the gemm list only in builds whose architectures name sm_90a (e.g.
 // -DCMAKE_CUDA_ARCHITECTURES="90a-real;90-virtual"; CMakeLists.txt defines KL_BUILD_SM90A): its
-// fast form needs setmaxnreg, and the default build (90) would give it 168 registers and spills.
-// In compare on the H100 (results/h100/session30/g13.md): 94.1% / 95.7% / 96.3% of cublasSgemm
-// at 2048³ / 4096³ / 8192³ (_r232), 88.8% / 87.2% / 87.2% without the producer warpgroup (_r0);
-// gemm_auto takes _r232 there. The GPU suite passes it; compute-sanitizer is clean over it.
+// fast forms need setmaxnreg, and the default build (90) would give them 168 registers and spills.
+// In compare on the H100 (results/h100/session31/g13.md), the form whose producer warpgroup also
+// transposes A (_r232_at, 128 × 256 tiles): 100.7% / 100.1% / 101.0% of cublasSgemm at 2048³ /
+// 4096³ / 8192³; _r232 (FMA warps read A as TMA lands it) 94.1% / 95.0% / 96.5%; without the
+// producer warpgroup (_r0) 88.9% / 87.0% / 87.3% (results/h100/session31/g13-warp-arrive.md).
+// gemm_auto takes _r232_at there. The GPU suite passes every form (81 of 81 cases,
+// warp-arrive.log, before.log); compute-sanitizer's memcheck, racecheck and synccheck are clean
+// over them (before.log; final.log for _r232_at as committed, whose arrival counts came after that
+// suite run and were checked by compare's validation at six odd shapes under the three tools).
 //
 // Lesson: gemm12 issues the same FFMAs as cuBLAS but keeps its issue slots busy only ~80% of the
 // time against cuBLAS's ~87%: every FMA warp also computes copy addresses, issues its share of
@@ -33,6 +38,32 @@
 // groups: ncu counts 40 shared bank conflicts in a 4096³ product. B lands as gemm12's B, [k][n]
 // with pitch BN. Each output is still one chain of K FFMAs in k order (zero padding adds exact
 // zeros), so the default rounding depth K holds.
+//
+// Transposing form (TRANSPOSE_A, _at; issue 25): the FMA warps above hold TM rows × 4 k of A in
+// registers for four k steps, because TMA lands A as [m][k]. A timing-only experiment that read
+// the same stage as if A were [k][m] (two LDS.128 per k for a thread's 8 rows, as gemm12 and
+// cuBLAS's kernel read it) ran at 102.6% of cuBLAS at 4096³ against _r232's 96.6%
+// (results/h100/session31/gemm13_at_experiment.log; ncu: dispatch stalls 0.25 against 0.41 per
+// issue, issue slots busy 86.0% against 80.7%, ncu_gemm13_at.log). TMA cannot transpose 4-byte
+// elements, so the producer warpgroup, idle but for one thread, does it: TMA lands A's tile in a
+// staging buffer after the stages; all 128 producer threads wait for it, rewrite it into stage s
+// as [k][m] (BK rows of BM floats, unswizzled: a warp's 8 distinct 16-byte A reads per k are one
+// 128-byte line) and arrive on full[s], whose phase also waits for B's TMA bytes. What made it pay
+// (results/h100/session31/gemm13_trial_at*.log, each step's change in its first line):
+//   * few producer instructions: thread p takes whole rows (p, p + 128, ...), computes each row's
+//     swizzle and addresses once and writes its chunks at immediate offsets: a first form that
+//     did the index arithmetic per (row, chunk) pair added 5% to the kernel's instructions (ncu)
+//     and ran at 93-94%; this one reached 99.6-99.8% on 256 × 128 tiles;
+//   * 128 × 256 tiles instead of 256 × 128: the same FFMAs per tile with half as much A to
+//     transpose: 101.8% / 101.3% at 4096³ / 8192³ in the trial;
+//   * one thread polls the barriers while the other 127 wait at a named barrier (polling by all
+//     made no difference: gemm13_trial_at2.log), and a second staging buffer (room for it only
+//     with 3 stages) lost more to the shallower ring than it gained (gemm13_trial_at3/4.log);
+//   * every thread arrives (128 on full[s], 256 FMA threads on empty[s]) rather than one lane per
+//     warp after __syncwarp: the stage's A is written by threads, not TMA, and compute-sanitizer's
+//     racecheck cannot order the other lanes' accesses through one lane's arrive (384 hazards
+//     reported with per-warp arrivals, warp-arrive.log; 0 with these, final.log). Timing the same.
+// Each output is still one chain of K FFMAs in k order: bitwise the same C as _r232.
 //
 // Two forms (REGS):
 //   * REGS > 0 (232 measured best; 240 was 1-2 points slower): a producer warpgroup (warps 8-11,
@@ -98,7 +129,7 @@
 // 4 stages, 8 × 16 per thread, REGS = 232: 96.1-101.4% of cublasSgemm at 2048³ (cuBLAS's own
 // time varies ±5% there), 96.5-98.0% at 4096³, 96.8-97.1% at 8192³ (49.7 TFLOP/s against
 // 51.2-51.4), over three runs; gemm12 in the same runs 93-95% at 4096³-8192³. REGS = 0: 88-94%
-// there. Not yet cuBLAS:
+// there. Why that form stops short of cuBLAS (what the transposing form above removes):
 // ncu at 4096³ shows fewer instructions than cuBLAS's kernel (2.27e9 against 2.43e9; cuBLAS
 // runs sm80_xmma_gemm_..._tilesize256x128x8_stage3_warpsize4x2x1_ffma, the same 256 × 128 tile
 // and 8 warps) but issue slots busy 80.7% against 91.0%, the difference mostly "dispatch stall"
@@ -108,7 +139,11 @@
 // boundaries (gemm12's trick; 5-7 points slower: more registers, a worse schedule; not kept),
 // BK = 64 with 2 stages (half speed), BK = 16 with 6 stages (4 points slower), the
 // B-outer/serpentine FFMA order of CUTLASS's SIMT mma (B_OUTER = true: 5 points slower,
-// dispatch stall 0.53), 128 × 256 (the same as 256 × 128).
+// dispatch stall 0.53), 128 × 256 (the same as 256 × 128). Session 31 (gemm13_trial_12warps.log):
+// twelve FMA warps (three per scheduler) of 8 × 8 in 160 registers on 192 × 128 tiles, to give
+// each scheduler a third warp to issue from while one stalls: 95.7% against 96.9% at 8192³, far
+// less where the 192-row tiles leave a wave short. The dispatch stalls follow the A layout in
+// registers, not the number of warps.
 #pragma once
 
 #include "handwritten/gemm/gemm12_fragment_prefetch.cuh"
@@ -129,7 +164,7 @@ namespace kl::gemm13 {
 using namespace gemm_detail;
 
 // ---- geometry -------------------------------------------------------------------------------
-template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int REGS, bool B_OUTER, int CLUSTER_M = 1>
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int REGS, bool B_OUTER, int CLUSTER_M = 1, bool TRANSPOSE_A = false>
 struct Config {
   static constexpr bool SETMAXNREG = REGS != 0;
   static_assert(BK == 8 || BK == 16 || BK % 32 == 0, "A box rows of 32, 64 or 128 bytes (a TMA swizzle each)");
@@ -158,8 +193,23 @@ struct Config {
   static constexpr int kABytes = BM * BK * 4, kBBytes = BK * BN * 4;
   static constexpr int kStageBytes = kABytes + kBBytes;
   static_assert(kStageBytes % 1024 == 0 && kABytes % 1024 == 0, "swizzled tiles on 1024-byte boundaries");
-  static constexpr int kBarrierOffset = STAGES * kStageBytes;
-  static constexpr std::size_t kSmemBytes = std::size_t(kBarrierOffset) + 2 * STAGES * 8;
+  // Transposing form (TRANSPOSE_A): TMA lands A's tile in one staging buffer after the stages
+  // (the swizzled [m][k] boxes above); the producer warpgroup rewrites it into the stage as
+  // [k][m] (BK rows of BM floats), which the FMA warps read like B.
+  static_assert(!TRANSPOSE_A || (SETMAXNREG && CLUSTER_M == 1 && !B_OUTER && TM % 4 == 0),
+                "the producer warpgroup transposes; 4 consecutive rows per A load");
+  // Two staging buffers where they fit in 227 KiB (the copy of tile t + 2 then flies while tile
+  // t + 1 is transposed), else one.
+  static constexpr int kStagingOffset = STAGES * kStageBytes;
+  static constexpr int kStaging = !TRANSPOSE_A ? 0 : kStagingOffset + 2 * kABytes + (2 * STAGES + 2) * 8 <= 227 * 1024 ? 2 : 1;
+  static constexpr int kBarrierOffset = kStagingOffset + kStaging * kABytes;
+  // full[STAGES], empty[STAGES], and for TRANSPOSE_A one barrier per staging buffer
+  static constexpr std::size_t kSmemBytes = std::size_t(kBarrierOffset) + (2 * STAGES + kStaging) * 8;
+  // A thread's row i within its warp tile: lm + kLanesM·i, or with A transposed groups of 4
+  // consecutive rows (one LDS.128 of a [k][m] row): 4·lm + 4·kLanesM·(i / 4) + i % 4.
+  __host__ __device__ static constexpr int row_in_warp(int lm, int i) {
+    return TRANSPOSE_A ? 4 * lm + 4 * kLanesM * (i / 4) + i % 4 : lm + kLanesM * i;
+  }
   // setmaxnreg: the FMA warps grow to REGS registers, the producer warpgroup gives back what that
   // takes from the 168 per thread a block of 384 threads starts with (multiples of 8, >= 24).
   static constexpr int kRegsConsumer = REGS;
@@ -171,7 +221,12 @@ struct Config {
   static_assert(CLUSTER_M == 1 || CLUSTER_M == 2, "pairs of vertically adjacent tiles, or none");
   static constexpr int kBPartK = BK / CLUSTER_M, kBPartBytes = kBPartK * BN * 4;
   static_assert(BK % CLUSTER_M == 0 && kBPartBytes % 128 == 0, "B parts on 128-byte boundaries");
-  static constexpr int kEmptyArrivals = CLUSTER_M * kConsumerWarps;
+  // Transposing form: every FMA thread arrives on empty[s] and every producer thread on full[s],
+  // each releasing its own shared-memory accesses (the stage's A is written by threads, not by
+  // TMA, so a warp's __syncwarp + one lane's arrive would leave racecheck a read/write pair it
+  // cannot order).
+  static constexpr int kEmptyArrivals = TRANSPOSE_A ? kConsumers : CLUSTER_M * kConsumerWarps;
+  static constexpr int kFullArrivals = TRANSPOSE_A ? 128 : 1;
 };
 
 // ---- PTX wrappers (sm_90) ---------------------------------------------------------------------
@@ -195,6 +250,15 @@ __device__ __forceinline__ void mbar_arrive(unsigned bar) {
 }
 __device__ __forceinline__ void mbar_arrive_expect_tx(unsigned bar, unsigned bytes) {
   asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes) : "memory");
+}
+// Raises the transaction count of the current phase without arriving (the transposing form:
+// the arrivals come from the threads that write the stage).
+__device__ __forceinline__ void mbar_expect_tx(unsigned bar, unsigned bytes) {
+  asm volatile("mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(bytes) : "memory");
+}
+// A barrier among the `threads` threads (whole warps) that name barrier `id` (0 is __syncthreads').
+__device__ __forceinline__ void named_barrier(unsigned id, unsigned threads) {
+  asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
 }
 // The box of `map` at (c0 innermost, c1) into shared memory at dst; completes bytes on bar.
 __device__ __forceinline__ void tma_load_2d(unsigned dst, const CUtensorMap* map, unsigned bar, int c0, int c1) {
@@ -252,6 +316,9 @@ __device__ __forceinline__ void cluster_arrive() { asm volatile("barrier.cluster
 __device__ __forceinline__ void cluster_wait() { asm volatile("barrier.cluster.wait.acquire;" ::: "memory"); }
 #endif
 
+// Element e of a float4 (e a compile-time constant after unrolling: no select remains).
+__host__ __device__ __forceinline__ float part(const float4& v, int e) { return e == 0 ? v.x : e == 1 ? v.y : e == 2 ? v.z : v.w; }
+
 // ---- the kernel -----------------------------------------------------------------------------
 // C's BM × BN tile at (BM·by, BN·bx) (after the grouped raster below); the maps describe A (M × K,
 // box BK × BM, swizzled) and B (K × N, box BN × BK).
@@ -259,12 +326,12 @@ __device__ __forceinline__ void cluster_wait() { asm volatile("barrier.cluster.w
 // (CLUSTER_M, 1, 1), so blockIdx.x = CLUSTER_M · pair column + cluster rank; the raster below runs
 // over pairs and rank r takes tile row CLUSTER_M · pair row + r (M below is the slab's rows; a
 // block whose tile row starts at or past M is padding: see launch).
-template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int REGS, bool B_OUTER, int CLUSTER_M = 1>
-__global__ void __launch_bounds__(Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REGS, B_OUTER, CLUSTER_M>::kThreads, 1)
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int REGS, bool B_OUTER, int CLUSTER_M = 1, bool TRANSPOSE_A = false>
+__global__ void __launch_bounds__(Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REGS, B_OUTER, CLUSTER_M, TRANSPOSE_A>::kThreads, 1)
     kernel_tma(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
                float* __restrict__ c, int M, int N, int K) {
 #if KL_ARCH_AT_LEAST(90)  // TMA and mbarrier; compiled for older targets as an empty kernel
-  using C = Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REGS, B_OUTER, CLUSTER_M>;
+  using C = Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REGS, B_OUTER, CLUSTER_M, TRANSPOSE_A>;
   constexpr bool SETMAXNREG = C::SETMAXNREG;
   constexpr bool CLUSTER = CLUSTER_M > 1;
   extern __shared__ __align__(1024) unsigned char smem_raw[];
@@ -272,6 +339,7 @@ __global__ void __launch_bounds__(Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REG
   const unsigned full0 = smem + C::kBarrierOffset, empty0 = full0 + 8 * STAGES;
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const int tiles = ceil_div(K, BK);
+  constexpr int kGroups = BK / 4, kChunks = C::kABoxK / 4;  // k groups per tile, 16-byte chunks per A box row
 
   // Grouped raster: consecutive blocks walk down 8 tile rows before moving right, so the blocks
   // resident together share their B columns and A rows in L2.
@@ -293,9 +361,11 @@ __global__ void __launch_bounds__(Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REG
       if (cluster_size() != CLUSTER_M) __trap();  // launched without its cluster attribute (see launch)
 #pragma unroll
     for (int s = 0; s < STAGES; ++s) {
-      mbar_init(full0 + 8 * s, 1);                    // the producer's arrive + the TMA bytes
+      mbar_init(full0 + 8 * s, C::kFullArrivals);     // the producer's arrive(s) + the TMA bytes
       mbar_init(empty0 + 8 * s, C::kEmptyArrivals);   // one arrive per FMA warp (of each CTA of the cluster)
     }
+#pragma unroll
+    for (int b = 0; b < C::kStaging; ++b) mbar_init(empty0 + 8 * (STAGES + b), 1);  // a staging buffer: one expect_tx + A's bytes
     asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
     asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
   }
@@ -350,8 +420,69 @@ __global__ void __launch_bounds__(Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REG
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
       asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(C::kRegsProducer));
 #endif
-      if (threadIdx.x == C::kConsumers)
+      if constexpr (TRANSPOSE_A) {
+        // Every producer thread transposes; thread p = 0 also issues the copies. Per tile t: B
+        // straight into stage s (as above); A into the staging buffer, from which the warpgroup
+        // writes it into stage s as [k][m] and arrives on full[s] (128 arrivals plus B's bytes).
+        const int p = threadIdx.x - C::kConsumers;
+        const unsigned staged0 = empty0 + 8 * STAGES;  // the staging buffers' barriers
+        constexpr int NS = C::kStaging;
+        auto load_a_staged = [&](int t) {
+          const unsigned bar = staged0 + 8 * (t % NS), buf = smem + C::kStagingOffset + (t % NS) * C::kABytes;
+          mbar_arrive_expect_tx(bar, C::kABytes);
+#pragma unroll
+          for (int h = 0; h < C::kABoxes; ++h) tma_load_2d(buf + h * C::kABoxBytes, &map_a, bar, t * BK + h * C::kABoxK, row0);
+        };
+        if (p == 0)
+          for (int t = 0; t < NS && t < tiles; ++t) load_a_staged(t);
+        for (int t = 0, s = 0; t < tiles; ++t, s = s + 1 == STAGES ? 0 : s + 1) {
+          const unsigned full = full0 + 8 * s, staged = staged0 + 8 * (t % NS);
+          const unsigned staged_parity = (t / NS) & 1;
+          // One thread polls; the others sleep at the named barrier, then find both phases complete
+          // (their own waits only acquire: no polling warps on the FMA warps' schedulers).
+          if (p == 0) {
+            if (t >= STAGES) mbar_wait(empty0 + 8 * s, ((t / STAGES) & 1) ^ 1);
+            mbar_expect_tx(full, C::kBBytes);  // before any arrive of this phase: p = 0 arrives below
+            tma_load_2d(smem + s * C::kStageBytes + C::kABytes, &map_b, full, col0, t * BK);
+            mbar_wait(staged, staged_parity);
+          }
+          named_barrier(1, 128);
+          if (p != 0) {
+            if (t >= STAGES) mbar_wait(empty0 + 8 * s, ((t / STAGES) & 1) ^ 1);
+            mbar_wait(staged, staged_parity);
+          }
+          // Thread p moves rows p, p + 128, ...: for each of its rows the 16-byte chunks c (4 k each)
+          // in order. A warp's lanes take 32 consecutive rows of the same chunk: its reads meet the
+          // swizzle's 8 bank groups (chunk c of row m lies at chunk c ^ swz(m)), and each 4-byte
+          // write fills one 128-byte line of a [k][m] row. Written this way (the row's swizzle and
+          // its addresses computed once, the chunks' write offsets immediates) the warpgroup's share
+          // of the issue slots stays small: index arithmetic per (row, chunk) pair made it 5% of
+          // all instructions (ncu, results/h100/session31/).
+          const unsigned char* stg = smem_raw + C::kStagingOffset + (t % NS) * C::kABytes;
+          float* dst = reinterpret_cast<float*>(smem_raw + s * C::kStageBytes);
+          static_assert(BM % 128 == 0, "whole producer warpgroups of rows");
+#pragma unroll
+          for (int mm = 0; mm < BM / 128; ++mm) {
+            const int m = p + 128 * mm;
+            const int swz = ((m * C::kRowBytes) >> 7) & C::kSwizzleMask;
+            const unsigned char* row = stg + m * C::kRowBytes;
+            float* col = dst + m;
+#pragma unroll
+            for (int h = 0; h < C::kABoxes; ++h)
+#pragma unroll
+              for (int cc = 0; cc < kChunks; ++cc) {
+                const float4 v = *reinterpret_cast<const float4*>(row + h * C::kABoxBytes + ((cc ^ swz) << 4));
+                float* o = col + 4 * (h * kChunks + cc) * BM;
+                o[0] = v.x, o[BM] = v.y, o[2 * BM] = v.z, o[3 * BM] = v.w;
+              }
+          }
+          named_barrier(1, 128);  // the staging buffer read by all before the next copy overwrites it
+          if (p == 0 && t + NS < tiles) load_a_staged(t + NS);
+          mbar_arrive(full);  // this thread's share of stage s written (release)
+        }
+      } else if (threadIdx.x == C::kConsumers) {
         for (int t = 0; t < tiles; ++t) produce(t);
+      }
       if constexpr (CLUSTER) {  // the cluster's closing barrier (see the end of the kernel)
         cluster_arrive();
         cluster_wait();
@@ -380,7 +511,6 @@ __global__ void __launch_bounds__(Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REG
 #pragma unroll
     for (int j = 0; j < TN; ++j) acc[i][j] = 0.f;
 
-  constexpr int kGroups = BK / 4, kChunks = C::kABoxK / 4;  // k groups per tile, 16-byte chunks per A box row
   auto stage_at = [&](int s) { return smem_raw + s * C::kStageBytes; };
   // Group g (k = 4g .. 4g + 3) of the A tile in stage `st`: TM rows × 4 k, one LDS.128 per row.
   auto load_a = [&](float4 (&a)[TM], const unsigned char* st, int g) {
@@ -401,7 +531,6 @@ __global__ void __launch_bounds__(Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REG
   // A value at the turn is reused: CUTLASS's SIMT order); it only changes the register operands
   // that consecutive FFMAs share (reuse cache, register banks).
   auto fma_step = [&](const float4 (&a)[TM], const float4 (&b)[TN / 4], int kk) {
-    auto part = [](const float4& v, int e) { return e == 0 ? v.x : e == 1 ? v.y : e == 2 ? v.z : v.w; };
     if constexpr (B_OUTER) {
 #pragma unroll
       for (int col = 0; col < TN; ++col) {
@@ -434,22 +563,44 @@ __global__ void __launch_bounds__(Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REG
     produce_inline(t);
     mbar_wait(full0 + 8 * s, phase);
     const unsigned char* st = stage_at(s);
+    if constexpr (TRANSPOSE_A) {  // A as [k][m]: TM / 4 LDS.128 per k, each 4 consecutive rows
 #pragma unroll
-    for (int g = 0; g < kGroups; ++g) {
-      float4 a[TM];
-      load_a(a, st, g);
+      for (int k = 0; k < BK; ++k) {
+        float4 a4[TM / 4];
 #pragma unroll
-      for (int kk = 0; kk < 4; ++kk) {
+        for (int q = 0; q < TM / 4; ++q)
+          a4[q] = *reinterpret_cast<const float4*>(st + (k * BM + wm0 + 4 * lm + 4 * C::kLanesM * q) * 4);
         float4 b[TN / 4];
-        load_b(b, st, 4 * g + kk);
-        fma_step(a, b, kk);
+        load_b(b, st, k);
+#pragma unroll
+        for (int i = 0; i < TM; ++i) {
+          const float av = part(a4[i / 4], i % 4);
+#pragma unroll
+          for (int col = 0; col < TN; ++col) acc[i][col] = fmaf(av, part(b[col / 4], col % 4), acc[i][col]);
+        }
+      }
+    } else {
+#pragma unroll
+      for (int g = 0; g < kGroups; ++g) {
+        float4 a[TM];
+        load_a(a, st, g);
+#pragma unroll
+        for (int kk = 0; kk < 4; ++kk) {
+          float4 b[TN / 4];
+          load_b(b, st, 4 * g + kk);
+          fma_step(a, b, kk);
+        }
       }
     }
-    __syncwarp();
-    if constexpr (CLUSTER) {  // lane r tells CTA r of the cluster (itself included) that this warp is done
-      if (lane < CLUSTER_M) mbar_arrive_cluster(map_to_rank(empty0 + 8 * s, lane));
+    if constexpr (TRANSPOSE_A) {
+      mbar_arrive(empty0 + 8 * s);  // this thread is done with the stage (see kEmptyArrivals)
     } else {
-      if (lane == 0) mbar_arrive(empty0 + 8 * s);  // this warp is done with the stage
+      __syncwarp();
+      if constexpr (CLUSTER) {  // lane r tells CTA r of the cluster (itself included) that this warp is done
+        if (lane < CLUSTER_M) mbar_arrive_cluster(map_to_rank(empty0 + 8 * s, lane));
+      } else {
+        if (lane == 0) mbar_arrive(empty0 + 8 * s);  // this warp is done with the stage
+      }
     }
     if (++s == STAGES) s = 0, phase ^= 1;
   }
@@ -462,7 +613,7 @@ __global__ void __launch_bounds__(Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REG
   // Epilogue: 16-byte stores (N % 4 == 0 and C aligned on this path), rows and columns guarded.
 #pragma unroll
   for (int i = 0; i < TM; ++i) {
-    const int r = row0 + wm0 + lm + C::kLanesM * i;
+    const int r = row0 + wm0 + C::row_in_warp(lm, i);
     if (r >= M) break;  // rows grow with i
     float* crow = c + static_cast<std::size_t>(r) * N;
 #pragma unroll
@@ -509,9 +660,9 @@ inline bool tma_ok(const GemmArgs<float>& g) {
   return g.K % 4 == 0 && g.N % 4 == 0 && aligned16(g.A) && aligned16(g.B) && aligned16(g.C);
 }
 
-#define KL_GEMM13_ARGS BM, BN, BK, WM, WN, TM, TN, STAGES, REGS, B_OUTER, CLUSTER_M
+#define KL_GEMM13_ARGS BM, BN, BK, WM, WN, TM, TN, STAGES, REGS, B_OUTER, CLUSTER_M, TRANSPOSE_A
 
-template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int REGS, bool B_OUTER, int CLUSTER_M = 1>
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int REGS, bool B_OUTER, int CLUSTER_M = 1, bool TRANSPOSE_A = false>
 constexpr auto kernel_for = kernel_tma<KL_GEMM13_ARGS>;
 
 // The fallback for products TMA cannot describe: gemm12 on its measured tile.
@@ -520,7 +671,7 @@ struct Fallback {
   static void launch(const GemmArgs<float>& g, cudaStream_t s) { gemm12::launch<float, 256, 128, 16, 64, 64, 16, 8, 4>(g, s); }
 };
 
-template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int REGS, bool B_OUTER, int CLUSTER_M = 1>
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int REGS, bool B_OUTER, int CLUSTER_M = 1, bool TRANSPOSE_A = false>
 void prepare() {
   using C = Config<KL_GEMM13_ARGS>;
   allow_smem(C::kSmemBytes, {kernel_for<KL_GEMM13_ARGS>});
@@ -535,7 +686,7 @@ void prepare() {
 // tile rows the last pair's rank-1 block lies wholly below M: it loads no A, multicasts its half
 // of each B tile for its partner and stores nothing (its rows fail the epilogue's r < M).
 // B's box is BN × BK / CLUSTER_M: each CTA of the pair loads its part of the k rows.
-template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int REGS, bool B_OUTER, int CLUSTER_M = 1>
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int REGS, bool B_OUTER, int CLUSTER_M = 1, bool TRANSPOSE_A = false>
 void launch(const GemmArgs<float>& g, cudaStream_t s) {
   if (!tma_ok(g)) return Fallback::launch(g, s);
   using C = Config<KL_GEMM13_ARGS>;
@@ -568,13 +719,14 @@ void launch(const GemmArgs<float>& g, cudaStream_t s) {
 inline constexpr std::string_view kFeatureTmaMulticast =
     "thread-block clusters and distributed shared memory (TMA multicast, cp.async.bulk.tensor, mbarrier)";
 
-template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int REGS, bool B_OUTER, int CLUSTER_M = 1>
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int REGS, bool B_OUTER, int CLUSTER_M = 1, bool TRANSPOSE_A = false>
 GemmVariant<float> variant(std::string_view name) {
   using C = Config<KL_GEMM13_ARGS>;
   constexpr bool kCluster = CLUSTER_M > 1;
   return {.info = {name, "beyond the documents",
-                   kCluster ? "Hopper: gemm13 in clusters of two vertically adjacent tiles; each B tile multicast to the pair by TMA"
-                            : "Hopper: TMA tile loads into an mbarrier ring, a producer warp, FMA warps that only multiply"},
+                   kCluster      ? "Hopper: gemm13 in clusters of two vertically adjacent tiles; each B tile multicast to the pair by TMA"
+                   : TRANSPOSE_A ? "Hopper: TMA tile loads, a producer warpgroup that also transposes A to [k][m], FMA warps that only multiply"
+                                 : "Hopper: TMA tile loads into an mbarrier ring, a producer warp, FMA warps that only multiply"},
           .needs = {.compute_capability = 90, .feature = kCluster ? kFeatureTmaMulticast : kFeatureTma,
                     .shared_bytes = C::kSmemBytes, .clusters = kCluster,
                     .kernel = reinterpret_cast<const void*>(kernel_for<KL_GEMM13_ARGS>)},

@@ -15,9 +15,10 @@
 //           27.3, results/h100/session30/h100.md and session29/h100.md).
 //   float   0. tiles of 256 × 128 >= a wave (one block per SM) and gemm12's 16-byte path applies
 //              (N a multiple of 4, aligned B and C): in builds that name sm_90a, on a 9.0 device,
-//              gemm13 256×128×32 with its producer warpgroup (94.1/95.7/96.3% of cuBLAS at
-//              2048³/4096³/8192³ against gemm12's 92.8/92.5/93.2%, results/h100/session30/g13.md;
-//              it runs gemm12 itself where TMA cannot describe the operands); otherwise gemm12
+//              gemm13 128×256×32 whose producer warpgroup also transposes A (_r232_at: 100.7/
+//              100.1/101.0% of cuBLAS at 2048³/4096³/8192³ against gemm12's 92.8/91.9/93.3%,
+//              results/h100/session31/g13.md; it runs gemm12 itself where TMA cannot describe
+//              the operands); otherwise gemm12
 //              256×128×16, 4 stages (92.0-93.3%, results/h100/trials/e_gemm12_stages.md);
 //           1. tiles of 128² >= two waves: the 128×128×16 tile, 3 stages, unsplit: gemm9's where
 //              its 16-byte path applies, gemm10's otherwise (on the element path gemm10 was 2.65×
@@ -83,8 +84,8 @@ struct Here {
 // The double tiles (gemm11_pf's Config: the shared memory each needs).
 using DmmaLarge = gemm11::Config<128, 128, 16, 64, 32, 4, 4, gemm11::BLayout::kn>;
 #if defined(KL_BUILD_SM90A)
-// gemm13's configuration in the list (sm_90a builds only).
-#define KL_AUTO_GEMM13 256, 128, 32, 64, 64, 8, 16, 4, 232, false
+// gemm13's fastest configuration in the list, _r232_at (sm_90a builds only).
+#define KL_AUTO_GEMM13 128, 256, 32, 64, 64, 8, 16, 4, 232, false, 1, true
 #endif
 inline const Here& here() {
   static const Here h = [] {

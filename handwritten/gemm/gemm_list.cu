@@ -128,6 +128,11 @@ void append_last_steps(std::vector<GemmVariant<T>>& v) {
     // registers by setmaxnreg (sm_90a: only in builds that name it, see CMakeLists.txt)
     v.push_back(gemm13::variant<256, 128, 32, 64, 64, 8, 16, 4, 232, false>(
         Tile<256, 128, 32, 64, 64, 8, 16, 4>::name("gemm13_tma_warpspecialized", "_r232")));
+    // the producer warpgroup also transposes A into [k][m] (TMA cannot), so the FMA warps read
+    // A as gemm12 and cuBLAS do; on 128 × 256 tiles there is half as much A to transpose
+    // (results/h100/session31/)
+    v.push_back(gemm13::variant<128, 256, 32, 64, 64, 8, 16, 4, 232, false, 1, true>(
+        Tile<128, 256, 32, 64, 64, 8, 16, 4>::name("gemm13_tma_warpspecialized", "_r232_at")));
     // the ablation: the same TMA ring without the producer warpgroup (thread 0 of the FMA warps
     // issues the copies; no setmaxnreg)
     v.push_back(gemm13::variant<256, 128, 32, 64, 64, 8, 16, 4, 0, false>(
