@@ -156,7 +156,6 @@ bool large_tile(GemmShape s) {  // float's 128² tile: two blocks per SM, two wa
 // else the 64 × 64 one where that does, else gemm11's 32 × 32 tile (four times the tiles), split
 // only where even those are too few (gemm_plan::dmma_tile, host-checked).
 inline int dmma_tile(GemmShape s) { return gemm_plan::dmma_tile(s, sm_count(), here().dmma_large); }
-inline long long dmma_tiles32(GemmShape s) { return gemm_plan::tiles_of(s, 32, 32); }
 // gemm12's 256 × 128 tile, one block per SM: enough of them to fill the GPU (float only).
 inline bool huge_tile(GemmShape s) { return gemm_plan::tiles_of(s, 256, 128) >= fill_sms(); }
 template <class T>
@@ -165,7 +164,7 @@ int splits(GemmShape s) {
   if constexpr (std::is_same_v<T, float>) {
     return large_tile<T>(s) ? 1 : gemm10::splits<float, 64, 64, 16, 32, 32, 4, 8, 4>(s, sm_count());
   } else {
-    if (!here().dmma || dmma_tile(s) > 32 || dmma_tiles32(s) >= fill_sms()) return 1;  // gemm9's FMA tile; unsplit
+    if (!here().dmma || !gemm_plan::dmma_split_k(s, sm_count(), here().dmma_large)) return 1;  // gemm9's FMA tile; unsplit
     return gemm11::splits<32, 32, 16, 16, 16, 4, 8>(s, sm_count());
   }
 }

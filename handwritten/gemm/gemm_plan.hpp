@@ -154,6 +154,11 @@ inline int dmma_tile(GemmShape s, long long sms, bool large_fits) {
   if (tiles_of(s, 64, 64) >= wave(sms)) return 64;
   return 32;
 }
+// Whether the double product splits k: only on the 32² floor, and only where even its tiles are
+// short of a wave.
+inline bool dmma_split_k(GemmShape s, long long sms, bool large_fits) {
+  return dmma_tile(s, sms, large_fits) == 32 && tiles_of(s, 32, 32) < wave(sms);
+}
 
 // ---- split-K ---------------------------------------------------------------------------------
 // The k range of each of `splits` slices: a multiple of BK, so that only the last slice has a

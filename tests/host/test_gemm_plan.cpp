@@ -297,6 +297,13 @@ TEST_CASE("split-K choice: the examples of gemm_auto's header") {
   CHECK(dmma_tile({513, 257, 129}, 132, true) == 32);       // 45 tiles of 64²
   CHECK(dmma_tile({1408, 1408, 64}, 132, true) == 64);      // 121 tiles of 128²: short of 123
   CHECK(dmma_tile({1536, 1536, 64}, 132, true) == 128);     // 144 tiles of 128²
+  // ... and k is split only on the 32² floor, where even its tiles are short of a wave
+  CHECK_FALSE(dmma_split_k({513, 257, 129}, 132, true));    // 153 tiles of 32²: unsplit
+  CHECK_FALSE(dmma_split_k({2048, 2048, 2048}, 132, true));
+  CHECK_FALSE(dmma_split_k({1000, 1000, 1000}, 132, false)); // the 64² tile
+  CHECK(dmma_split_k({100, 100, 4096}, 132, true));         // 16 tiles of 32²
+  CHECK(dmma_split_k({352, 352, 64}, 132, true));           // 121 tiles of 32²: short of 123
+  CHECK_FALSE(dmma_split_k({384, 352, 64}, 132, true));     // 132 tiles of 32²
   // A·Aᵀ's triangle: T(T + 1)/2 tiles.
   CHECK(triangle_tiles(1000, 64) == 136);
   CHECK(triangle_tiles(1, 64) == 1);
