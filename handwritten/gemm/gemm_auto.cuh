@@ -129,7 +129,7 @@ template <class T>
 const MatVecVariant<T>& gevm_step() {
   static const MatVecVariant<T> v =
       kernel_runs_here(reinterpret_cast<const void*>(gevm6::gevm_cluster_slabs<T, 32, 8, true, true>), 90)
-          ? gevm6::variant<T, 8, true, 0>("gevm6_cluster_slabs_u8_cs_c128")
+          ? gevm6::variant<T, 8, true, gevm6::kNarrowPlan>("gevm6_cluster_slabs_u8_cs_c128")
           : gevm5::variant<T, 4, true>("gevm5_fitted_tiles_u4_cs");
   return v;
 }

@@ -148,10 +148,12 @@ double depth(const Plan& p) {
   return gevm4::tile_sums_depth(p.slab, p.C) + p.S;
 }
 
-// The plan a variant's BPS names: plan with BPS blocks per SM (BPS > 0), or plan_narrow (BPS = 0).
+// A variant's plan is named by BPS: plan with BPS blocks per SM (BPS > 0), or plan_narrow
+// (BPS = kNarrowPlan: 128-byte tiles first, the _c128 variant).
+constexpr int kNarrowPlan = 0;
 template <class T, int BPS>
 Plan plan_for(MatrixShape s, bool vector) {
-  if constexpr (BPS == 0) return plan_narrow<T>(s, vector);
+  if constexpr (BPS == kNarrowPlan) return plan_narrow<T>(s, vector);
   else return plan<T, BPS>(s, vector);
 }
 

@@ -36,7 +36,7 @@ std::vector<MatVecVariant<T>> gevm_handwritten() {
       gevm6::variant<T, 4, true, 1>(keep_name(std::string(unrolled_name("gevm6_cluster_slabs", 4, true)) + "_b1")),
       // one line of a row per tile, slabs only up to one block per SM, 8 loads in flight
       // (the plan sweep: results/h100/session30/gevm_sweep.log)
-      gevm6::variant<T, 8, true, 0>(keep_name(std::string(unrolled_name("gevm6_cluster_slabs", 8, true)) + "_c128")),
+      gevm6::variant<T, 8, true, gevm6::kNarrowPlan>(keep_name(std::string(unrolled_name("gevm6_cluster_slabs", 8, true)) + "_c128")),
   };
 }
 
