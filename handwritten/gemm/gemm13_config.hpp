@@ -1,0 +1,89 @@
+// gemm13's geometry (handwritten/gemm/gemm13_tma_warpspecialized.cuh): the tile, the lane grid,
+// the TMA boxes and swizzle, the shared-memory layout of the stages, the staging buffers and the
+// barriers, the setmaxnreg split and the barrier arrival counts, as compile-time functions of the
+// template arguments. Host-compilable (no CUDA headers), so the host suite checks every
+// configuration the gemm list registers without a GPU (tests/host/test_gemm13_config.cpp): shared
+// memory within Hopper's 227 KiB, the register split within the 64 K file, each thread's rows
+// covering its warp tile once, the transposing producer's chunks landing once.
+#pragma once
+
+#include <cstddef>
+
+#if defined(__CUDACC__)
+#define KL_G13_HD __host__ __device__
+#else
+#define KL_G13_HD
+#endif
+
+namespace kl::gemm13 {
+
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int REGS, bool B_OUTER, int CLUSTER_M = 1, bool TRANSPOSE_A = false>
+struct Config {
+  static constexpr bool SETMAXNREG = REGS != 0;
+  static_assert(BK == 8 || BK == 16 || BK % 32 == 0, "A box rows of 32, 64 or 128 bytes (a TMA swizzle each)");
+  static constexpr int kLanesM = WM / TM, kLanesN = WN / TN;
+  static_assert(kLanesM * kLanesN == 32 && WM % TM == 0 && WN % TN == 0 && TN % 4 == 0, "lane grid");
+  // A thread's rows are lm + kLanesM·i (lm = lane % kLanesM): one A load reads kLanesM
+  // consecutive rows, which the swizzle spreads over distinct bank groups. Their swizzle term is
+  // x(lm) ^ xi(i) with disjoint bits when kLanesM rows span a power of two of 128-byte lines.
+  static constexpr int kLinesPerLaneBlock = kLanesM * (BK < 32 ? BK : 32) * 4 / 128;
+  static_assert(kLinesPerLaneBlock >= 1 && (kLinesPerLaneBlock & (kLinesPerLaneBlock - 1)) == 0, "power of two");
+  KL_G13_HD static constexpr int row_swizzle(int i) { return (kLinesPerLaneBlock * i) & ((BK < 32 ? BK : 32) / 4 - 1); }
+  static_assert(BM % WM == 0 && BN % WN == 0 && BM <= 256 && BN <= 256, "TMA boxes of at most 256");
+  static constexpr int kWarpsN = BN / WN, kConsumerWarps = (BM / WM) * (BN / WN);
+  static constexpr int kConsumers = 32 * kConsumerWarps;
+  // The producer: a whole warpgroup (setmaxnreg works per warpgroup), or without setmaxnreg
+  // thread 0 of the FMA warps (no extra warp: see the header comment).
+  static constexpr int kThreads = kConsumers + (SETMAXNREG ? 128 : 0);
+  static constexpr int kLag = STAGES >= 3 ? 2 : 1;  // inline producer: refill the slot of tile t - kLag
+  static_assert(!SETMAXNREG || kConsumers % 128 == 0, "whole consumer warpgroups");
+  // A comes in boxes of at most 32 k (128-byte rows, the widest swizzle): BK / kABoxK of them,
+  // one after the other in the stage.
+  static constexpr int kABoxK = BK < 32 ? BK : 32, kABoxes = BK / kABoxK;
+  static constexpr int kRowBytes = kABoxK * 4;                   // one row of an A box
+  static constexpr int kSwizzleMask = kRowBytes / 16 - 1;        // 1, 3, 7: address bits 7.. → 4..
+  static constexpr int kABoxBytes = BM * kRowBytes;
+  static constexpr int kABytes = BM * BK * 4, kBBytes = BK * BN * 4;
+  static constexpr int kStageBytes = kABytes + kBBytes;
+  static_assert(kStageBytes % 1024 == 0 && kABytes % 1024 == 0, "swizzled tiles on 1024-byte boundaries");
+  // Transposing form (TRANSPOSE_A): TMA lands A's tile in one staging buffer after the stages
+  // (the swizzled [m][k] boxes above); the producer warpgroup rewrites it into the stage as
+  // [k][m] (BK rows of BM floats), which the FMA warps read like B.
+  static_assert(!TRANSPOSE_A || (SETMAXNREG && CLUSTER_M == 1 && !B_OUTER && TM % 4 == 0),
+                "the producer warpgroup transposes; 4 consecutive rows per A load");
+  // Two staging buffers where they fit in 227 KiB (the copy of tile t + 2 then flies while tile
+  // t + 1 is transposed), else one.
+  static constexpr int kStagingOffset = STAGES * kStageBytes;
+  static constexpr int kStaging = !TRANSPOSE_A ? 0 : kStagingOffset + 2 * kABytes + (2 * STAGES + 2) * 8 <= 227 * 1024 ? 2 : 1;
+  static constexpr int kBarrierOffset = kStagingOffset + kStaging * kABytes;
+  // full[STAGES], empty[STAGES], and for TRANSPOSE_A one barrier per staging buffer
+  static constexpr std::size_t kSmemBytes = std::size_t(kBarrierOffset) + (2 * STAGES + kStaging) * 8;
+  // TMA's swizzle of an A box row m (kRowBytes bytes at m·kRowBytes from a 1024-byte boundary):
+  // the 16-byte chunk c of the row lies at chunk c ^ row_swizzle_of(m) (address bits 7.. XORed
+  // into bits 4..).
+  KL_G13_HD static constexpr int row_swizzle_of(int m) { return ((m * kRowBytes) >> 7) & kSwizzleMask; }
+  // A thread's row i within its warp tile: lm + kLanesM·i, or with A transposed groups of 4
+  // consecutive rows (one LDS.128 of a [k][m] row): 4·lm + 4·kLanesM·(i / 4) + i % 4.
+  KL_G13_HD static constexpr int row_in_warp(int lm, int i) {
+    return TRANSPOSE_A ? 4 * lm + 4 * kLanesM * (i / 4) + i % 4 : lm + kLanesM * i;
+  }
+  // setmaxnreg: the FMA warps grow to REGS registers, the producer warpgroup gives back what that
+  // takes from the 168 per thread a block of 384 threads starts with (multiples of 8, >= 24).
+  static constexpr int kRegsConsumer = REGS;
+  static constexpr int kRegsProducer = (kThreads * (65536 / kThreads / 8 * 8) - kConsumers * REGS) / 128 / 8 * 8;
+  static_assert(!SETMAXNREG || (REGS % 8 == 0 && REGS <= 256 && kRegsProducer >= 24), "setmaxnreg counts");
+  // Cluster form (CLUSTER_M = 2): each CTA's producer loads BK / CLUSTER_M rows of k of the B
+  // tile and multicasts them to every CTA of the pair; a slot is free once the FMA warps of all
+  // CLUSTER_M CTAs have left it.
+  static_assert(CLUSTER_M == 1 || CLUSTER_M == 2, "pairs of vertically adjacent tiles, or none");
+  static constexpr int kBPartK = BK / CLUSTER_M, kBPartBytes = kBPartK * BN * 4;
+  static_assert(BK % CLUSTER_M == 0 && kBPartBytes % 128 == 0, "B parts on 128-byte boundaries");
+  // Transposing form: every FMA thread arrives on empty[s] and every producer thread on full[s],
+  // each releasing its own shared-memory accesses (the stage's A is written by threads, not by
+  // TMA, so a warp's __syncwarp + one lane's arrive would leave racecheck a read/write pair it
+  // cannot order).
+  static constexpr int kEmptyArrivals = TRANSPOSE_A ? kConsumers : CLUSTER_M * kConsumerWarps;
+  static constexpr int kFullArrivals = TRANSPOSE_A ? 128 : 1;
+};
+
+}  // namespace kl::gemm13

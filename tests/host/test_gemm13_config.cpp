@@ -1,0 +1,119 @@
+// gemm13's geometry (handwritten/gemm/gemm13_config.hpp) for every configuration the gemm list
+// registers in sm_90a builds, checked without a GPU: what the kernel's comments claim about
+// shared memory, registers, rows and the transposing producer.
+#include "handwritten/gemm/gemm13_config.hpp"
+
+#include <doctest/doctest.h>
+
+#include <set>
+#include <vector>
+
+using namespace kl::gemm13;
+
+namespace {
+
+constexpr int kSmemOptIn = 227 * 1024;  // Hopper's largest dynamic shared memory per block
+
+template <class C, int WM, int TM>
+void check_geometry() {
+  // Shared memory: the stages, the staging buffers and the barriers fit; the swizzled boxes start
+  // on 1024-byte boundaries (TMA's 128-byte swizzle repeats every 1024 bytes).
+  CHECK(C::kSmemBytes <= std::size_t(kSmemOptIn));
+  CHECK(C::kStageBytes % 1024 == 0);
+  CHECK(C::kStagingOffset % 1024 == 0);
+  CHECK(C::kBarrierOffset % 8 == 0);
+  // Registers: setmaxnreg grows the FMA warps and shrinks the producer warpgroup within the file.
+  if constexpr (C::SETMAXNREG) {
+    const int start = 65536 / C::kThreads / 8 * 8;
+    CHECK(C::kRegsConsumer >= start);
+    CHECK(C::kRegsProducer <= start);
+    CHECK(C::kRegsProducer >= 24);
+    CHECK(C::kRegsProducer % 8 == 0);
+    CHECK(C::kConsumers * C::kRegsConsumer + 128 * C::kRegsProducer <= 65536);
+  }
+  // A thread's rows cover its warp tile once, and grow with i (the epilogue stops at the first
+  // row past M).
+  std::multiset<int> rows;
+  for (int lm = 0; lm < C::kLanesM; ++lm)
+    for (int i = 0; i < TM; ++i) {
+      rows.insert(C::row_in_warp(lm, i));
+      if (i > 0) CHECK(C::row_in_warp(lm, i) > C::row_in_warp(lm, i - 1));
+    }
+  CHECK(rows.size() == std::size_t(WM));
+  for (int r = 0; r < WM; ++r) CHECK(rows.count(r) == 1);
+}
+
+// The swizzle of A's box rows: in each row the chunks are a permutation, and 8 consecutive rows
+// (a quarter warp of the transposing producer, or the kLanesM rows of one FMA-warp load) put the
+// same logical chunk into 8 different 16-byte bank groups.
+template <class C, int BM>
+void check_swizzle() {
+  const int chunks = C::kRowBytes / 16;
+  for (int m = 0; m < BM; ++m) {
+    std::set<int> phys;
+    for (int c = 0; c < chunks; ++c) phys.insert(c ^ C::row_swizzle_of(m));
+    CHECK(int(phys.size()) == chunks);
+    CHECK(*phys.rbegin() == chunks - 1);
+  }
+  if (C::kRowBytes == 128)
+    for (int m0 = 0; m0 < BM; m0 += 8)
+      for (int c = 0; c < chunks; ++c) {
+        std::set<int> groups;
+        for (int m = m0; m < m0 + 8; ++m) groups.insert(((m * C::kRowBytes) / 16 + (c ^ C::row_swizzle_of(m))) % 8);
+        CHECK(groups.size() == 8);
+      }
+}
+
+}  // namespace
+
+TEST_CASE("gemm13 geometry: the configurations of the gemm list") {
+  using R232 = Config<256, 128, 32, 64, 64, 8, 16, 4, 232, false>;
+  using R0 = Config<256, 128, 32, 64, 64, 8, 16, 4, 0, false>;
+  using C2 = Config<256, 128, 32, 64, 64, 8, 16, 4, 232, false, 2>;
+  using AT = Config<128, 256, 32, 64, 64, 8, 16, 4, 232, false, 1, true>;
+  check_geometry<R232, 64, 8>();
+  check_geometry<R0, 64, 8>();
+  check_geometry<C2, 64, 8>();
+  check_geometry<AT, 64, 8>();
+  check_swizzle<R232, 256>();
+  check_swizzle<AT, 128>();
+
+  // The sizes README.md's requirements table gives (192.1 KB, _at 224.1 KB).
+  CHECK(R232::kSmemBytes == 196672);
+  CHECK(AT::kSmemBytes == 229456);
+  // Threads: two FMA warpgroups and the producer warpgroup; without setmaxnreg no extra warp.
+  CHECK(R232::kThreads == 384);
+  CHECK(R0::kThreads == 256);
+  CHECK(AT::kThreads == 384);
+  CHECK(R232::kRegsProducer == 40);
+  // Arrivals: one per FMA warp (of each CTA of the cluster); every thread in the transposing form.
+  CHECK(R232::kEmptyArrivals == 8);
+  CHECK(C2::kEmptyArrivals == 16);
+  CHECK(R232::kFullArrivals == 1);
+  CHECK(AT::kEmptyArrivals == 256);
+  CHECK(AT::kFullArrivals == 128);
+  // Staging buffers: 128 × 256's A tile (16 KiB) leaves room for two beside 4 stages; 256 × 128's
+  // (32 KiB) for one beside 4 stages, two beside 3 (the forms results/h100/session31/
+  // gemm13_trial_at3.log measured).
+  CHECK(AT::kStaging == 2);
+  CHECK(Config<256, 128, 32, 64, 64, 8, 16, 4, 232, false, 1, true>::kStaging == 1);
+  CHECK(Config<256, 128, 32, 64, 64, 8, 16, 3, 232, false, 1, true>::kStaging == 2);
+  CHECK(R232::kStaging == 0);
+}
+
+TEST_CASE("gemm13 transposing form: a thread's A loads are its rows, 4 consecutive each") {
+  using AT = Config<128, 256, 32, 64, 64, 8, 16, 4, 232, false, 1, true>;
+  // The FMA warps read rows 4·lm + 4·kLanesM·q .. + 3 of [k][m] with one LDS.128 (the kernel's
+  // a4[q]); element e of that load is the thread's row i = 4q + e.
+  for (int lm = 0; lm < AT::kLanesM; ++lm)
+    for (int q = 0; q < 8 / 4; ++q)
+      for (int e = 0; e < 4; ++e) CHECK(AT::row_in_warp(lm, 4 * q + e) == 4 * lm + 4 * AT::kLanesM * q + e);
+  // The producer writes element (m, k) of the tile to [k][m] at k·BM + m: every float of the
+  // stage's A once, from every (row, chunk, element) of the staging buffer once.
+  constexpr int BM = 128, BK = 32;
+  std::vector<int> hits(BM * BK, 0);
+  for (int m = 0; m < BM; ++m)
+    for (int c = 0; c < BK / 4; ++c)
+      for (int e = 0; e < 4; ++e) ++hits[(4 * c + e) * BM + m];
+  for (int h : hits) CHECK(h == 1);
+}
