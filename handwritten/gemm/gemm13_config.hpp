@@ -46,7 +46,7 @@ struct Config {
   static constexpr int kABytes = BM * BK * 4, kBBytes = BK * BN * 4;
   static constexpr int kStageBytes = kABytes + kBBytes;
   static_assert(kStageBytes % 1024 == 0 && kABytes % 1024 == 0, "swizzled tiles on 1024-byte boundaries");
-  // Transposing form (TRANSPOSE_A): TMA lands A's tile in one staging buffer after the stages
+  // Transposing form (TRANSPOSE_A): TMA lands A's tile in a staging buffer after the stages
   // (the swizzled [m][k] boxes above); the producer warpgroup rewrites it into the stage as
   // [k][m] (BK rows of BM floats), which the FMA warps read like B.
   static_assert(!TRANSPOSE_A || (SETMAXNREG && CLUSTER_M == 1 && !B_OUTER && TM % 4 == 0),
