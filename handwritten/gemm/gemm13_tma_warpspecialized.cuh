@@ -363,8 +363,9 @@ __global__ void __launch_bounds__(Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REG
 #endif
       if constexpr (TRANSPOSE_A) {
         // Every producer thread transposes; thread p = 0 also issues the copies. Per tile t: B
-        // straight into stage s (as above); A into a staging buffer (tile t into buffer t % NS), from which the warpgroup
-        // writes it into stage s as [k][m] and arrives on full[s] (128 arrivals plus B's bytes).
+        // straight into stage s (as above); A into staging buffer t % NS, from which the
+        // warpgroup writes it into stage s as [k][m] and arrives on full[s] (128 arrivals plus
+        // B's bytes).
         const int p = threadIdx.x - C::kConsumers;
         const unsigned staged0 = empty0 + 8 * STAGES;  // the staging buffers' barriers
         constexpr int NS = C::kStaging;
