@@ -323,6 +323,12 @@ __global__ void __launch_bounds__(Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REG
   // (the peers' multicasts write into it too); full[s] expects this CTA's A plus the whole B tile,
   // of which this CTA loads part `rank` (kBPartK rows of k) for all. A padding block (row0 >= M)
   // loads no A: its FMA warps multiply whatever the A slots hold, and its stores are skipped.
+  // Tile t's A (BK / kABoxK boxes of kABoxK k, one after the other) to shared address dst,
+  // completing on barrier bar.
+  auto copy_a = [&](unsigned dst, unsigned bar, int t) {
+#pragma unroll
+    for (int h = 0; h < C::kABoxes; ++h) tma_load_2d(dst + h * C::kABoxBytes, &map_a, bar, t * BK + h * C::kABoxK, row0);
+  };
   auto produce = [&](int t) {
     const int s = t % STAGES;
     if constexpr (CLUSTER) {
@@ -330,10 +336,7 @@ __global__ void __launch_bounds__(Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REG
       const unsigned full = full0 + 8 * s, stage = smem + s * C::kStageBytes;
       const bool a_live = row0 < M;
       mbar_arrive_expect_tx(full, (a_live ? C::kABytes : 0) + C::kBBytes);
-      if (a_live) {
-#pragma unroll
-        for (int h = 0; h < C::kABoxes; ++h) tma_load_2d(stage + h * C::kABoxBytes, &map_a, full, t * BK + h * C::kABoxK, row0);
-      }
+      if (a_live) copy_a(stage, full, t);
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
       tma_load_2d_multicast(stage + C::kABytes + rank * C::kBPartBytes, &map_b, full, col0, t * BK + rank * C::kBPartK,
                             static_cast<std::uint16_t>((1u << CLUSTER_M) - 1));
@@ -346,8 +349,7 @@ __global__ void __launch_bounds__(Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REG
       if (t >= STAGES) mbar_wait(empty0 + 8 * s, ((t / STAGES) & 1) ^ 1);
       const unsigned full = full0 + 8 * s, stage = smem + s * C::kStageBytes;
       mbar_arrive_expect_tx(full, C::kStageBytes);  // whole boxes: the zero fill counts too
-#pragma unroll
-      for (int h = 0; h < C::kABoxes; ++h) tma_load_2d(stage + h * C::kABoxBytes, &map_a, full, t * BK + h * C::kABoxK, row0);
+      copy_a(stage, full, t);
       tma_load_2d(stage + C::kABytes, &map_b, full, col0, t * BK);
     }
   };
@@ -372,8 +374,7 @@ __global__ void __launch_bounds__(Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REG
         auto load_a_staged = [&](int t) {
           const unsigned bar = staged0 + 8 * (t % NS), buf = smem + C::kStagingOffset + (t % NS) * C::kABytes;
           mbar_arrive_expect_tx(bar, C::kABytes);
-#pragma unroll
-          for (int h = 0; h < C::kABoxes; ++h) tma_load_2d(buf + h * C::kABoxBytes, &map_a, bar, t * BK + h * C::kABoxK, row0);
+          copy_a(buf, bar, t);
         };
         if (p == 0)
           for (int t = 0; t < NS && t < tiles; ++t) load_a_staged(t);
@@ -443,7 +444,9 @@ __global__ void __launch_bounds__(Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REG
   const int wm0 = (warp / C::kWarpsN) * WM, wn0 = (warp % C::kWarpsN) * WN;
   // This thread's rows are wm0 + lm + kLanesM·i; the swizzle term of row r (address bits 7.. of
   // r·kRowBytes) is x ^ row_swizzle(i): chunk g of the row lives at chunk g ^ x ^ row_swizzle(i).
-  const int x = C::row_swizzle_of(wm0 + lm);
+  // (C::row_swizzle_of(wm0 + lm), written out as it was measured: through the helper ptxas
+  // orders _r0's address setup differently.)
+  const int x = ((wm0 + lm) * C::kRowBytes >> 7) & C::kSwizzleMask;
   const int a_off = (wm0 + lm) * C::kRowBytes;
   const int b_off = C::kABytes + (wn0 + ln * 4) * 4;
 
