@@ -49,46 +49,25 @@ static std::vector<Cfg> configs() {
   };
 }
 
-struct Dev {
-  float *A = nullptr, *B = nullptr, *Cref = nullptr;
-  std::vector<float*> C;
-  ~Dev() {
-    cudaFree(A), cudaFree(B), cudaFree(Cref);
-    for (float* p : C) cudaFree(p);
-  }
-};
-
 static int g_fail = 0;
 
-// One shape, every configuration, two input sets (random in [-1, 1]; small integers).
+// One shape, every configuration, two input sets (random in [-1, 1]; small integers): each
+// against the fp64 rows and cuBLAS (trial::check_product), and bitwise against c1.
 static void check_shape(const std::vector<Cfg>& cfgs, int M, int N, int K, cudaStream_t s) {
   const size_t nA = size_t(M) * K, nB = size_t(K) * N, nC = size_t(M) * N;
   std::mt19937 rng(M * 7919u + N * 31u + K);
   std::vector<float> A(nA), B(nB), Cc(nC);
   std::vector<std::vector<float>> C(cfgs.size(), std::vector<float>(nC));
-  Dev d;
-  CK(cudaMalloc(&d.A, nA * 4));
-  CK(cudaMalloc(&d.B, nB * 4));
-  CK(cudaMalloc(&d.Cref, nC * 4));
-  d.C.assign(cfgs.size(), nullptr);
-  for (auto& p : d.C) CK(cudaMalloc(&p, nC * 4));
-  const bool full_cpu = double(M) * N * K <= 1.1e9;
-  std::vector<int> rows;
-  if (full_cpu) {
-    for (int i = 0; i < M; ++i) rows.push_back(i);
-  } else {  // sampled rows: the first, the last, tile and pair edges, some in between
-    for (int i : {0, 1, 255, 256, 511, 512, M / 2, M - 513, M - 257, M - 256, M - 2, M - 1})
-      if (i >= 0 && i < M) rows.push_back(i);
-    for (int i = 0; i < 16; ++i) rows.push_back(int(rng() % M));
-  }
+  ProductBuffers d(nA, nB, nC, int(cfgs.size()));
+  // sampled rows: the first, the last, tile and pair edges, some in between
+  const std::vector<int> rows =
+      check_rows(M, N, K, {0, 1, 255, 256, 511, 512, M / 2, M - 513, M - 257, M - 256, M - 2, M - 1}, rng);
   GemmArgs<float> g0{d.A, d.B, d.C[0], M, N, K};
   const bool tma = gemm13::tma_ok(g0);
   for (int set = 0; set < 2; ++set) {
     const bool exact = set == 1;
-    std::uniform_real_distribution<float> u(-1.f, 1.f);
-    std::uniform_int_distribution<int> ui(-4, 4);
-    for (auto& x : A) x = exact ? float(ui(rng)) : u(rng);
-    for (auto& x : B) x = exact ? float(ui(rng)) : u(rng);
+    fill_inputs(A, exact, rng);
+    fill_inputs(B, exact, rng);
     CK(cudaMemcpy(d.A, A.data(), nA * 4, cudaMemcpyHostToDevice));
     CK(cudaMemcpy(d.B, B.data(), nB * 4, cudaMemcpyHostToDevice));
     cublas_gemm(d.A, d.B, d.Cref, M, N, K, s);
@@ -96,7 +75,6 @@ static void check_shape(const std::vector<Cfg>& cfgs, int M, int N, int K, cudaS
     CK(cudaMemcpy(Cc.data(), d.Cref, nC * 4, cudaMemcpyDeviceToHost));
     std::vector<double> ref, absref;
     cpu_ref(A, B, N, K, rows, ref, absref);
-    const double eps = std::ldexp(1.0, -24), gamma = 4.0 * K * eps;
     for (size_t ci = 0; ci < cfgs.size(); ++ci) {
       const Cfg& cfg = cfgs[ci];
       CK(cudaMemset(d.C[ci], 0xff, nC * 4));  // NaN: every element must be written
@@ -105,35 +83,16 @@ static void check_shape(const std::vector<Cfg>& cfgs, int M, int N, int K, cudaS
       sync_or_die(s, 20, cfg.name);
       CK(cudaMemcpy(C[ci].data(), d.C[ci], nC * 4, cudaMemcpyDeviceToHost));
       const std::vector<float>& Ch = C[ci];
-      double worst_ratio = 0, max_err = 0;
-      size_t bad = 0, unequal = 0;
-      for (size_t ri = 0; ri < rows.size(); ++ri)
-        for (int j = 0; j < N; ++j) {
-          const size_t idx = size_t(rows[ri]) * N + j;
-          const double err = std::fabs(double(Ch[idx]) - ref[ri * size_t(N) + j]);
-          const double bound = gamma * absref[ri * size_t(N) + j] + 1e-30;
-          if (!(err <= bound)) ++bad;
-          if (exact && double(Ch[idx]) != ref[ri * size_t(N) + j]) ++unequal;
-          max_err = std::max(max_err, err);
-          worst_ratio = std::max(worst_ratio, err / bound);
-        }
-      // Against cuBLAS on every element (|a|, |b| <= 1: Σ|a||b| <= K), and bitwise against c1.
-      size_t bad_cublas = 0, unequal_cublas = 0, unequal_c1 = 0;
-      double max_diff = 0;
-      for (size_t i = 0; i < nC; ++i) {
-        if (ci > 0 && std::memcmp(&Ch[i], &C[0][i], 4) != 0) ++unequal_c1;
-        const double diff = std::fabs(double(Ch[i]) - double(Cc[i]));
-        if (!(diff == diff) || std::isnan(Ch[i])) { ++bad_cublas; continue; }
-        max_diff = std::max(max_diff, diff);
-        if (exact && Ch[i] != Cc[i]) ++unequal_cublas;
-        if (!exact && diff > 2 * gamma * double(K)) ++bad_cublas;
-      }
-      const bool ok = bad == 0 && bad_cublas == 0 && unequal_c1 == 0 && (!exact || (unequal == 0 && unequal_cublas == 0));
+      const ProductCheck r = check_product(Ch, Cc, rows, ref, absref, N, K, exact);
+      size_t unequal_c1 = 0;
+      if (ci > 0)
+        for (size_t i = 0; i < nC; ++i) unequal_c1 += std::memcmp(&Ch[i], &C[0][i], 4) != 0;
+      const bool ok = r.ok(exact) && unequal_c1 == 0;
       if (!ok) ++g_fail;
       std::printf("%-4s %-32s %5dx%5dx%5d %s %s rows=%zu max_err=%.3g err/bound=%.3g bad=%zu | cuBLAS max_diff=%.3g bad=%zu%s%s\n",
                   ok ? "pass" : "FAIL", cfg.name, M, N, K, exact ? "int " : "rand", tma ? "tma     " : "fallback", rows.size(),
-                  max_err, worst_ratio, bad, max_diff, bad_cublas,
-                  exact ? (" unequal_cpu=" + std::to_string(unequal) + " unequal_cublas=" + std::to_string(unequal_cublas)).c_str() : "",
+                  r.max_err, r.worst_ratio, r.bad, r.max_diff, r.bad_cublas,
+                  exact ? (" unequal_cpu=" + std::to_string(r.unequal) + " unequal_cublas=" + std::to_string(r.unequal_cublas)).c_str() : "",
                   ci > 0 ? (" unequal_c1=" + std::to_string(unequal_c1)).c_str() : "");
       std::fflush(stdout);
     }
@@ -189,21 +148,8 @@ static int run(int argc, char** argv) {
 
   for (int n : {2048, 4096, 8192}) {
     const size_t e = size_t(n) * n;
-    Dev d;
-    CK(cudaMalloc(&d.A, e * 4));
-    CK(cudaMalloc(&d.B, e * 4));
-    CK(cudaMalloc(&d.Cref, e * 4));
-    d.C.assign(cfgs.size(), nullptr);
-    for (auto& q : d.C) CK(cudaMalloc(&q, e * 4));
-    {
-      std::vector<float> h(e);
-      std::mt19937 rng(n);
-      std::uniform_real_distribution<float> u(-1.f, 1.f);
-      for (auto& x : h) x = u(rng);
-      CK(cudaMemcpy(d.A, h.data(), e * 4, cudaMemcpyHostToDevice));
-      for (auto& x : h) x = u(rng);
-      CK(cudaMemcpy(d.B, h.data(), e * 4, cudaMemcpyHostToDevice));
-    }
+    ProductBuffers d(e, e, e, int(cfgs.size()));
+    random_square_pair(d.A, d.B, n);
     const double flop = 2.0 * n * n * n, gamma = 4.0 * n * std::ldexp(1.0, -24);
     const double tc = time_us([&] { cublas_gemm(d.A, d.B, d.Cref, n, n, n, s); }, s, "cublas");
     std::printf("%5d^3 %-32s %9.1f us %6.2f TFLOP/s %6.1f%% of cuBLAS pass\n", n, "cublasSgemm", tc, flop / tc * 1e-6, 100.0);

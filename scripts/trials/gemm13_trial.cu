@@ -50,79 +50,38 @@ static std::vector<Cfg> configs() {
   };
 }
 
-struct Dev {
-  float *A = nullptr, *B = nullptr, *C = nullptr, *Cref = nullptr;
-  ~Dev() { cudaFree(A), cudaFree(B), cudaFree(C), cudaFree(Cref); }
-};
-
 static int g_fail = 0;
 
-// One shape, one configuration, two input sets (random in [-1, 1]; small integers).
+// One shape, one configuration, two input sets (random in [-1, 1]; small integers): against the
+// fp64 rows and cuBLAS (trial::check_product).
 static void check_shape(const Cfg& cfg, int M, int N, int K, cudaStream_t s) {
   const size_t nA = size_t(M) * K, nB = size_t(K) * N, nC = size_t(M) * N;
   std::mt19937 rng(M * 7919u + N * 31u + K);
   std::vector<float> A(nA), B(nB), C(nC), Cc(nC);
-  Dev d;
-  CK(cudaMalloc(&d.A, nA * 4));
-  CK(cudaMalloc(&d.B, nB * 4));
-  CK(cudaMalloc(&d.C, nC * 4));
-  CK(cudaMalloc(&d.Cref, nC * 4));
-  const bool full_cpu = double(M) * N * K <= 1.1e9;
-  std::vector<int> rows;
-  if (full_cpu) {
-    for (int i = 0; i < M; ++i) rows.push_back(i);
-  } else {  // sampled rows: the first, the last, the edge of the last tile, some in between
-    for (int i : {0, 1, 255, 256, M / 2, M - 257, M - 256, M - 2, M - 1})
-      if (i >= 0 && i < M) rows.push_back(i);
-    for (int i = 0; i < 16; ++i) rows.push_back(int(rng() % M));
-  }
+  ProductBuffers d(nA, nB, nC, 1);
+  const std::vector<int> rows = check_rows(M, N, K, {0, 1, 255, 256, M / 2, M - 257, M - 256, M - 2, M - 1}, rng);
   for (int set = 0; set < 2; ++set) {
     const bool exact = set == 1;
-    std::uniform_real_distribution<float> u(-1.f, 1.f);
-    std::uniform_int_distribution<int> ui(-4, 4);
-    for (auto& x : A) x = exact ? float(ui(rng)) : u(rng);
-    for (auto& x : B) x = exact ? float(ui(rng)) : u(rng);
+    fill_inputs(A, exact, rng);
+    fill_inputs(B, exact, rng);
     CK(cudaMemcpy(d.A, A.data(), nA * 4, cudaMemcpyHostToDevice));
     CK(cudaMemcpy(d.B, B.data(), nB * 4, cudaMemcpyHostToDevice));
-    CK(cudaMemset(d.C, 0xff, nC * 4));  // NaN: every element must be written
-    GemmArgs<float> g{d.A, d.B, d.C, M, N, K};
+    CK(cudaMemset(d.C[0], 0xff, nC * 4));  // NaN: every element must be written
+    GemmArgs<float> g{d.A, d.B, d.C[0], M, N, K};
     cfg.launch(g, s);
     cublas_gemm(d.A, d.B, d.Cref, M, N, K, s);
     sync_or_die(s, 20, cfg.name);
-    CK(cudaMemcpy(C.data(), d.C, nC * 4, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(C.data(), d.C[0], nC * 4, cudaMemcpyDeviceToHost));
     CK(cudaMemcpy(Cc.data(), d.Cref, nC * 4, cudaMemcpyDeviceToHost));
     std::vector<double> ref, absref;
     cpu_ref(A, B, N, K, rows, ref, absref);
-    const double eps = std::ldexp(1.0, -24), gamma = 4.0 * K * eps;
-    double worst_ratio = 0, max_err = 0;
-    size_t bad = 0, unequal = 0;
-    for (size_t ri = 0; ri < rows.size(); ++ri)
-      for (int j = 0; j < N; ++j) {
-        const size_t idx = size_t(rows[ri]) * N + j;
-        const double err = std::fabs(double(C[idx]) - ref[ri * size_t(N) + j]);
-        const double bound = gamma * absref[ri * size_t(N) + j] + 1e-30;
-        if (!(err <= bound)) ++bad;
-        if (exact && double(C[idx]) != ref[ri * size_t(N) + j]) ++unequal;
-        max_err = std::max(max_err, err);
-        worst_ratio = std::max(worst_ratio, err / bound);
-      }
-    // Against cuBLAS on every element: both within the bound, so at most twice it apart; the
-    // bound uses |values| (a cheap stand-in for Σ|a||b|: the CPU check above uses the true sum).
-    size_t bad_cublas = 0, unequal_cublas = 0;
-    double max_diff = 0;
-    for (size_t i = 0; i < nC; ++i) {
-      const double diff = std::fabs(double(C[i]) - double(Cc[i]));
-      if (!(diff == diff) || std::isnan(C[i])) { ++bad_cublas; continue; }
-      max_diff = std::max(max_diff, diff);
-      if (exact && C[i] != Cc[i]) ++unequal_cublas;
-      if (!exact && diff > 2 * gamma * double(K)) ++bad_cublas;  // |a|,|b| <= 1: Σ|a||b| <= K
-    }
-    const bool ok = bad == 0 && bad_cublas == 0 && (!exact || (unequal == 0 && unequal_cublas == 0));
+    const ProductCheck r = check_product(C, Cc, rows, ref, absref, N, K, exact);
+    const bool ok = r.ok(exact);
     if (!ok) ++g_fail;
     std::printf("%-4s %-44s %5dx%5dx%5d %s %s rows=%zu max_err=%.3g err/bound=%.3g bad=%zu | vs cuBLAS max_diff=%.3g bad=%zu%s\n",
                 ok ? "ok" : "FAIL", cfg.name, M, N, K, exact ? "int " : "rand", gemm13::tma_ok(g) ? "tma " : "fallback",
-                rows.size(), max_err, worst_ratio, bad, max_diff, bad_cublas,
-                exact ? (std::string(" exact: unequal_cpu=") + std::to_string(unequal) + " unequal_cublas=" + std::to_string(unequal_cublas)).c_str() : "");
+                rows.size(), r.max_err, r.worst_ratio, r.bad, r.max_diff, r.bad_cublas,
+                exact ? (std::string(" exact: unequal_cpu=") + std::to_string(r.unequal) + " unequal_cublas=" + std::to_string(r.unequal_cublas)).c_str() : "");
     std::fflush(stdout);
   }
 }
@@ -150,15 +109,13 @@ int main(int argc, char** argv) {
   if (argc > 3 && std::string(argv[1]) == "profile") {  // one configuration, one launch, for ncu
     const auto& c = cfgs.at(std::atoi(argv[2]));
     const int n = std::atoi(argv[3]);
-    Dev d;
-    CK(cudaMalloc(&d.A, size_t(n) * n * 4));
-    CK(cudaMalloc(&d.B, size_t(n) * n * 4));
-    CK(cudaMalloc(&d.C, size_t(n) * n * 4));
-    CK(cudaMemset(d.A, 0, size_t(n) * n * 4));
-    CK(cudaMemset(d.B, 0, size_t(n) * n * 4));
-    GemmArgs<float> g{d.A, d.B, d.C, n, n, n};
+    const size_t e = size_t(n) * n;
+    ProductBuffers d(e, e, e, 1);
+    CK(cudaMemset(d.A, 0, e * 4));
+    CK(cudaMemset(d.B, 0, e * 4));
+    GemmArgs<float> g{d.A, d.B, d.C[0], n, n, n};
     c.launch(g, s);
-    cublas_gemm(d.A, d.B, d.C, n, n, n, s);
+    cublas_gemm(d.A, d.B, d.C[0], n, n, n, s);
     sync_or_die(s, 60, c.name);
     return 0;
   }
@@ -178,29 +135,18 @@ int main(int argc, char** argv) {
 
   for (int n : {2048, 4096, 8192}) {
     const size_t e = size_t(n) * n;
-    Dev d;
-    CK(cudaMalloc(&d.A, e * 4));
-    CK(cudaMalloc(&d.B, e * 4));
-    CK(cudaMalloc(&d.C, e * 4));
-    {
-      std::vector<float> h(e);
-      std::mt19937 rng(n);
-      std::uniform_real_distribution<float> u(-1.f, 1.f);
-      for (auto& x : h) x = u(rng);
-      CK(cudaMemcpy(d.A, h.data(), e * 4, cudaMemcpyHostToDevice));
-      for (auto& x : h) x = u(rng);
-      CK(cudaMemcpy(d.B, h.data(), e * 4, cudaMemcpyHostToDevice));
-    }
+    ProductBuffers d(e, e, e, 1);
+    random_square_pair(d.A, d.B, n);
     const double flop = 2.0 * n * n * n;
-    const double tc = time_ms([&] { cublas_gemm(d.A, d.B, d.C, n, n, n, s); }, s, "cublas");
+    const double tc = time_ms([&] { cublas_gemm(d.A, d.B, d.C[0], n, n, n, s); }, s, "cublas");
     std::printf("%d^3 cublasSgemm: %.3f ms %.2f TFLOP/s\n", n, tc, flop / tc * 1e-9);
     for (const auto& c : cfgs) {
-      GemmArgs<float> g{d.A, d.B, d.C, n, n, n};
+      GemmArgs<float> g{d.A, d.B, d.C[0], n, n, n};
       const double t = time_ms([&] { c.launch(g, s); }, s, c.name);
       std::printf("%d^3 %-44s: %.3f ms %.2f TFLOP/s %.1f%% of cuBLAS\n", n, c.name, t, flop / t * 1e-9, 100 * tc / t);
       std::fflush(stdout);
     }
-    const double tc2 = time_ms([&] { cublas_gemm(d.A, d.B, d.C, n, n, n, s); }, s, "cublas");
+    const double tc2 = time_ms([&] { cublas_gemm(d.A, d.B, d.C[0], n, n, n, s); }, s, "cublas");
     std::printf("%d^3 cublasSgemm again: %.3f ms %.2f TFLOP/s\n", n, tc2, flop / tc2 * 1e-9);
     std::fflush(stdout);
   }

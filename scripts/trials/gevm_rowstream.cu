@@ -17,9 +17,9 @@
 // fixed order: the same bits every run.
 //
 // Timing as compare does it: L2 emptied before each sample (a 100 MiB read), CUDA events around
-// the one launch, 3 warm-up runs, median of 60 samples. Each configuration's y is checked for
-// equality with cuBLAS's (integer-valued inputs: every order of the sums is exact) and its y is
-// poisoned (NaN) before.
+// the one launch, 3 warm-up runs, median of 60 samples (trial::FlushTimer). Each configuration's
+// y is poisoned (NaN) and checked for equality with cuBLAS's (integer-valued inputs: every order
+// of the sums is exact; trial::GevmProblem), before and after its timed launches.
 #include "handwritten/gemv/gevm6_cluster_slabs.cuh"
 #include "scripts/trials/trial_common.hpp"
 
@@ -31,63 +31,9 @@
 #include <vector>
 
 using namespace kl;
-
-__global__ void flush_read(const int4* p, std::size_t n, int* sink) {
-  int4 acc = {0, 0, 0, 0};
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x) {
-    const int4 v = __ldcg(p + i);
-    acc.x ^= v.x, acc.y ^= v.y, acc.z ^= v.z, acc.w ^= v.w;
-  }
-  if ((acc.x ^ acc.y ^ acc.z ^ acc.w) == 0x7fffffff) *sink = 1;
-}
-
-struct Timer {
-  int4* flush = nullptr;
-  std::size_t flush_n = (100u << 20) / sizeof(int4);
-  int* sink = nullptr;
-  cudaEvent_t e0, e1;
-  Timer() {
-    CK(cudaMalloc(&flush, flush_n * sizeof(int4)));
-    CK(cudaMemset(flush, 1, flush_n * sizeof(int4)));
-    CK(cudaMalloc(&sink, sizeof(int)));
-    CK(cudaEventCreate(&e0));
-    CK(cudaEventCreate(&e1));
-  }
-  template <class F>
-  double median_us(F&& f) {
-    for (int i = 0; i < 3; ++i) f();
-    std::vector<float> t;
-    for (int i = 0; i < 60; ++i) {
-      flush_read<<<sm_count() * 4, 512>>>(flush, flush_n, sink);
-      CK(cudaEventRecord(e0));
-      f();
-      CK(cudaEventRecord(e1));
-      trial::sync_or_die(nullptr, 30, "timing");
-      float ms = 0;
-      CK(cudaEventElapsedTime(&ms, e0, e1));
-      t.push_back(ms);
-    }
-    std::sort(t.begin(), t.end());
-    return 1000.0 * t[t.size() / 2];
-  }
-};
+using namespace trial;
 
 namespace rs {
-
-// 16 bytes of T.
-template <class T> struct Vec16;
-template <> struct Vec16<float> { using type = float4; static constexpr int n = 4; };
-template <> struct Vec16<double> { using type = double2; static constexpr int n = 2; };
-
-template <class T>
-__device__ __forceinline__ void fma_vec(T (&acc)[16 / sizeof(T)], const typename Vec16<T>::type& v, T xr) {
-  if constexpr (sizeof(T) == 4) {
-    acc[0] = fmaf(v.x, xr, acc[0]), acc[1] = fmaf(v.y, xr, acc[1]);
-    acc[2] = fmaf(v.z, xr, acc[2]), acc[3] = fmaf(v.w, xr, acc[3]);
-  } else {
-    acc[0] = fma(v.x, xr, acc[0]), acc[1] = fma(v.y, xr, acc[1]);
-  }
-}
 
 constexpr int kThreads = 256;
 
@@ -97,8 +43,8 @@ __global__ void __launch_bounds__(kThreads, MINB)
     gevm_rowstream(const T* __restrict__ A, const T* __restrict__ x, T* __restrict__ y, int M, int N, int slab,
                    T* __restrict__ ws, unsigned* __restrict__ tickets) {
   namespace cg = cooperative_groups;
-  using V = typename Vec16<T>::type;
-  constexpr int W = Vec16<T>::n, kChunkItems = kThreads * P, kChunk = kChunkItems * W, kSeg = kChunk / CS;
+  using V = vec16_t<T>;
+  constexpr int W = kVec<T>, kChunkItems = kThreads * P, kChunk = kChunkItems * W, kSeg = kChunk / CS;
   __shared__ __align__(16) T sums[kChunk];
   const int items = N / W;
   const int q = blockIdx.y, r_begin = q * slab, r_end = min(M, r_begin + slab);
@@ -123,7 +69,7 @@ __global__ void __launch_bounds__(kThreads, MINB)
 #pragma unroll
     for (int u = 0; u < U; ++u)
 #pragma unroll
-      for (int p = 0; p < P; ++p) fma_vec<T>(acc[p], v[u][p], xr[u]);
+      for (int p = 0; p < P; ++p) matvec::fma_lanes<T, W>(acc[p], xr[u], v[u][p]);
   }
 #pragma unroll 1
   for (; r < r_end; ++r) {
@@ -131,7 +77,7 @@ __global__ void __launch_bounds__(kThreads, MINB)
 #pragma unroll
     for (int p = 0; p < P; ++p) {
       const int it = item0 + p * kThreads;
-      if (it < items) fma_vec<T>(acc[p], __ldcs(a + static_cast<std::size_t>(r) * items + it), xr);
+      if (it < items) matvec::fma_lanes<T, W>(acc[p], xr, __ldcs(a + static_cast<std::size_t>(r) * items + it));
     }
   }
 #pragma unroll
@@ -180,7 +126,7 @@ __global__ void __launch_bounds__(kThreads, MINB)
 
 template <class T, int P, int U, int CS, int MINB>
 cudaError_t run_rowstream(const T* A, const T* x, T* y, int M, int N, int S, T* ws, unsigned* tickets) {
-  constexpr int W = Vec16<T>::n, kChunk = kThreads * P * W;
+  constexpr int W = kVec<T>, kChunk = kThreads * P * W;
   const int chunks = ceil_div(N, kChunk);
   const int slab = ceil_div(M, S);
   cudaLaunchConfig_t cfg = {};
@@ -199,58 +145,37 @@ cudaError_t run_rowstream(const T* A, const T* x, T* y, int M, int N, int S, T* 
 using namespace rs;
 
 template <class T>
-void sweep(int M, int N, Timer& tm, cublasHandle_t h) {
-  const std::size_t n = static_cast<std::size_t>(M) * N;
-  std::vector<T> hA(n), hx(M);
-  std::mt19937 rng(4321);
-  std::uniform_int_distribution<int> d(-4, 4);
-  for (auto& v : hA) v = T(d(rng));
-  for (auto& v : hx) v = T(d(rng));
-  T *A, *x, *y, *yref, *ws;
+void sweep(int M, int N, FlushTimer& tm, cublasHandle_t h) {
+  GevmProblem<T> pb(M, N, 4321);
+  T* const A = pb.A;
+  const T* const x = pb.x;
+  T* const y = pb.y;
+  T* ws;
   unsigned* tickets;
-  CK(cudaMalloc(&A, n * sizeof(T)));
-  CK(cudaMalloc(&x, M * sizeof(T)));
-  CK(cudaMalloc(&y, N * sizeof(T)));
-  CK(cudaMalloc(&yref, N * sizeof(T)));
   CK(cudaMalloc(&ws, std::size_t(64) * N * sizeof(T)));  // G <= 64
   CK(cudaMalloc(&tickets, 4096 * sizeof(unsigned)));
   CK(cudaMemset(tickets, 0, 4096 * sizeof(unsigned)));
-  CK(cudaMemcpy(A, hA.data(), n * sizeof(T), cudaMemcpyHostToDevice));
-  CK(cudaMemcpy(x, hx.data(), M * sizeof(T), cudaMemcpyHostToDevice));
-  const T one = 1, zero = 0;
-  auto lib = [&] {
-    if constexpr (sizeof(T) == 4) CB(cublasSgemv(h, CUBLAS_OP_N, N, M, &one, A, N, x, 1, &zero, yref, 1));
-    else CB(cublasDgemv(h, CUBLAS_OP_N, N, M, &one, A, N, x, 1, &zero, yref, 1));
-  };
+  auto lib = [&] { pb.library(h); };
   const double t_lib = tm.median_us(lib);
-  std::vector<T> href(N), hy(N);
-  CK(cudaMemcpy(href.data(), yref, N * sizeof(T), cudaMemcpyDeviceToHost));
+  pb.keep_reference();
   std::printf("\n## %s %d x %d: cublas_gemv_n %.2f us\n", sizeof(T) == 4 ? "float" : "double", M, N, t_lib);
   std::printf("%-34s %9s %8s %7s %s\n", "config", "us", "vs lib", "blocks", "check");
+  // One row: checked, timed, checked again after the timed launches (the tickets reset themselves).
   auto row = [&](const char* name, long long blocks, auto&& launch) {
-    CK(cudaMemset(y, 0xff, N * sizeof(T)));
-    launch();
-    if (cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess) {
+    bool exact = true;
+    if (cudaError_t e = pb.check(launch, exact); e != cudaSuccess) {
       std::printf("%s: launch failed: %s\n", name, cudaGetErrorString(e));
       std::exit(3);
     }
-    CK(cudaMemcpy(hy.data(), y, N * sizeof(T), cudaMemcpyDeviceToHost));
-    bool exact = true;
-    for (int j = 0; j < N; ++j) exact = exact && hy[j] == href[j];
     const double t = tm.median_us(launch);
-    // a second check after the timed launches: the tickets reset themselves
-    CK(cudaMemset(y, 0xff, N * sizeof(T)));
-    launch();
-    CK(cudaDeviceSynchronize());
-    CK(cudaMemcpy(hy.data(), y, N * sizeof(T), cudaMemcpyDeviceToHost));
-    for (int j = 0; j < N; ++j) exact = exact && hy[j] == href[j];
+    CK(pb.check(launch, exact));
     std::printf("%-34s %9.2f %7.1f%% %7lld %s\n", name, t, 100.0 * t_lib / t, blocks, exact ? "exact" : "WRONG");
   };
   MatVecArgs<T> a{A, x, y, M, N, nullptr};
   row("gevm6 _c128 (gemm_auto's)", 0, [&] {
     gevm6::launch<T, 8, true>(a, gevm6::plan_narrow<T>({M, N}, matvec::vector_rows_ok(a, false)), nullptr);
   });
-  constexpr int W = rs::Vec16<T>::n;
+  constexpr int W = kVec<T>;
   auto cfg = [&](auto Pc, auto Uc, auto CSc, auto Bc, int S) {
     constexpr int P = decltype(Pc)::value, U = decltype(Uc)::value, CS = decltype(CSc)::value, MINB = decltype(Bc)::value;
     if (S % CS != 0 || S / CS > 64 || ceil_div(M, S) < 1) return;
@@ -283,21 +208,17 @@ void sweep(int M, int N, Timer& tm, cublasHandle_t h) {
     cfg(integral_constant<int, 4>{}, integral_constant<int, 4>{}, integral_constant<int, 16>{}, integral_constant<int, 1>{}, S_for(4, 16));
   }
   std::printf("cublas_gemv_n again: %.2f us\n", tm.median_us(lib));
-  CK(cudaFree(A));
-  CK(cudaFree(x));
-  CK(cudaFree(y));
-  CK(cudaFree(yref));
   CK(cudaFree(ws));
   CK(cudaFree(tickets));
 }
 
 int main() {
-  std::signal(SIGALRM, trial::on_alarm);
+  std::signal(SIGALRM, on_alarm);
   alarm(240);
   cudaDeviceProp prop;
   CK(cudaGetDeviceProperties(&prop, 0));
   std::printf("# gevm row-stream trial on %s (%d SMs)\n", prop.name, prop.multiProcessorCount);
-  Timer tm;
+  FlushTimer tm;
   cublasHandle_t h;
   CB(cublasCreate(&h));
   sweep<float>(4096, 4096, tm, h);

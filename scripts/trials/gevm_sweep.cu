@@ -3,8 +3,8 @@
 // evict-first or not) against cublas{S,D}gemv(OP_N) on the same buffers. Standalone:
 //   nvcc -std=c++17 -O3 -I. -arch=sm_90 scripts/trials/gevm_sweep.cu -lcublas -o /tmp/gevm_sweep
 // Timing as compare does it: L2 emptied before each sample (a 100 MiB read), CUDA events around
-// the one launch, 3 warm-up runs, median of 60 samples. Each configuration's y is checked
-// against cuBLAS's (relative max error printed; integer-valued inputs make both exact).
+// the one launch, 3 warm-up runs, median of 60 samples (trial::FlushTimer). Each configuration's
+// y is checked for equality with cuBLAS's (integer-valued inputs make both exact).
 #include "handwritten/gemv/gevm6_cluster_slabs.cuh"
 #include "scripts/trials/trial_common.hpp"
 
@@ -16,47 +16,7 @@
 #include <vector>
 
 using namespace kl;
-
-
-__global__ void flush_read(const int4* p, std::size_t n, int* sink) {
-  int4 acc = {0, 0, 0, 0};
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x) {
-    const int4 v = __ldcg(p + i);
-    acc.x ^= v.x, acc.y ^= v.y, acc.z ^= v.z, acc.w ^= v.w;
-  }
-  if ((acc.x ^ acc.y ^ acc.z ^ acc.w) == 0x7fffffff) *sink = 1;  // never (keeps the loads)
-}
-
-struct Timer {
-  int4* flush = nullptr;
-  std::size_t flush_n = (100u << 20) / sizeof(int4);
-  int* sink = nullptr;
-  cudaEvent_t e0, e1;
-  Timer() {
-    KL_CUDA_CHECK(cudaMalloc(&flush, flush_n * sizeof(int4)));
-    KL_CUDA_CHECK(cudaMemset(flush, 1, flush_n * sizeof(int4)));
-    KL_CUDA_CHECK(cudaMalloc(&sink, sizeof(int)));
-    KL_CUDA_CHECK(cudaEventCreate(&e0));
-    KL_CUDA_CHECK(cudaEventCreate(&e1));
-  }
-  template <class F>
-  double median_us(F&& f) {
-    for (int i = 0; i < 3; ++i) f();
-    std::vector<float> t;
-    for (int i = 0; i < 60; ++i) {
-      flush_read<<<sm_count() * 4, 512>>>(flush, flush_n, sink);
-      KL_CUDA_CHECK(cudaEventRecord(e0));
-      f();
-      KL_CUDA_CHECK(cudaEventRecord(e1));
-      KL_CUDA_CHECK(cudaEventSynchronize(e1));
-      float ms = 0;
-      KL_CUDA_CHECK(cudaEventElapsedTime(&ms, e0, e1));
-      t.push_back(ms);
-    }
-    std::sort(t.begin(), t.end());
-    return 1000.0 * t[t.size() / 2];
-  }
-};
+using namespace trial;
 
 // ---- a trial form (float, 16-byte path): loads with an L2 256-byte prefetch hint or evict-first,
 // optionally software-pipelined (round r + 1's loads issued before round r's FMAs), S = 1 as a
@@ -183,45 +143,23 @@ void run_cfg(const MatVecArgs<T>& a, int S, cudaStream_t s) {
 }
 
 template <class T>
-void sweep(int M, int N, Timer& tm, cublasHandle_t h) {
-  const std::size_t n = static_cast<std::size_t>(M) * N;
-  std::vector<T> hA(n), hx(M);
-  std::mt19937 rng(1234);
-  std::uniform_int_distribution<int> d(-4, 4);
-  for (auto& v : hA) v = T(d(rng));
-  for (auto& v : hx) v = T(d(rng));
-  T *A, *x, *y, *yref;
-  KL_CUDA_CHECK(cudaMalloc(&A, n * sizeof(T)));
-  KL_CUDA_CHECK(cudaMalloc(&x, M * sizeof(T)));
-  KL_CUDA_CHECK(cudaMalloc(&y, N * sizeof(T)));
-  KL_CUDA_CHECK(cudaMalloc(&yref, N * sizeof(T)));
-  KL_CUDA_CHECK(cudaMemcpy(A, hA.data(), n * sizeof(T), cudaMemcpyHostToDevice));
-  KL_CUDA_CHECK(cudaMemcpy(x, hx.data(), M * sizeof(T), cudaMemcpyHostToDevice));
-  const T one = 1, zero = 0;
-  auto lib = [&] {
-    if constexpr (sizeof(T) == 4) CB(cublasSgemv(h, CUBLAS_OP_N, N, M, &one, A, N, x, 1, &zero, yref, 1));
-    else CB(cublasDgemv(h, CUBLAS_OP_N, N, M, &one, A, N, x, 1, &zero, yref, 1));
-  };
+void sweep(int M, int N, FlushTimer& tm, cublasHandle_t h) {
+  GevmProblem<T> pb(M, N, 1234);
+  auto lib = [&] { pb.library(h); };
   const double t_lib = tm.median_us(lib);
-  std::vector<T> href(N), hy(N);
-  KL_CUDA_CHECK(cudaMemcpy(href.data(), yref, N * sizeof(T), cudaMemcpyDeviceToHost));
+  pb.keep_reference();
   std::printf("\n## %s %d x %d: cublas_gemv_n %.2f us\n", sizeof(T) == 4 ? "float" : "double", M, N, t_lib);
   std::printf("%-28s %9s %8s %7s %s\n", "config", "us", "vs lib", "blocks", "check");
-  MatVecArgs<T> a{A, x, y, M, N, nullptr};
+  MatVecArgs<T> a{pb.A, pb.x, pb.y, M, N, nullptr};
   const int items = matvec::row_items<T>(N, true);
-  // One row of the table: y poisoned (NaN), one launch checked for equality with cuBLAS (the
-  // inputs are small integers: every order of the sums is exact), then timed.
+  // One row of the table: one launch checked for equality with cuBLAS, then timed.
   auto row = [&](const char* name, long long blocks, auto&& launch) {
-    KL_CUDA_CHECK(cudaMemset(y, 0xff, N * sizeof(T)));
-    launch();
-    if (cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess) {
+    bool exact = true;
+    if (cudaError_t e = pb.check(launch, exact); e != cudaSuccess) {
       std::printf("%s: launch failed: %s\n", name, cudaGetErrorString(e));
       cudaGetLastError();
       return;
     }
-    KL_CUDA_CHECK(cudaMemcpy(hy.data(), y, N * sizeof(T), cudaMemcpyDeviceToHost));
-    bool exact = true;
-    for (int j = 0; j < N; ++j) exact = exact && hy[j] == href[j];
     const double t = tm.median_us(launch);
     std::printf("%-28s %9.2f %7.1f%% %7lld %s\n", name, t, 100.0 * t_lib / t, blocks, exact ? "exact" : "WRONG");
   };
@@ -280,17 +218,13 @@ void sweep(int M, int N, Timer& tm, cublasHandle_t h) {
     each(std::integral_constant<int, 4>{}, std::integral_constant<int, 16>{});
   }
   std::printf("cublas_gemv_n again: %.2f us\n", tm.median_us(lib));
-  KL_CUDA_CHECK(cudaFree(A));
-  KL_CUDA_CHECK(cudaFree(x));
-  KL_CUDA_CHECK(cudaFree(y));
-  KL_CUDA_CHECK(cudaFree(yref));
 }
 
 int main() {
   cudaDeviceProp prop;
   KL_CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
   std::printf("# gevm6 plan sweep on %s (%d SMs)\n", prop.name, prop.multiProcessorCount);
-  Timer tm;
+  FlushTimer tm;
   cublasHandle_t h;
   CB(cublasCreate(&h));
   sweep<float>(4096, 4096, tm, h);

@@ -1,7 +1,10 @@
 // What the standalone trials under scripts/trials/ share, said once: CUDA and cuBLAS status
 // checks that end the process, a stream wait that turns a hang into an exit, a watchdog for the
-// whole run, a row-major cublasSgemm, an fp64 CPU product of chosen rows, and CUDA-event timing
-// (warm-up, then the median). Each trial is still one .cu file built with one nvcc line.
+// whole run, a row-major cublasSgemm, an fp64 CPU product of chosen rows, CUDA-event timing
+// (warm-up, then the median; with the L2 emptied before each sample: FlushTimer), the float
+// product's check against the fp64 rows and cuBLAS (check_product) with its buffers and inputs,
+// and the gevm trials' problem (GevmProblem). Each trial is still one .cu file built with one
+// nvcc line.
 #pragma once
 
 #include "common/cuda_check.hpp"
@@ -13,6 +16,8 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <initializer_list>
+#include <random>
 #include <thread>
 #include <unistd.h>
 #include <vector>
@@ -115,5 +120,191 @@ double time_us(F&& f, cudaStream_t s, const char* what) {
   std::sort(ms.begin(), ms.end());
   return 1e3 * ms[ms.size() / 2];
 }
+
+// ---- the float product's check (the gemm13 trials) --------------------------------------------
+// Device buffers of one product shape: A, B, cuBLAS's C and `outputs` C's (one per configuration).
+struct ProductBuffers {
+  float *A = nullptr, *B = nullptr, *Cref = nullptr;
+  std::vector<float*> C;
+  ProductBuffers(std::size_t nA, std::size_t nB, std::size_t nC, int outputs) : C(outputs, nullptr) {
+    CK(cudaMalloc(&A, nA * 4));
+    CK(cudaMalloc(&B, nB * 4));
+    CK(cudaMalloc(&Cref, nC * 4));
+    for (float*& p : C) CK(cudaMalloc(&p, nC * 4));
+  }
+  ProductBuffers(const ProductBuffers&) = delete;
+  ProductBuffers& operator=(const ProductBuffers&) = delete;
+  ~ProductBuffers() {
+    cudaFree(A), cudaFree(B), cudaFree(Cref);
+    for (float* p : C) cudaFree(p);
+  }
+};
+
+// Inputs: uniform in [-1, 1], or (exact) integers in [-4, 4], whose products every summation order
+// adds exactly in float.
+inline void fill_inputs(std::vector<float>& v, bool exact, std::mt19937& rng) {
+  std::uniform_real_distribution<float> u(-1.f, 1.f);
+  std::uniform_int_distribution<int> ui(-4, 4);
+  for (auto& x : v) x = exact ? float(ui(rng)) : u(rng);
+}
+
+// Two n × n matrices of uniform values in [-1, 1] for the timed runs (seeded with n).
+inline void random_square_pair(float* A, float* B, int n) {
+  const std::size_t e = std::size_t(n) * n;
+  std::vector<float> h(e);
+  std::mt19937 rng(n);
+  std::uniform_real_distribution<float> u(-1.f, 1.f);
+  for (auto& x : h) x = u(rng);
+  CK(cudaMemcpy(A, h.data(), e * 4, cudaMemcpyHostToDevice));
+  for (auto& x : h) x = u(rng);
+  CK(cudaMemcpy(B, h.data(), e * 4, cudaMemcpyHostToDevice));
+}
+
+// The rows the fp64 reference is computed for: all of them up to 1.1e9 multiply-adds, else the
+// `edges` inside [0, M) and 16 random rows.
+inline std::vector<int> check_rows(int M, int N, int K, std::initializer_list<int> edges, std::mt19937& rng) {
+  std::vector<int> rows;
+  if (double(M) * N * K <= 1.1e9) {
+    for (int i = 0; i < M; ++i) rows.push_back(i);
+  } else {
+    for (int i : edges)
+      if (i >= 0 && i < M) rows.push_back(i);
+    for (int i = 0; i < 16; ++i) rows.push_back(int(rng() % M));
+  }
+  return rows;
+}
+
+// A float product C (row-major, N columns) against the fp64 reference of `rows` (cpu_ref: within
+// γ·Σ|a·b|, γ = 4·K·2⁻²⁴) and against cuBLAS's Cref on every element: both within the bound, so at
+// most twice it apart, with |a|, |b| <= 1 making Σ|a||b| <= K. NaN never passes; with integer
+// inputs (exact) both comparisons must be equalities.
+struct ProductCheck {
+  double max_err = 0, worst_ratio = 0, max_diff = 0;
+  std::size_t bad = 0, unequal = 0, bad_cublas = 0, unequal_cublas = 0;
+  bool ok(bool exact) const { return bad == 0 && bad_cublas == 0 && (!exact || (unequal == 0 && unequal_cublas == 0)); }
+};
+inline ProductCheck check_product(const std::vector<float>& C, const std::vector<float>& Cref, const std::vector<int>& rows,
+                                  const std::vector<double>& ref, const std::vector<double>& absref, int N, int K,
+                                  bool exact) {
+  ProductCheck r;
+  const double gamma = 4.0 * K * std::ldexp(1.0, -24);
+  for (std::size_t ri = 0; ri < rows.size(); ++ri)
+    for (int j = 0; j < N; ++j) {
+      const std::size_t idx = std::size_t(rows[ri]) * N + j;
+      const double err = std::fabs(double(C[idx]) - ref[ri * std::size_t(N) + j]);
+      const double bound = gamma * absref[ri * std::size_t(N) + j] + 1e-30;
+      if (!(err <= bound)) ++r.bad;
+      if (exact && double(C[idx]) != ref[ri * std::size_t(N) + j]) ++r.unequal;
+      r.max_err = std::max(r.max_err, err);
+      r.worst_ratio = std::max(r.worst_ratio, err / bound);
+    }
+  for (std::size_t i = 0; i < C.size(); ++i) {
+    const double diff = std::fabs(double(C[i]) - double(Cref[i]));
+    if (!(diff == diff) || std::isnan(C[i])) {
+      ++r.bad_cublas;
+      continue;
+    }
+    r.max_diff = std::max(r.max_diff, diff);
+    if (exact && C[i] != Cref[i]) ++r.unequal_cublas;
+    if (!exact && diff > 2 * gamma * double(K)) ++r.bad_cublas;
+  }
+  return r;
+}
+
+// ---- timing with the L2 emptied (the gevm trials) ----------------------------------------------
+__global__ void flush_read(const int4* p, std::size_t n, int* sink) {
+  int4 acc = {0, 0, 0, 0};
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x) {
+    const int4 v = __ldcg(p + i);
+    acc.x ^= v.x, acc.y ^= v.y, acc.z ^= v.z, acc.w ^= v.w;
+  }
+  if ((acc.x ^ acc.y ^ acc.z ^ acc.w) == 0x7fffffff) *sink = 1;  // never (keeps the loads)
+}
+
+// As compare times: the L2 emptied before each sample (a 100 MiB read), CUDA events around f on
+// the default stream, 3 warm-up runs, the median of 60 samples, in µs.
+struct FlushTimer {
+  int4* flush = nullptr;
+  std::size_t flush_n = (100u << 20) / sizeof(int4);
+  int* sink = nullptr;
+  int blocks = 0;
+  cudaEvent_t e0, e1;
+  FlushTimer() {
+    CK(cudaMalloc(&flush, flush_n * sizeof(int4)));
+    CK(cudaMemset(flush, 1, flush_n * sizeof(int4)));
+    CK(cudaMalloc(&sink, sizeof(int)));
+    CK(cudaEventCreate(&e0));
+    CK(cudaEventCreate(&e1));
+    int sms = 0;
+    CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    blocks = sms * 4;
+  }
+  template <class F>
+  double median_us(F&& f) {
+    for (int i = 0; i < 3; ++i) f();
+    std::vector<float> t;
+    for (int i = 0; i < 60; ++i) {
+      flush_read<<<blocks, 512>>>(flush, flush_n, sink);
+      CK(cudaEventRecord(e0));
+      f();
+      CK(cudaEventRecord(e1));
+      sync_or_die(nullptr, 30, "timing");
+      float ms = 0;
+      CK(cudaEventElapsedTime(&ms, e0, e1));
+      t.push_back(ms);
+    }
+    std::sort(t.begin(), t.end());
+    return 1000.0 * t[t.size() / 2];
+  }
+};
+
+// ---- the gevm trials' problem ----------------------------------------------------------------
+// y = x·A, A M × N row-major, with integer-valued inputs in [-4, 4] (every order of the sums is
+// exact), and cuBLAS's y (gemv OP_N on the column-major view) as the reference for equality.
+template <class T>
+struct GevmProblem {
+  int M, N;
+  T *A = nullptr, *x = nullptr, *y = nullptr, *yref = nullptr;
+  std::vector<T> href, hy;
+  GevmProblem(int M_, int N_, unsigned seed) : M(M_), N(N_), href(N_), hy(N_) {
+    const std::size_t n = std::size_t(M) * N;
+    std::vector<T> hA(n), hx(M);
+    std::mt19937 rng(seed);
+    std::uniform_int_distribution<int> d(-4, 4);
+    for (auto& v : hA) v = T(d(rng));
+    for (auto& v : hx) v = T(d(rng));
+    CK(cudaMalloc(&A, n * sizeof(T)));
+    CK(cudaMalloc(&x, M * sizeof(T)));
+    CK(cudaMalloc(&y, N * sizeof(T)));
+    CK(cudaMalloc(&yref, N * sizeof(T)));
+    CK(cudaMemcpy(A, hA.data(), n * sizeof(T), cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(x, hx.data(), M * sizeof(T), cudaMemcpyHostToDevice));
+  }
+  GevmProblem(const GevmProblem&) = delete;
+  GevmProblem& operator=(const GevmProblem&) = delete;
+  ~GevmProblem() { cudaFree(A), cudaFree(x), cudaFree(y), cudaFree(yref); }
+  // cuBLAS's product into yref (what the timed library row runs).
+  void library(cublasHandle_t h) const {
+    const T one = 1, zero = 0;
+    if constexpr (sizeof(T) == 4) CB(cublasSgemv(h, CUBLAS_OP_N, N, M, &one, A, N, x, 1, &zero, yref, 1));
+    else CB(cublasDgemv(h, CUBLAS_OP_N, N, M, &one, A, N, x, 1, &zero, yref, 1));
+  }
+  // The reference: yref after library() has run, on the host.
+  void keep_reference() {
+    CK(cudaDeviceSynchronize());
+    CK(cudaMemcpy(href.data(), yref, N * sizeof(T), cudaMemcpyDeviceToHost));
+  }
+  // y poisoned (NaN), one launch, y compared with the reference for equality; a launch error is
+  // returned (and `exact` left alone).
+  template <class F>
+  cudaError_t check(F&& launch, bool& exact) {
+    CK(cudaMemset(y, 0xff, N * sizeof(T)));
+    launch();
+    if (cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess) return e;
+    CK(cudaMemcpy(hy.data(), y, N * sizeof(T), cudaMemcpyDeviceToHost));
+    for (int j = 0; j < N; ++j) exact = exact && hy[j] == href[j];
+    return cudaSuccess;
+  }
+};
 
 }  // namespace trial
