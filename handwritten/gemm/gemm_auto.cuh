@@ -6,13 +6,16 @@
 // First the shape's class, then, for a real matrix product, the tile:
 //
 //   class   N = 1: y = A·x, gemv7 (4 loads in flight) with A as its matrix and B as x;
-//           M = 1: y = x·B, gevm6 _c128 (clusters, 128-byte tiles, slabs up to one block per
-//           SM; gevm5 where clusters do not run) with B as its matrix;
+//           M = 1: y = x·B, gevm6 with B as its matrix: _c256_u32 (256-byte tiles, 32 loads
+//           in flight, at most one block per SM) where its slabs hold two whole rounds of loads,
+//           else _c128 (128-byte tiles, slabs up to one block per SM); gevm5 where clusters do
+//           not run;
 //           K <= 4: gemm_thin_k (a store stream: no tiles, 16-byte stores).
 //           Measured on the H100 (results/h100/session29/r2.md): float 4096×1×4096 25.4 µs
 //           against cuBLAS's 30.6 (the tiled split-K step it replaced: 73.1); float 4096×4096×1
 //           23.6 against 29.8. Float 1×4096×4096: _c128 26.8 µs against 26.6 (99.5%; _b1 had
-//           27.3, results/h100/session30/h100.md and session29/h100.md).
+//           27.3, results/h100/session30/h100.md and session29/h100.md); _c256_u32 26.50 µs in
+//           the trial against _c128's 26.72 and cuBLAS's 26.59 (results/h100/session32/gevm_deep2.log).
 //   float   0. tiles of 256 × 128 >= a wave (one block per SM) and gemm12's 16-byte path applies
 //              (N a multiple of 4, aligned B and C): in builds that name sm_90a, on a 9.0 device,
 //              gemm13 128×256×32 whose producer warpgroup also transposes A (_r232_at: 100.7/
@@ -118,20 +121,26 @@ using Shape = gemm_plan::ShapeClass;
 using gemm_plan::shape_class;
 // gemv: gemv7 with 4 loads in flight (105% of cublasSgemv at 16384², 117% at 4097 × 1023 on the
 // H100, results/h100/session28/default.md). gevm: gevm6 _c128 (one launch, the slabs' sums through
-// distributed shared memory, 128 bytes of a row per tile, 8 loads in flight) where clusters run,
-// else gevm5 with 4 loads in flight, A streamed.
+// distributed shared memory, 128 bytes of a row per tile, 8 loads in flight) or its deep form
+// _c256_u32 where clusters run, else gevm5 with 4 loads in flight, A streamed.
 template <class T>
 const MatVecVariant<T>& gemv_step() {
   static const MatVecVariant<T> v = gemv7::variant<T, 4, false>("gemv7_warps_per_row_u4");
   return v;
 }
+// Where clusters run and a slab of gevm6's deep plan holds two whole rounds of its 32 loads
+// (gevm_plan::deep_pays: float and double 4096², 100.4% and 103.1% of cuBLAS against _c128's 99.5%
+// and 101.0%, results/h100/session32/gevm_deep2.log), gevm6 _c256_u32 instead of _c128.
 template <class T>
-const MatVecVariant<T>& gevm_step() {
-  static const MatVecVariant<T> v =
-      kernel_runs_here(reinterpret_cast<const void*>(gevm6::gevm_cluster_slabs<T, 32, 8, true, true>), 90)
-          ? gevm6::variant<T, 8, true, gevm6::kNarrowPlan>("gevm6_cluster_slabs_u8_cs_c128")
-          : gevm5::variant<T, 4, true>("gevm5_fitted_tiles_u4_cs");
-  return v;
+const MatVecVariant<T>& gevm_step(MatrixShape m) {
+  static const bool clusters =
+      kernel_runs_here(reinterpret_cast<const void*>(gevm6::gevm_cluster_slabs<T, 32, 8, true, true>), 90);
+  static const MatVecVariant<T> narrow = gevm6::variant<T, 8, true, gevm6::kNarrowPlan>("gevm6_cluster_slabs_u8_cs_c128");
+  static const MatVecVariant<T> deep = gevm6::variant<T, gevm_plan::kDeepLoads, true, gevm6::kDeepPlan, 1>(
+      "gevm6_cluster_slabs_u32_cs_c256");
+  static const MatVecVariant<T> fallback = gevm5::variant<T, 4, true>("gevm5_fitted_tiles_u4_cs");
+  if (!clusters) return fallback;
+  return gevm6::deep_pays<T>(m) ? deep : narrow;
 }
 // The matrix-vector problem a product of class gemv or gevm is.
 inline MatrixShape gemv_shape(GemmShape s) { return {s.M, s.K}; }
@@ -174,7 +183,7 @@ void launch(const GemmArgs<T>& g, cudaStream_t s) {
   const GemmShape sh{g.M, g.N, g.K};
   switch (shape_class(sh)) {
     case Shape::gemv: return gemv_step<T>().launch(gemv_args(g), s);
-    case Shape::gevm: return gevm_step<T>().launch(gevm_args(g), s);
+    case Shape::gevm: return gevm_step<T>(gevm_shape(sh)).launch(gevm_args(g), s);
     case Shape::thin_k: return gemm_thin_k::launch<T>(g, s);
     case Shape::tiled: break;
   }
@@ -225,7 +234,7 @@ std::size_t workspace_bytes(GemmShape sh) {
   const auto ws = [](const MatVecVariant<T>& v, MatrixShape m) { return v.workspace_bytes ? v.workspace_bytes(m) : 0; };
   switch (shape_class(sh)) {
     case Shape::gemv: return ws(gemv_step<T>(), gemv_shape(sh));
-    case Shape::gevm: return ws(gevm_step<T>(), gevm_shape(sh));
+    case Shape::gevm: return ws(gevm_step<T>(gevm_shape(sh)), gevm_shape(sh));
     case Shape::thin_k: return 0;
     case Shape::tiled: break;
   }
@@ -235,7 +244,7 @@ template <class T>
 double rounding_depth(GemmShape sh) {
   switch (shape_class(sh)) {
     case Shape::gemv: return gemv_step<T>().rounding_depth(gemv_shape(sh));
-    case Shape::gevm: return gevm_step<T>().rounding_depth(gevm_shape(sh));
+    case Shape::gevm: return gevm_step<T>(gevm_shape(sh)).rounding_depth(gevm_shape(sh));
     case Shape::thin_k: return sh.K;
     case Shape::tiled: break;
   }

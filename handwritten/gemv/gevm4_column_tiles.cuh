@@ -45,7 +45,12 @@ struct Plan {
 // of the tile and rows r_begin + t / C, + R, ... (R = 256 / C); each column lane keeps one FMA
 // chain over its rows. (Shared with gevm6, which adds the slabs' sums through distributed
 // shared memory instead of a workspace.)
-template <class T, int C, int U, bool kVector, bool kStream, class Store>
+//
+// kPipelined (gevm6 _pf): round k + 1's loads are issued before round k's FMAs, so the next
+// round's U loads are in flight while this round's FMAs run, and the thread never waits on
+// memory with nothing else requested. Every load is checked against the slab (the rounds need
+// not be whole): an instruction per load, and no tail. The FMA order is the same either way.
+template <class T, int C, int U, bool kVector, bool kStream, bool kPipelined = false, class Store>
 __device__ __forceinline__ void tile_column_sums(const T* __restrict__ A, const T* __restrict__ x, int N, int r_begin,
                                                  int r_end, T (&warp_sums)[kWarps][C * matvec::item_width<T, kVector>],
                                                  Store store) {
@@ -60,32 +65,53 @@ __device__ __forceinline__ void tile_column_sums(const T* __restrict__ A, const 
   T acc[W] = {};
   if (item < items) {
     const V* a = reinterpret_cast<const V*>(A) + item;  // row r's item at a + r·items
-    // Whole rounds of U rows, their loads issued before their FMAs (`unroll 1`: see gemv4).
+    // Round r0's loads with each row checked against the slab: rows past it are zeros
+    // (fma(0, 0, acc) = acc exactly, so they add no rounding).
+    auto load_round_checked = [&](int r0, V (&va)[U], T (&xr)[U]) {
+#pragma unroll
+      for (int u = 0; u < U; ++u) {
+        const bool in = r0 + u * R < r_end;
+        va[u] = in ? matvec::load_item<kStream>(a + static_cast<std::size_t>(r0 + u * R) * items) : V{};
+        xr[u] = in ? __ldg(x + r0 + u * R) : T(0);
+      }
+    };
     int r = r_begin + ty;
+    if constexpr (kPipelined) {
+      V va[U];
+      T xr[U];
+      if (r < r_end) load_round_checked(r, va, xr);
 #pragma unroll 1
-    for (; r + (U - 1) * R < r_end; r += U * R) {
-      V va[U];
-      T xr[U];
+      for (; r < r_end; r += U * R) {
+        V cur[U];
+        T xc[U];
 #pragma unroll
-      for (int u = 0; u < U; ++u) {
-        va[u] = matvec::load_item<kStream>(a + static_cast<std::size_t>(r + u * R) * items);
-        xr[u] = __ldg(x + r + u * R);
+        for (int u = 0; u < U; ++u) cur[u] = va[u], xc[u] = xr[u];
+        if (r + U * R < r_end) load_round_checked(r + U * R, va, xr);
+#pragma unroll
+        for (int u = 0; u < U; ++u) matvec::fma_lanes(acc, xc[u], cur[u]);
       }
+    } else {
+      // Whole rounds of U rows, their loads issued before their FMAs (`unroll 1`: see gemv4).
+#pragma unroll 1
+      for (; r + (U - 1) * R < r_end; r += U * R) {
+        V va[U];
+        T xr[U];
 #pragma unroll
-      for (int u = 0; u < U; ++u) matvec::fma_lanes(acc, xr[u], va[u]);
-    }
-    // The last, partial round in one wait; missing rows are zeros (fma(0, 0, acc) = acc exactly).
-    if (r < r_end) {
-      V va[U];
-      T xr[U];
+        for (int u = 0; u < U; ++u) {
+          va[u] = matvec::load_item<kStream>(a + static_cast<std::size_t>(r + u * R) * items);
+          xr[u] = __ldg(x + r + u * R);
+        }
 #pragma unroll
-      for (int u = 0; u < U; ++u) {
-        const bool in = r + u * R < r_end;
-        va[u] = in ? matvec::load_item<kStream>(a + static_cast<std::size_t>(r + u * R) * items) : V{};
-        xr[u] = in ? __ldg(x + r + u * R) : T(0);
+        for (int u = 0; u < U; ++u) matvec::fma_lanes(acc, xr[u], va[u]);
       }
+      // The last, partial round in one wait.
+      if (r < r_end) {
+        V va[U];
+        T xr[U];
+        load_round_checked(r, va, xr);
 #pragma unroll
-      for (int u = 0; u < U; ++u) matvec::fma_lanes(acc, xr[u], va[u]);
+        for (int u = 0; u < U; ++u) matvec::fma_lanes(acc, xr[u], va[u]);
+      }
     }
   }
 

@@ -55,6 +55,15 @@ constexpr int kMinRowBytes = 64; // a tile's share of a row: two full 32-byte se
 // 48.6 against 48.5 µs at 4096² doubles (one slab), 12.26 µs at 2500 × 2000 floats (4 slabs,
 // cuBLAS 12.93). gemm_auto's M = 1 class takes it.
 // (The arithmetic: gevm_plan::narrow, matvec_plan.hpp, host-checked with those three plans.)
+// _c256_u32 goes deeper per thread instead: 256 bytes of a row per tile, 32 loads in flight (one
+// block per SM: up to 216 registers), slabs only while tiles × slabs stay within one block per SM.
+// A second sweep (scripts/trials/gevm_sweep.cu deep, results/h100/session32/gevm_deep2.log)
+// timed the next round's loads issued before this round's FMAs (gevm4's kPipelined) and U up to
+// 32 on 128- and 256-byte tiles and on the element path: at float 4096² only C16 U32 S2 beat
+// _c128 (26.50 µs in both runs, against 26.66-26.72 and cuBLAS's 26.40-26.59), and at double
+// 4096² C16 U16-U32 S1 ran 47.6-48.0 µs against _c128's 48.9. With short slabs it loses (float
+// 2500 × 2000: 16.1 µs against 12.4): the first round's 32 loads are all wait. gemm_auto's M = 1
+// class takes it where a slab holds two whole rounds (gevm_plan::deep_pays), _c128 elsewhere.
 
 // C column items per tile, S slabs (a cluster) of `slab` rows.
 struct Plan {
@@ -78,20 +87,33 @@ Plan plan(MatrixShape s, bool vector) {
   return {vector, items, C, S, slab};
 }
 
-template <class T>
+// The _c128 (narrow) and _c256_u32 (deep) plans of this device, on the path `vector`.
+template <class T, bool kDeep = false>
 Plan plan_narrow(MatrixShape s, bool vector) {
   const int items = matvec::row_items<T>(s.N, vector);
   const int item_bytes = static_cast<int>(sizeof(T)) * (vector ? kVec<T> : 1);
-  const gevm_plan::Narrow n = gevm_plan::narrow(s.M, items, item_bytes, sm_count());
+  const gevm_plan::Narrow n = kDeep ? gevm_plan::deep(s.M, items, item_bytes, sm_count())
+                                    : gevm_plan::narrow(s.M, items, item_bytes, sm_count());
   return {vector, items, n.C, n.S, n.slab};
+}
+
+// Whether _c256_u32's plan pays at shape s (gevm_plan::deep_pays), judged on the path the shape
+// allows (16-byte items where N is a multiple of the vector width).
+template <class T>
+bool deep_pays(MatrixShape s) {
+  const Plan p = plan_narrow<T, true>(s, s.N % kVec<T> == 0);
+  return gevm_plan::deep_pays({p.C, p.S, p.slab});
 }
 
 // Block (tile, q) of cluster `tile` sums rows [q·slab, (q + 1)·slab) of the tile's columns into
 // its shared `sums`; after the cluster barrier it adds the S blocks' sums for columns
 // c ≡ q (mod S) of the tile and writes them. The second barrier keeps every block's shared
 // memory alive until the others have read it.
-template <class T, int C, int U, bool kVector, bool kStream>
-__global__ void __launch_bounds__(kThreads, matvec::kMinBlocksPerSm)
+// kPipelined and kMinBlocks: the _pf schedule (gevm4::tile_column_sums) and the second
+// __launch_bounds__ argument (matvec::kMinBlocksPerSm says why there is always one).
+template <class T, int C, int U, bool kVector, bool kStream, bool kPipelined = false,
+          int kMinBlocks = matvec::kMinBlocksPerSm>
+__global__ void __launch_bounds__(kThreads, kMinBlocks)
     gevm_cluster_slabs(const T* __restrict__ A, const T* __restrict__ x, T* __restrict__ y, int M, int N, int slab) {
 #if KL_ARCH_AT_LEAST(90)  // thread-block clusters, distributed shared memory; compiled for older targets as an empty kernel (Requirements)
   namespace cg = cooperative_groups;
@@ -105,7 +127,7 @@ __global__ void __launch_bounds__(kThreads, matvec::kMinBlocksPerSm)
   const int r_end = static_cast<int>(min(static_cast<long long>(M), static_cast<long long>(r_begin) + slab));
   // r_begin may pass M for the last slabs of a short matrix: the loops then run zero times and
   // the block's sums are zeros (x + 0 is x exactly).
-  gevm4::tile_column_sums<T, C, U, kVector, kStream>(A, x, N, r_begin, r_end, warp_sums,
+  gevm4::tile_column_sums<T, C, U, kVector, kStream, kPipelined>(A, x, N, r_begin, r_end, warp_sums,
                                                      [&](int c, T s) { sums[c] = s; });
   cluster.sync();  // every block's sums written (release) and visible (acquire)
   for (int c = q + S * static_cast<int>(threadIdx.x); c < C * W; c += S * kThreads) {
@@ -118,7 +140,7 @@ __global__ void __launch_bounds__(kThreads, matvec::kMinBlocksPerSm)
 #endif
 }
 
-template <class T, int C, int U, bool kStream>
+template <class T, int C, int U, bool kStream, bool kPipelined = false, int kMinBlocks = matvec::kMinBlocksPerSm>
 void launch_c(const MatVecArgs<T>& a, const Plan& p, cudaStream_t s) {
   cudaLaunchConfig_t cfg = {};
   cfg.gridDim = dim3(grid_blocks(ceil_div(p.items, C)), static_cast<unsigned>(p.S));
@@ -132,14 +154,16 @@ void launch_c(const MatVecArgs<T>& a, const Plan& p, cudaStream_t s) {
   cfg.attrs = &cluster;
   cfg.numAttrs = 1;
   if (p.vector)
-    KL_CUDA_CHECK(cudaLaunchKernelEx(&cfg, gevm_cluster_slabs<T, C, U, true, kStream>, a.A, a.x, a.y, a.M, a.N, p.slab));
+    KL_CUDA_CHECK(cudaLaunchKernelEx(&cfg, gevm_cluster_slabs<T, C, U, true, kStream, kPipelined, kMinBlocks>, a.A, a.x,
+                                     a.y, a.M, a.N, p.slab));
   else
-    KL_CUDA_CHECK(cudaLaunchKernelEx(&cfg, gevm_cluster_slabs<T, C, U, false, kStream>, a.A, a.x, a.y, a.M, a.N, p.slab));
+    KL_CUDA_CHECK(cudaLaunchKernelEx(&cfg, gevm_cluster_slabs<T, C, U, false, kStream, kPipelined, kMinBlocks>, a.A,
+                                     a.x, a.y, a.M, a.N, p.slab));
 }
 
-template <class T, int U, bool kStream>
+template <class T, int U, bool kStream, int kMinBlocks = matvec::kMinBlocksPerSm>
 void launch(const MatVecArgs<T>& a, const Plan& p, cudaStream_t s) {
-  with_pow2_width(p.C, [&](auto C) { launch_c<T, C, U, kStream>(a, p, s); });
+  with_pow2_width(p.C, [&](auto C) { launch_c<T, C, U, kStream, false, kMinBlocks>(a, p, s); });
 }
 
 // Rounding depth: the slab's tile sums (gevm4), then the S slabs added in order.
@@ -148,23 +172,27 @@ double depth(const Plan& p) {
   return gevm4::tile_sums_depth(p.slab, p.C) + p.S;
 }
 
-// A variant's plan is named by BPS: plan with BPS blocks per SM (BPS > 0), or plan_narrow
-// (BPS = kNarrowPlan: 128-byte tiles first, the _c128 variant).
+// A variant's plan is named by BPS: plan with BPS blocks per SM (BPS > 0), plan_narrow
+// (BPS = kNarrowPlan: 128-byte tiles first, the _c128 variant) or its deep form (BPS = kDeepPlan:
+// 256-byte tiles, at most one block per SM, the _c256_u32 variant).
 constexpr int kNarrowPlan = 0;
+constexpr int kDeepPlan = -1;
 template <class T, int BPS>
 Plan plan_for(MatrixShape s, bool vector) {
   if constexpr (BPS == kNarrowPlan) return plan_narrow<T>(s, vector);
+  else if constexpr (BPS == kDeepPlan) return plan_narrow<T, true>(s, vector);
   else return plan<T, BPS>(s, vector);
 }
 
-template <class T, int U, bool kStream, int BPS = kBlocksPerSm>
+// kMinBlocks: the kernel's second __launch_bounds__ argument (1 lets U = 32 take 216 registers).
+template <class T, int U, bool kStream, int BPS = kBlocksPerSm, int kMinBlocks = matvec::kMinBlocksPerSm>
 MatVecVariant<T> variant(std::string_view name) {
   return {.info = {name, "beyond",
                    "gevm5 in one launch: a tile's row slabs are a thread-block cluster, summed through distributed shared memory"},
           .needs = {.compute_capability = 90, .feature = kFeatureClusters, .clusters = true,
-                    .kernel = reinterpret_cast<const void*>(gevm_cluster_slabs<T, 32, U, true, kStream>)},
+                    .kernel = reinterpret_cast<const void*>(gevm_cluster_slabs<T, 32, U, true, kStream, false, kMinBlocks>)},
           .launch = [](const MatVecArgs<T>& a, cudaStream_t s) {
-            launch<T, U, kStream>(a, plan_for<T, BPS>({a.M, a.N}, matvec::vector_rows_ok(a, false)), s);
+            launch<T, U, kStream, kMinBlocks>(a, plan_for<T, BPS>({a.M, a.N}, matvec::vector_rows_ok(a, false)), s);
           },
           .workspace_bytes = nullptr,
           .rounding_depth = [](MatrixShape s) {

@@ -37,6 +37,10 @@ std::vector<MatVecVariant<T>> gevm_handwritten() {
       // one line of a row per tile, slabs only up to one block per SM, 8 loads in flight
       // (the plan sweep: results/h100/session30/gevm_sweep.log)
       gevm6::variant<T, 8, true, gevm6::kNarrowPlan>(keep_name(std::string(unrolled_name("gevm6_cluster_slabs", 8, true)) + "_c128")),
+      // deeper per thread: 256 bytes of a row per tile, 32 loads in flight, one block per SM
+      // (results/h100/session32/gevm_deep2.log)
+      gevm6::variant<T, gevm_plan::kDeepLoads, true, gevm6::kDeepPlan, 1>(
+          keep_name(std::string(unrolled_name("gevm6_cluster_slabs", gevm_plan::kDeepLoads, true)) + "_c256")),
   };
 }
 

@@ -42,4 +42,27 @@ inline Narrow narrow(long long M, int items, int item_bytes, long long sms) {
   return {C, S, static_cast<int>((M + S - 1) / S)};
 }
 
+// gevm6 _c256_u32 (why: gevm6_cluster_slabs.cuh): 256 bytes of a row per tile (the whole row if
+// shorter), 32 loads in flight per thread, and slabs doubled only while tiles × slabs stay within
+// one block per SM (it runs one: 32 16-byte loads per thread need up to 216 registers).
+constexpr int kDeepRowBytes = 256;
+constexpr int kDeepLoads = 32;
+inline Narrow deep(long long M, int items, int item_bytes, long long sms) {
+  const int C = matvec::pow2_at_least(items, std::min(32, kDeepRowBytes / item_bytes));
+  const long long tiles = (items + C - 1) / C;
+  auto rows_ok = [&](int slabs) { return (M + slabs - 1) / slabs >= kThreads / C; };
+  int S = 1;
+  while (S < kMaxSlabs && tiles * 2 * S <= sms && rows_ok(2 * S)) S *= 2;
+  return {C, S, static_cast<int>((M + S - 1) / S)};
+}
+// Whether the deep plan pays: each thread's first round (32 loads) is all wait, so a slab must
+// hold at least kDeepMinRounds whole rounds of 32 rows per row thread (256 / C of them). Measured
+// at three points (results/h100/session32/gevm_deep2.log): 4 rounds (float 4096², 100.4% of
+// cuBLAS against _c128's 99.5%) and 8 (double 4096², 103.1% against 101.0%) paid, 1.2 (float
+// 2500 × 2000: 16.1 µs against _c128's 12.4) did not; the threshold sits between them.
+constexpr int kDeepMinRounds = 2;
+inline bool deep_pays(const Narrow& d) {
+  return static_cast<long long>(d.slab) >= static_cast<long long>(kDeepMinRounds) * kDeepLoads * (kThreads / d.C);
+}
+
 }  // namespace kl::gevm_plan

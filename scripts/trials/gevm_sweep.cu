@@ -2,6 +2,8 @@
 // trails cuBLAS, every (C column items per tile, S slabs = cluster size, U loads in flight,
 // evict-first or not) against cublas{S,D}gemv(OP_N) on the same buffers. Standalone:
 //   nvcc -std=c++17 -O3 -I. -arch=sm_90 scripts/trials/gevm_sweep.cu -lcublas -o /tmp/gevm_sweep
+//   /tmp/gevm_sweep          the plan sweep (results/h100/session30/gevm_sweep.log, gevm_sweep2.log)
+//   /tmp/gevm_sweep deep     gevm6 with deeper load queues (see deep() below)
 // Timing as compare does it: L2 emptied before each sample (a 100 MiB read), CUDA events around
 // the one launch, 3 warm-up runs, median of 60 samples (trial::FlushTimer). Each configuration's
 // y is checked for equality with cuBLAS's (integer-valued inputs make both exact).
@@ -142,18 +144,24 @@ void run_cfg(const MatVecArgs<T>& a, int S, cudaStream_t s) {
   gevm6::launch_c<T, C, U, kStream>(a, p, s);
 }
 
+// One table of a sweep: the problem, cuBLAS's time (before the rows and again after them), and
+// row(): one launch checked for equality with cuBLAS, then timed.
 template <class T>
-void sweep(int M, int N, FlushTimer& tm, cublasHandle_t h) {
-  GevmProblem<T> pb(M, N, 1234);
-  auto lib = [&] { pb.library(h); };
-  const double t_lib = tm.median_us(lib);
-  pb.keep_reference();
-  std::printf("\n## %s %d x %d: cublas_gemv_n %.2f us\n", sizeof(T) == 4 ? "float" : "double", M, N, t_lib);
-  std::printf("%-28s %9s %8s %7s %s\n", "config", "us", "vs lib", "blocks", "check");
-  MatVecArgs<T> a{pb.A, pb.x, pb.y, M, N, nullptr};
-  const int items = matvec::row_items<T>(N, true);
-  // One row of the table: one launch checked for equality with cuBLAS, then timed.
-  auto row = [&](const char* name, long long blocks, auto&& launch) {
+struct Table {
+  GevmProblem<T> pb;
+  FlushTimer& tm;
+  cublasHandle_t h;
+  double t_lib;
+  Table(int M, int N, FlushTimer& tm_, cublasHandle_t h_) : pb(M, N, 1234), tm(tm_), h(h_) {
+    t_lib = tm.median_us([&] { pb.library(h); });
+    pb.keep_reference();
+    std::printf("\n## %s %d x %d: cublas_gemv_n %.2f us\n", sizeof(T) == 4 ? "float" : "double", M, N, t_lib);
+    std::printf("%-28s %9s %8s %7s %s\n", "config", "us", "vs lib", "blocks", "check");
+  }
+  ~Table() { std::printf("cublas_gemv_n again: %.2f us\n", tm.median_us([&] { pb.library(h); })); }
+  MatVecArgs<T> args() const { return {pb.A, pb.x, pb.y, pb.M, pb.N, nullptr}; }
+  template <class F>
+  void row(const char* name, long long blocks, F&& launch) {
     bool exact = true;
     if (cudaError_t e = pb.check(launch, exact); e != cudaSuccess) {
       std::printf("%s: launch failed: %s\n", name, cudaGetErrorString(e));
@@ -162,7 +170,15 @@ void sweep(int M, int N, FlushTimer& tm, cublasHandle_t h) {
     }
     const double t = tm.median_us(launch);
     std::printf("%-28s %9.2f %7.1f%% %7lld %s\n", name, t, 100.0 * t_lib / t, blocks, exact ? "exact" : "WRONG");
-  };
+  }
+};
+
+template <class T>
+void sweep(int M, int N, FlushTimer& tm, cublasHandle_t h) {
+  Table<T> tab(M, N, tm, h);
+  const MatVecArgs<T> a = tab.args();
+  const int items = matvec::row_items<T>(N, true);
+  auto row = [&](const char* name, long long blocks, auto&& launch) { tab.row(name, blocks, launch); };
   // Slabs S that keep a row for each of the block's 256 / C row threads (gevm6's rows_ok).
   auto rows_ok = [&](int C, int S) {
     return ceil_div(static_cast<long long>(M), static_cast<long long>(S)) >= matvec::kThreads / C;
@@ -217,19 +233,91 @@ void sweep(int M, int N, FlushTimer& tm, cublasHandle_t h) {
     each(std::integral_constant<int, 32>{}, std::integral_constant<int, 8>{});
     each(std::integral_constant<int, 4>{}, std::integral_constant<int, 16>{});
   }
-  std::printf("cublas_gemv_n again: %.2f us\n", tm.median_us(lib));
 }
 
-int main() {
+// ---- deep: gevm6's own kernel with deeper load queues per thread (cuBLAS's gemv kernel holds
+// 128 registers and stalls on a full load queue, gevm6 _c128 60 and waits on loads:
+// results/h100/session30/ncu_gevm_4096_c128.md): the _pf schedule (gevm4::tile_column_sums'
+// kPipelined: the next round's loads in flight during this round's FMAs), U up to 32, and the
+// second __launch_bounds__ argument 1 (up to 255 registers) beside 2 (128). Row names:
+// C<items per tile> U<loads per round> S<slabs> <pf|--> b<min blocks per SM>.
+// VEC: the 16-byte path (an item is 16 bytes) or the element path (4- or 8-byte loads, as many
+// load instructions for the same bytes, 32 lanes on one row's 128 bytes).
+template <class T, int C, int U, bool PF, int MINB, bool VEC = true>
+void run_deep(const MatVecArgs<T>& a, int S, cudaStream_t s) {
+  const int items = matvec::row_items<T>(a.N, VEC);
+  gevm6::Plan p{VEC, items, C, S, static_cast<int>(ceil_div(static_cast<long long>(a.M), static_cast<long long>(S)))};
+  gevm6::launch_c<T, C, U, true, PF, MINB>(a, p, s);
+}
+
+template <class T>
+void deep(int M, int N, FlushTimer& tm, cublasHandle_t h) {
+  Table<T> tab(M, N, tm, h);
+  const MatVecArgs<T> a = tab.args();
+  const int items = matvec::row_items<T>(N, true);
+  const auto narrow = gevm_plan::narrow(M, items, 16, sm_count());
+  std::printf("-- gevm6 _c128's plan here: C%d S%d (U8 -- b2)\n", narrow.C, narrow.S);
+  // Slabs: the powers of two, and 3 and 6 for _c128's own schedule (clusters need not be powers
+  // of two: 3 slabs of 128 tiles are 384 blocks, about 3 per SM).
+  auto cfg = [&](auto Cc, auto Uc, auto Pc, auto Bc, auto Vc) {
+    constexpr int C = decltype(Cc)::value, U = decltype(Uc)::value, MINB = decltype(Bc)::value;
+    constexpr bool PF = decltype(Pc)::value, VEC = decltype(Vc)::value;
+    const int row_items = matvec::row_items<T>(N, VEC);
+    for (int S : {1, 2, 3, 4, 6}) {
+      if ((S == 3 || S == 6) && (PF || U != 8)) continue;
+      if (ceil_div(static_cast<long long>(M), static_cast<long long>(S)) < matvec::kThreads / C) continue;
+      char name[64];
+      std::snprintf(name, sizeof name, "%sC%d U%d S%d %s b%d", VEC ? "" : "elem ", C, U, S, PF ? "pf" : "--", MINB);
+      tab.row(name, ceil_div(static_cast<long long>(row_items), static_cast<long long>(C)) * S,
+              [&] { run_deep<T, C, U, PF, MINB, VEC>(a, S, nullptr); });
+    }
+  };
+  using std::integral_constant;
+  using std::false_type;
+  using std::true_type;
+  using V = true_type;
+  auto each_c = [&](auto Cc) {
+    cfg(Cc, integral_constant<int, 8>{}, false_type{}, integral_constant<int, 2>{}, V{});  // _c128's schedule
+    cfg(Cc, integral_constant<int, 4>{}, true_type{}, integral_constant<int, 2>{}, V{});
+    cfg(Cc, integral_constant<int, 8>{}, true_type{}, integral_constant<int, 2>{}, V{});
+    cfg(Cc, integral_constant<int, 8>{}, true_type{}, integral_constant<int, 1>{}, V{});
+    cfg(Cc, integral_constant<int, 12>{}, true_type{}, integral_constant<int, 1>{}, V{});
+    cfg(Cc, integral_constant<int, 16>{}, true_type{}, integral_constant<int, 1>{}, V{});
+    cfg(Cc, integral_constant<int, 16>{}, false_type{}, integral_constant<int, 1>{}, V{});
+    cfg(Cc, integral_constant<int, 24>{}, false_type{}, integral_constant<int, 1>{}, V{});
+    cfg(Cc, integral_constant<int, 32>{}, false_type{}, integral_constant<int, 1>{}, V{});
+  };
+  each_c(integral_constant<int, 8>{});
+  each_c(integral_constant<int, 16>{});
+  // The element path: a warp's 32 lanes on 128 bytes of one row (float), 4-byte loads.
+  if constexpr (sizeof(T) == 4) {
+    using E = false_type;
+    constexpr integral_constant<int, 32> C32{};
+    cfg(C32, integral_constant<int, 8>{}, false_type{}, integral_constant<int, 2>{}, E{});
+    cfg(C32, integral_constant<int, 16>{}, false_type{}, integral_constant<int, 2>{}, E{});
+    cfg(C32, integral_constant<int, 32>{}, false_type{}, integral_constant<int, 1>{}, E{});
+    cfg(C32, integral_constant<int, 16>{}, true_type{}, integral_constant<int, 1>{}, E{});
+    cfg(C32, integral_constant<int, 32>{}, true_type{}, integral_constant<int, 1>{}, E{});
+  }
+}
+
+int main(int argc, char** argv) {
+  const bool deep_only = argc > 1 && std::string(argv[1]) == "deep";
   cudaDeviceProp prop;
   KL_CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
   std::printf("# gevm6 plan sweep on %s (%d SMs)\n", prop.name, prop.multiProcessorCount);
   FlushTimer tm;
   cublasHandle_t h;
   CB(cublasCreate(&h));
-  sweep<float>(4096, 4096, tm, h);
-  sweep<double>(4096, 4096, tm, h);
-  sweep<float>(2500, 2000, tm, h);
+  if (deep_only) {
+    deep<float>(4096, 4096, tm, h);
+    deep<double>(4096, 4096, tm, h);
+    deep<float>(2500, 2000, tm, h);
+  } else {
+    sweep<float>(4096, 4096, tm, h);
+    sweep<double>(4096, 4096, tm, h);
+    sweep<float>(2500, 2000, tm, h);
+  }
   CB(cublasDestroy(h));
   return 0;
 }

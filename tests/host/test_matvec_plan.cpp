@@ -52,3 +52,40 @@ TEST_CASE("gevm6 _c128: the plans of the sweep (results/h100/session30/gevm_swee
     CHECK(p.slab == c.slab);
   }
 }
+
+TEST_CASE("gevm6 _c256_u32: the deep plans of the second sweep (results/h100/session32/gevm_deep2.log)") {
+  struct Case {
+    long long M;
+    int items, item_bytes;
+    long long sms;
+    int C, S, slab;
+    bool pays;
+  };
+  for (const Case& c : std::initializer_list<Case>{
+           // float 4096²: 256-byte tiles (16 items), 64 tiles, 2 slabs (128 blocks <= 132; 4 would
+           // be 256): C16 U32 S2, 26.50 µs in both runs; 2048 rows = 4 rounds of 32 × 16 rows
+           {4096, 1024, 16, 132, 16, 2, 2048, true},
+           // double 4096²: 128 tiles, one slab (C16 U32 S1, 47.6-48.0 µs against _c128's 48.9);
+           // 8 rounds
+           {4096, 2048, 16, 132, 16, 1, 4096, true},
+           // float 2500 × 2000: 32 tiles, 4 slabs of 625 rows, 1.2 rounds: _c128 instead (the deep
+           // plan's C16 U32 S4 ran 16.1 µs against _c128's 12.4)
+           {2500, 500, 16, 132, 16, 4, 625, false},
+           // the scalar path: 4-byte items, 32 of them per tile (128 bytes: the cap is 32 items)
+           {4096, 4096, 4, 132, 32, 1, 4096, true},
+           // short matrices: slabs double only while each keeps a row for each of the 8 row
+           // threads (256 / 32); 9 rows are far from two rounds
+           {33, 77, 4, 132, 32, 4, 9, false},
+           // the rule reads the device: half the SMs, half the slabs
+           {4096, 1024, 16, 66, 16, 1, 4096, true},
+       }) {
+    CAPTURE(c.M);
+    CAPTURE(c.items);
+    CAPTURE(c.sms);
+    const gevm_plan::Narrow p = gevm_plan::deep(c.M, c.items, c.item_bytes, c.sms);
+    CHECK(p.C == c.C);
+    CHECK(p.S == c.S);
+    CHECK(p.slab == c.slab);
+    CHECK(gevm_plan::deep_pays(p) == c.pays);
+  }
+}

@@ -152,7 +152,8 @@ TEST_CASE("requirements: which variants run on which GPU") {
 
   // gevm6: thread-block clusters and distributed shared memory, 9.0 and newer.
   for (const char* t : {"float", "double"})
-    for (const char* name : {"gevm6_cluster_slabs_u4", "gevm6_cluster_slabs_u4_cs", "gevm6_cluster_slabs_u8_cs_c128"}) {
+    for (const char* name : {"gevm6_cluster_slabs_u4", "gevm6_cluster_slabs_u4_cs", "gevm6_cluster_slabs_u8_cs_c128",
+                             "gevm6_cluster_slabs_u32_cs_c256"}) {
       for (const auto* all : {&t4, &a100, &a10, &l4}) CHECK(contains(find(*all, "gevm", t, name).why, "needs compute capability 9.0 for thread-block clusters"));
       CHECK(find(a10, "gevm", t, name).why ==
             "needs compute capability 9.0 for thread-block clusters and distributed shared memory; this GPU is 8.6");
