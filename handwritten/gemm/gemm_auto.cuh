@@ -6,7 +6,7 @@
 // First the shape's class, then, for a real matrix product, the tile:
 //
 //   class   N = 1: y = A·x, gemv7 (4 loads in flight) with A as its matrix and B as x;
-//           M = 1: y = x·B, gevm6 with B as its matrix: _c256_u32 (256-byte tiles, 32 loads
+//           M = 1: y = x·B, gevm6 with B as its matrix: _c256 (256-byte tiles, 32 loads
 //           in flight, at most one block per SM) where its slabs hold two whole rounds of loads,
 //           else _c128 (128-byte tiles, slabs up to one block per SM); gevm5 where clusters do
 //           not run;
@@ -14,7 +14,7 @@
 //           Measured on the H100 (results/h100/session29/r2.md): float 4096×1×4096 25.4 µs
 //           against cuBLAS's 30.6 (the tiled split-K step it replaced: 73.1); float 4096×4096×1
 //           23.6 against 29.8. Float 1×4096×4096: _c128 26.8 µs against 26.6 (99.5%; _b1 had
-//           27.3, results/h100/session30/h100.md and session29/h100.md); _c256_u32 26.50 µs in
+//           27.3, results/h100/session30/h100.md and session29/h100.md); _c256 26.50 µs in
 //           the trial against _c128's 26.72 and cuBLAS's 26.59 (results/h100/session32/gevm_deep2.log).
 //   float   0. tiles of 256 × 128 >= a wave (one block per SM) and gemm12's 16-byte path applies
 //              (N a multiple of 4, aligned B and C): in builds that name sm_90a, on a 9.0 device,
@@ -122,7 +122,7 @@ using gemm_plan::shape_class;
 // gemv: gemv7 with 4 loads in flight (105% of cublasSgemv at 16384², 117% at 4097 × 1023 on the
 // H100, results/h100/session28/default.md). gevm: gevm6 _c128 (one launch, the slabs' sums through
 // distributed shared memory, 128 bytes of a row per tile, 8 loads in flight) or its deep form
-// _c256_u32 where clusters run, else gevm5 with 4 loads in flight, A streamed.
+// _c256 where clusters run, else gevm5 with 4 loads in flight, A streamed.
 template <class T>
 const MatVecVariant<T>& gemv_step() {
   static const MatVecVariant<T> v = gemv7::variant<T, 4, false>("gemv7_warps_per_row_u4");
@@ -130,7 +130,7 @@ const MatVecVariant<T>& gemv_step() {
 }
 // Where clusters run and a slab of gevm6's deep plan holds two whole rounds of its 32 loads
 // (gevm_plan::deep_pays: float and double 4096², 100.4% and 103.1% of cuBLAS against _c128's 99.5%
-// and 101.0%, results/h100/session32/gevm_deep2.log), gevm6 _c256_u32 instead of _c128.
+// and 101.0%, results/h100/session32/gevm_deep2.log), gevm6 _c256 instead of _c128.
 template <class T>
 const MatVecVariant<T>& gevm_step(MatrixShape m) {
   static const bool clusters =

@@ -53,9 +53,9 @@ constexpr int kMinRowBytes = 64; // a tile's share of a row: two full 32-byte se
 // results/h100/session30/gevm_sweep.log) timed every C, S, U: the wide tiles and 8 slabs of _b1
 // cost 27.2 µs at 4096² floats where 128-byte tiles in 2 slabs took 26.6-26.7 (cuBLAS 26.3-26.4),
 // 48.6 against 48.5 µs at 4096² doubles (one slab), 12.26 µs at 2500 × 2000 floats (4 slabs,
-// cuBLAS 12.93). gemm_auto's M = 1 class takes it.
+// cuBLAS 12.93). gemm_auto's M = 1 class takes it where _c256 (below) does not pay.
 // (The arithmetic: gevm_plan::narrow, matvec_plan.hpp, host-checked with those three plans.)
-// _c256_u32 goes deeper per thread instead: 256 bytes of a row per tile, 32 loads in flight (one
+// _c256 goes deeper per thread instead: 256 bytes of a row per tile, 32 loads in flight (one
 // block per SM: up to 216 registers), slabs only while tiles × slabs stay within one block per SM.
 // A second sweep (scripts/trials/gevm_sweep.cu deep, results/h100/session32/gevm_deep2.log)
 // timed the next round's loads issued before this round's FMAs (gevm4's kPipelined) and U up to
@@ -87,7 +87,7 @@ Plan plan(MatrixShape s, bool vector) {
   return {vector, items, C, S, slab};
 }
 
-// The _c128 (narrow) and _c256_u32 (deep) plans of this device, on the path `vector`.
+// The _c128 (narrow) and _c256 (deep) plans of this device, on the path `vector`.
 template <class T, bool kDeep = false>
 Plan plan_narrow(MatrixShape s, bool vector) {
   const int items = matvec::row_items<T>(s.N, vector);
@@ -97,7 +97,7 @@ Plan plan_narrow(MatrixShape s, bool vector) {
   return {vector, items, n.C, n.S, n.slab};
 }
 
-// Whether _c256_u32's plan pays at shape s (gevm_plan::deep_pays), judged on the path the shape
+// Whether _c256's plan pays at shape s (gevm_plan::deep_pays), judged on the path the shape
 // allows (16-byte items where N is a multiple of the vector width).
 template <class T>
 bool deep_pays(MatrixShape s) {
@@ -174,7 +174,7 @@ double depth(const Plan& p) {
 
 // A variant's plan is named by BPS: plan with BPS blocks per SM (BPS > 0), plan_narrow
 // (BPS = kNarrowPlan: 128-byte tiles first, the _c128 variant) or its deep form (BPS = kDeepPlan:
-// 256-byte tiles, at most one block per SM, the _c256_u32 variant).
+// 256-byte tiles, at most one block per SM, the _c256 variant).
 constexpr int kNarrowPlan = 0;
 constexpr int kDeepPlan = -1;
 template <class T, int BPS>

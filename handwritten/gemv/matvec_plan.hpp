@@ -42,7 +42,7 @@ inline Narrow narrow(long long M, int items, int item_bytes, long long sms) {
   return {C, S, static_cast<int>((M + S - 1) / S)};
 }
 
-// gevm6 _c256_u32 (why: gevm6_cluster_slabs.cuh): 256 bytes of a row per tile (the whole row if
+// gevm6 _c256 (why: gevm6_cluster_slabs.cuh): 256 bytes of a row per tile (the whole row if
 // shorter), 32 loads in flight per thread, and slabs doubled only while tiles × slabs stay within
 // one block per SM (it runs one: 32 16-byte loads per thread need up to 216 registers).
 constexpr int kDeepRowBytes = 256;

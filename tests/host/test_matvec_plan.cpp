@@ -16,14 +16,32 @@ TEST_CASE("pow2_at_least: the smallest power of two >= n, capped") {
   CHECK(matvec::pow2_at_least(0, 8) == 1);
 }
 
+// One measured plan: the shape (M rows of `items` items of item_bytes each), the SM count, and
+// the plan the rule must give there; `pays` only for the deep plan (gevm_plan::deep_pays).
+struct PlanCase {
+  long long M;
+  int items, item_bytes;
+  long long sms;
+  int C, S, slab;
+  bool pays = true;
+};
+
+template <class Rule>
+void check_plans(Rule rule, std::initializer_list<PlanCase> cases) {
+  for (const PlanCase& c : cases) {
+    CAPTURE(c.M);
+    CAPTURE(c.items);
+    CAPTURE(c.sms);
+    const gevm_plan::Narrow p = rule(c.M, c.items, c.item_bytes, c.sms);
+    CHECK(p.C == c.C);
+    CHECK(p.S == c.S);
+    CHECK(p.slab == c.slab);
+    if (rule == &gevm_plan::deep) CHECK(gevm_plan::deep_pays(p) == c.pays);
+  }
+}
+
 TEST_CASE("gevm6 _c128: the plans of the sweep (results/h100/session30/gevm_sweep.log)") {
-  struct Case {
-    long long M;
-    int items, item_bytes;
-    long long sms;
-    int C, S, slab;
-  };
-  for (const Case& c : std::initializer_list<Case>{
+  check_plans(&gevm_plan::narrow, {
            // float 4096², 16-byte items: 128-byte tiles (8 items), 128 tiles < 132 SMs: 2 slabs
            // (the sweep's C8 U8 S2, 26.6 µs against _b1's C32 S8, 27.2)
            {4096, 1024, 16, 132, 8, 2, 2048},
@@ -42,34 +60,19 @@ TEST_CASE("gevm6 _c128: the plans of the sweep (results/h100/session30/gevm_swee
            // the rule reads the device: fewer SMs need fewer slabs, more SMs more
            {4096, 1024, 16, 64, 8, 1, 4096},
            {4096, 1024, 16, 264, 8, 4, 1024},
-       }) {
-    CAPTURE(c.M);
-    CAPTURE(c.items);
-    CAPTURE(c.sms);
-    const gevm_plan::Narrow p = gevm_plan::narrow(c.M, c.items, c.item_bytes, c.sms);
-    CHECK(p.C == c.C);
-    CHECK(p.S == c.S);
-    CHECK(p.slab == c.slab);
-  }
+       });
 }
 
-TEST_CASE("gevm6 _c256_u32: the deep plans of the second sweep (results/h100/session32/gevm_deep2.log)") {
-  struct Case {
-    long long M;
-    int items, item_bytes;
-    long long sms;
-    int C, S, slab;
-    bool pays;
-  };
-  for (const Case& c : std::initializer_list<Case>{
+TEST_CASE("gevm6 _c256: the deep plans of the second sweep (results/h100/session32/gevm_deep2.log)") {
+  check_plans(&gevm_plan::deep, {
            // float 4096²: 256-byte tiles (16 items), 64 tiles, 2 slabs (128 blocks <= 132; 4 would
            // be 256): C16 U32 S2, 26.50 µs in both runs; 2048 rows = 4 rounds of 32 × 16 rows
            {4096, 1024, 16, 132, 16, 2, 2048, true},
-           // double 4096²: 128 tiles, one slab (C16 U32 S1, 47.6-48.0 µs against _c128's 48.9);
+           // double 4096²: 128 tiles, one slab (C16 U32 S1, 47.62-48.00 µs against _c128's 48.90-48.93);
            // 8 rounds
            {4096, 2048, 16, 132, 16, 1, 4096, true},
            // float 2500 × 2000: 32 tiles, 4 slabs of 625 rows, 1.2 rounds: _c128 instead (the deep
-           // plan's C16 U32 S4 ran 16.1 µs against _c128's 12.4)
+           // plan's C16 U32 S4 ran 16.06-16.13 µs against _c128's 12.29-12.42)
            {2500, 500, 16, 132, 16, 4, 625, false},
            // the scalar path: 4-byte items, 32 of them per tile (128 bytes: the cap is 32 items)
            {4096, 4096, 4, 132, 32, 1, 4096, true},
@@ -78,14 +81,5 @@ TEST_CASE("gevm6 _c256_u32: the deep plans of the second sweep (results/h100/ses
            {33, 77, 4, 132, 32, 4, 9, false},
            // the rule reads the device: half the SMs, half the slabs
            {4096, 1024, 16, 66, 16, 1, 4096, true},
-       }) {
-    CAPTURE(c.M);
-    CAPTURE(c.items);
-    CAPTURE(c.sms);
-    const gevm_plan::Narrow p = gevm_plan::deep(c.M, c.items, c.item_bytes, c.sms);
-    CHECK(p.C == c.C);
-    CHECK(p.S == c.S);
-    CHECK(p.slab == c.slab);
-    CHECK(gevm_plan::deep_pays(p) == c.pays);
-  }
+       });
 }
