@@ -109,8 +109,8 @@ bool deep_pays(MatrixShape s) {
 // its shared `sums`; after the cluster barrier it adds the S blocks' sums for columns
 // c ≡ q (mod S) of the tile and writes them. The second barrier keeps every block's shared
 // memory alive until the others have read it.
-// kPipelined and kMinBlocks: the _pf schedule (gevm4::tile_column_sums) and the second
-// __launch_bounds__ argument (matvec::kMinBlocksPerSm says why there is always one).
+// kPipelined and kMinBlocks: gevm4::tile_column_sums' pipelined rounds (the trial's only) and the
+// second __launch_bounds__ argument (matvec::kMinBlocksPerSm says why there is always one).
 template <class T, int C, int U, bool kVector, bool kStream, bool kPipelined = false,
           int kMinBlocks = matvec::kMinBlocksPerSm>
 __global__ void __launch_bounds__(kThreads, kMinBlocks)

@@ -146,31 +146,18 @@ using namespace rs;
 
 template <class T>
 void sweep(int M, int N, FlushTimer& tm, cublasHandle_t h) {
-  GevmProblem<T> pb(M, N, 4321);
-  T* const A = pb.A;
-  const T* const x = pb.x;
-  T* const y = pb.y;
+  // Rows are checked, timed, and checked again after the timed launches (the tickets reset
+  // themselves).
+  GevmTable<T> tab(M, N, 4321, tm, h, 34);
+  auto row = [&](const char* name, long long blocks, auto&& launch) { tab.row(name, blocks, launch); };
+  T* const A = tab.pb.A;
+  const T* const x = tab.pb.x;
+  T* const y = tab.pb.y;
   T* ws;
   unsigned* tickets;
   CK(cudaMalloc(&ws, std::size_t(64) * N * sizeof(T)));  // G <= 64
   CK(cudaMalloc(&tickets, 4096 * sizeof(unsigned)));
   CK(cudaMemset(tickets, 0, 4096 * sizeof(unsigned)));
-  auto lib = [&] { pb.library(h); };
-  const double t_lib = tm.median_us(lib);
-  pb.keep_reference();
-  std::printf("\n## %s %d x %d: cublas_gemv_n %.2f us\n", sizeof(T) == 4 ? "float" : "double", M, N, t_lib);
-  std::printf("%-34s %9s %8s %7s %s\n", "config", "us", "vs lib", "blocks", "check");
-  // One row: checked, timed, checked again after the timed launches (the tickets reset themselves).
-  auto row = [&](const char* name, long long blocks, auto&& launch) {
-    bool exact = true;
-    if (cudaError_t e = pb.check(launch, exact); e != cudaSuccess) {
-      std::printf("%s: launch failed: %s\n", name, cudaGetErrorString(e));
-      std::exit(3);
-    }
-    const double t = tm.median_us(launch);
-    CK(pb.check(launch, exact));
-    std::printf("%-34s %9.2f %7.1f%% %7lld %s\n", name, t, 100.0 * t_lib / t, blocks, exact ? "exact" : "WRONG");
-  };
   MatVecArgs<T> a{A, x, y, M, N, nullptr};
   row("gevm6 _c128 (gemm_auto's)", 0, [&] {
     gevm6::launch<T, 8, true>(a, gevm6::plan_narrow<T>({M, N}, matvec::vector_rows_ok(a, false)), nullptr);
@@ -207,7 +194,6 @@ void sweep(int M, int N, FlushTimer& tm, cublasHandle_t h) {
     cfg(integral_constant<int, 4>{}, integral_constant<int, 4>{}, integral_constant<int, 4>{}, integral_constant<int, 1>{}, S_for(4, 4));
     cfg(integral_constant<int, 4>{}, integral_constant<int, 4>{}, integral_constant<int, 16>{}, integral_constant<int, 1>{}, S_for(4, 16));
   }
-  std::printf("cublas_gemv_n again: %.2f us\n", tm.median_us(lib));
   CK(cudaFree(ws));
   CK(cudaFree(tickets));
 }

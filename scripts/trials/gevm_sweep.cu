@@ -6,7 +6,9 @@
 //   /tmp/gevm_sweep deep     gevm6 with deeper load queues (see deep() below)
 // Timing as compare does it: L2 emptied before each sample (a 100 MiB read), CUDA events around
 // the one launch, 3 warm-up runs, median of 60 samples (trial::FlushTimer). Each configuration's
-// y is checked for equality with cuBLAS's (integer-valued inputs make both exact).
+// y is checked for equality with cuBLAS's (integer-valued inputs make both exact), before and
+// after its timed launches (trial::GevmTable; the logs of sessions 30 and 32 were made with the
+// check before them only).
 #include "handwritten/gemv/gevm6_cluster_slabs.cuh"
 #include "scripts/trials/trial_common.hpp"
 
@@ -144,39 +146,10 @@ void run_cfg(const MatVecArgs<T>& a, int S, cudaStream_t s) {
   gevm6::launch_c<T, C, U, kStream>(a, p, s);
 }
 
-// One table of a sweep: the problem, cuBLAS's time (before the rows and again after them), and
-// row(): one launch checked for equality with cuBLAS, then timed.
-template <class T>
-struct Table {
-  GevmProblem<T> pb;
-  FlushTimer& tm;
-  cublasHandle_t h;
-  double t_lib;
-  Table(int M, int N, FlushTimer& tm_, cublasHandle_t h_) : pb(M, N, 1234), tm(tm_), h(h_) {
-    t_lib = tm.median_us([&] { pb.library(h); });
-    pb.keep_reference();
-    std::printf("\n## %s %d x %d: cublas_gemv_n %.2f us\n", sizeof(T) == 4 ? "float" : "double", M, N, t_lib);
-    std::printf("%-28s %9s %8s %7s %s\n", "config", "us", "vs lib", "blocks", "check");
-  }
-  ~Table() { std::printf("cublas_gemv_n again: %.2f us\n", tm.median_us([&] { pb.library(h); })); }
-  MatVecArgs<T> args() const { return {pb.A, pb.x, pb.y, pb.M, pb.N, nullptr}; }
-  template <class F>
-  void row(const char* name, long long blocks, F&& launch) {
-    bool exact = true;
-    if (cudaError_t e = pb.check(launch, exact); e != cudaSuccess) {
-      std::printf("%s: launch failed: %s\n", name, cudaGetErrorString(e));
-      cudaGetLastError();
-      return;
-    }
-    const double t = tm.median_us(launch);
-    std::printf("%-28s %9.2f %7.1f%% %7lld %s\n", name, t, 100.0 * t_lib / t, blocks, exact ? "exact" : "WRONG");
-  }
-};
-
 template <class T>
 void sweep(int M, int N, FlushTimer& tm, cublasHandle_t h) {
-  Table<T> tab(M, N, tm, h);
-  const MatVecArgs<T> a = tab.args();
+  GevmTable<T> tab(M, N, 1234, tm, h, 28);
+  const MatVecArgs<T> a{tab.pb.A, tab.pb.x, tab.pb.y, M, N, nullptr};
   const int items = matvec::row_items<T>(N, true);
   auto row = [&](const char* name, long long blocks, auto&& launch) { tab.row(name, blocks, launch); };
   // Slabs S that keep a row for each of the block's 256 / C row threads (gevm6's rows_ok).
@@ -252,8 +225,8 @@ void run_deep(const MatVecArgs<T>& a, int S, cudaStream_t s) {
 
 template <class T>
 void deep(int M, int N, FlushTimer& tm, cublasHandle_t h) {
-  Table<T> tab(M, N, tm, h);
-  const MatVecArgs<T> a = tab.args();
+  GevmTable<T> tab(M, N, 1234, tm, h, 28);
+  const MatVecArgs<T> a{tab.pb.A, tab.pb.x, tab.pb.y, M, N, nullptr};
   const int items = matvec::row_items<T>(N, true);
   const auto narrow = gevm_plan::narrow(M, items, 16, sm_count());
   std::printf("-- gevm6 _c128's plan here: C%d S%d (U8 -- b2)\n", narrow.C, narrow.S);

@@ -3,7 +3,7 @@
 // whole run, a row-major cublasSgemm, an fp64 CPU product of chosen rows, CUDA-event timing
 // (warm-up, then the median; with the L2 emptied before each sample: FlushTimer), the float
 // product's check against the fp64 rows and cuBLAS (check_product) with its buffers and inputs,
-// and the gevm trials' problem (GevmProblem). Each trial is still one .cu file built with one
+// and the gevm trials' problem and table (GevmProblem, GevmTable). Each trial is still one .cu file built with one
 // nvcc line.
 #pragma once
 
@@ -304,6 +304,44 @@ struct GevmProblem {
     CK(cudaMemcpy(hy.data(), y, N * sizeof(T), cudaMemcpyDeviceToHost));
     for (int j = 0; j < N; ++j) exact = exact && hy[j] == href[j];
     return cudaSuccess;
+  }
+};
+
+// One table of a gevm trial: the problem, cuBLAS's time (printed as the table's heading and again
+// at its end), and row(): a launch checked for equality with cuBLAS, timed, and checked again
+// after its timed launches; a launch that fails prints its error and leaves its row out.
+template <class T>
+struct GevmTable {
+  GevmProblem<T> pb;
+  FlushTimer& tm;
+  cublasHandle_t h;
+  int width;  // of the config column
+  double t_lib;
+  GevmTable(int M, int N, unsigned seed, FlushTimer& tm_, cublasHandle_t h_, int width_)
+      : pb(M, N, seed), tm(tm_), h(h_), width(width_) {
+    t_lib = tm.median_us([&] { pb.library(h); });
+    pb.keep_reference();
+    std::printf("\n## %s %d x %d: cublas_gemv_n %.2f us\n", sizeof(T) == 4 ? "float" : "double", M, N, t_lib);
+    std::printf("%-*s %9s %8s %7s %s\n", width, "config", "us", "vs lib", "blocks", "check");
+  }
+  GevmTable(const GevmTable&) = delete;
+  GevmTable& operator=(const GevmTable&) = delete;
+  ~GevmTable() { std::printf("cublas_gemv_n again: %.2f us\n", tm.median_us([&] { pb.library(h); })); }
+  template <class F>
+  void row(const char* name, long long blocks, F&& launch) {
+    bool exact = true;
+    cudaError_t e = pb.check(launch, exact);
+    double t = 0;
+    if (e == cudaSuccess) {
+      t = tm.median_us(launch);
+      e = pb.check(launch, exact);
+    }
+    if (e != cudaSuccess) {
+      std::printf("%s: launch failed: %s\n", name, cudaGetErrorString(e));
+      cudaGetLastError();
+      return;
+    }
+    std::printf("%-*s %9.2f %7.1f%% %7lld %s\n", width, name, t, 100.0 * t_lib / t, blocks, exact ? "exact" : "WRONG");
   }
 };
 
