@@ -5,7 +5,9 @@
 #   device_build CMAKE_ARGS...       configure and build (Release, warnings as errors; BUILD_TARGET:
 #                                    one target only, e.g. compare); on failure
 #                                    the errors go to the log, the whole output stays in
-#                                    OUTDIR/TAG-build.log, and the script exits 1
+#                                    OUTDIR/TAG-build.log, and the script exits 1; with BIN_DIR
+#                                    set (a build folder made elsewhere for this GPU: compare,
+#                                    tests/gpu_suite) nothing is built and BIN_DIR is used
 #   device_suite                     the GPU suite (KL_GPU_SUITE_QUICK as set; SUITE_TC: a doctest
 #                                    -tc filter), its summary lines into the log
 export PATH="$PATH:/usr/local/cuda/bin"
@@ -22,6 +24,11 @@ device_begin() {
 say() { echo "== $*" | tee -a "$log"; }
 
 device_build() {
+  if [ -n "${BIN_DIR:-}" ]; then
+    build="$BIN_DIR"
+    say "$tag: prebuilt binaries in $build (nothing built here)"
+    return
+  fi
   say "$tag: configure and build ($*)"
   if ! { cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DKL_WERROR=ON "$@" && cmake --build "$build" -j "$(nproc)" ${BUILD_TARGET:+--target $BUILD_TARGET}; } > "$out/$tag-build.log" 2>&1; then
     grep -E "error|Error" "$out/$tag-build.log" | head -20 | tee -a "$log"

@@ -6,7 +6,7 @@ usage:
   scripts/profile.py [options] --from RESULT.json     profile the rows of an earlier run
 
 For every (problem, variant) it runs, under `ncu`, one validation launch of that variant alone
-(`compare ... -v NAME --skip-library --validate-only --no-exact-check`), so every kernel ncu sees
+(`compare ... -v NAME --skip-library --validate-only --no-exact-check --no-recheck`), so every kernel ncu sees
 belongs to it (the runner's own kernels, the fp64 reference and the poison fill, are dropped by
 name), then aggregates the variant's kernels (duration-weighted rates, summed counts):
 
@@ -184,7 +184,7 @@ def aggregate(kernels):
 def profile_variant(ncu, metrics, compare, row, extra):
     """ncu over one validation launch of row's variant; returns (metrics, error)."""
     args = [compare, "-f", row["family"], "-t", row["dtype"], "-s", "x".join(str(d) for d in row["dims"]),
-            "-v", row["variant"], "--skip-library", "--validate-only", "--no-exact-check", "--no-files", "-q"]
+            "-v", row["variant"], "--skip-library", "--validate-only", "--no-exact-check", "--no-recheck", "--no-files", "-q"]
     for name, value in axis_items(row):
         args += ["--axis", f"{name}={value}"]
     cmd = [ncu, "--clock-control", "none", "--csv", "--page", "raw", "--metrics", ",".join(metrics)] + extra + args
@@ -265,7 +265,7 @@ def main():
     elif cargs:
         # A validation-only run lists the rows (problems × variants) the arguments select.
         with tempfile.TemporaryDirectory() as tmp:
-            res = subprocess.run([a.compare] + cargs + ["--validate-only", "--no-exact-check", "-q", "--out", tmp,
+            res = subprocess.run([a.compare] + cargs + ["--validate-only", "--no-exact-check", "--no-recheck", "-q", "--out", tmp,
                                                          "--name", "rows"], capture_output=True, text=True)
             path = os.path.join(tmp, "rows.json")
             if not os.path.exists(path):

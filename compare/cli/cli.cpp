@@ -229,7 +229,9 @@ Plan parse_command_line(int argc, const char* const* argv) {
       ->check(CLI::IsMember({4, 8}));
   app.add_flag("-q,--quiet", plan.quiet, "no progress line on stderr");
   app.add_flag("--validate-only", [&](std::int64_t) { plan.run.time_variants = false; }, "validate every variant, time none (no copy ceiling either)");
-  app.add_flag("--no-exact-check", [&](std::int64_t) { plan.run.exact_check = false; }, "skip the second validation on integer-valued inputs (profiling: one launch per variant)");
+  app.add_flag("--no-exact-check", [&](std::int64_t) { plan.run.exact_check = false; }, "skip the validation on integer-valued inputs");
+  app.add_flag("--no-recheck", [&](std::int64_t) { plan.run.recheck = false; },
+               "skip the last validation, on fresh inputs in fresh buffers (profiling: with --validate-only and --no-exact-check each variant is launched once)");
   app.add_flag("--skip-library", plan.run.skip_library, "profiling: run library baselines only where --variants names them");
   app.add_flag("--stop-on-fault", [&](std::int64_t) { plan.recover_from_faults = false; }, "when a fault leaves the CUDA context unusable, stop (exit 4, incomplete report) instead of going on in child processes");
   app.add_flag("--summary", plan.summary, "after the table, the verdict table: one line per hand-written variant (a submission's, alice/NAME, or a ladder step): passed or its first failure, best and worst % of the library, best % of the ceiling; also written as BASE.summary.md and .csv");

@@ -435,7 +435,7 @@ std::vector<Row> execute(const Row& proto, Problem& problem, std::vector<Candida
 
   if (ctx.opt.exact_check && problem.has_exact_inputs()) p.exact_phase(seed);
   if (!p.stop()) p.random_phase(seed);
-  if (!p.stop()) p.fresh_phase(seed);
+  if (ctx.opt.recheck && !p.stop()) p.fresh_phase(seed);
   for (std::size_t i = 0; i < rows.size(); ++i)
     if (p.timed_ok[i]) p.finish_row(i);
   if (!ctx.fatal.empty()) p.abandon("not run: an earlier variant left the CUDA context unusable");

@@ -83,6 +83,7 @@ struct RunOptions {
   std::optional<std::uint64_t> seed;          // fixed seed (reproducible); default: fresh per problem
   bool time_variants = true;                  // false: validate only (the GPU test suite)
   bool exact_check = true;                    // the second validation on integer-valued inputs
+  bool recheck = true;                        // the last validation: fresh inputs in fresh buffers
   bool skip_library = false;                  // profiling: library baselines only if the patterns name them
   // Numeric settings a family declares for itself (Family::settings(): allreduce's --gpus), by
   // name; a setting not given on the command line is absent.

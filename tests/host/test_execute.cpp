@@ -108,15 +108,18 @@ Candidate candidate(const char* name, Source src, std::function<void(void*, cuda
   return c;
 }
 
-std::vector<Row> run(FakeProblem& p, std::vector<Candidate> cands, bool time = true) {
+std::vector<Row> run_with(FakeProblem& p, std::vector<Candidate> cands, const RunOptions& opt) {
   static FakeTimer timer;
   static DeviceInfo dev;
-  RunOptions opt;
-  opt.time_variants = time;
   RunContext ctx{opt, dev, 3000, timer};
   Row proto;
   proto.family = "fake";
   return execute(proto, p, cands, ctx, 1);
+}
+std::vector<Row> run(FakeProblem& p, std::vector<Candidate> cands, bool time = true) {
+  RunOptions opt;
+  opt.time_variants = time;
+  return run_with(p, std::move(cands), opt);
 }
 
 }  // namespace
@@ -277,4 +280,31 @@ TEST_CASE("a rate the GPU cannot reach fails its row instead of being reported a
   p.bytes = 3e9 * 1e-3;  // exactly the copy's rate: possible
   const auto ok = run(p, {candidate("fast", Source::handwritten, [&](void*, cudaStream_t) { p.out = p.answer(); })});
   CHECK(ok[0].status == RowStatus::ok);
+}
+
+TEST_CASE("a profiler's run launches each variant once: no exact run, no recheck") {
+  FakeProblem p;
+  p.truth = 12.5, p.exact_truth = 7;
+  int launches = 0;
+  const auto counted = [&] {
+    return std::vector<Candidate>{candidate("counted", Source::handwritten, [&](void*, cudaStream_t) {
+      ++launches;
+      p.out = p.answer();
+    })};
+  };
+  // What scripts/profile.py asks for (--validate-only --no-exact-check --no-recheck): ncu then
+  // sees one launch, so its time column is one launch's.
+  RunOptions opt;
+  opt.time_variants = false, opt.exact_check = false, opt.recheck = false;
+  auto rows = run_with(p, counted(), opt);
+  CHECK(rows[0].status == RowStatus::ok);
+  CHECK(launches == 1);
+  // Without --no-recheck the fresh-buffer recheck launches it again; with the exact run, a third time.
+  launches = 0, opt.recheck = true;
+  rows = run_with(p, counted(), opt);
+  CHECK(launches == 2);
+  launches = 0, opt.exact_check = true;
+  rows = run_with(p, counted(), opt);
+  CHECK(rows[0].exact_check.pass);
+  CHECK(launches == 3);
 }
