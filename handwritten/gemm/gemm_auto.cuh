@@ -26,9 +26,13 @@
 //           1. tiles of 128² >= two waves: the 128×128×16 tile, 3 stages, unsplit: gemm9's where
 //              its 16-byte path applies, gemm10's otherwise (on the element path gemm10 was 2.65×
 //              faster, 4097×4095×17: 51.0 against 135.3 µs);
-//           2. otherwise gemm10 64×64×16, 4 stages (four blocks per SM), k split into as many
-//              slices as the resident blocks hold whole (gemm_plan::splitk_splits_for), each
-//              slice 4 k tiles deep or more, at most 16.
+//           2. otherwise gemm10 64×64×16, 4 stages (four blocks per SM), k split into the
+//              number of slices (1 to 16) a time model puts first (gemm_plan::splitk_model_us:
+//              k tiles per slice × the busiest SM's co-resident blocks, plus the reduction's
+//              launch and bytes). Against the earlier rule (as many slices as the resident
+//              blocks hold), on 14 shapes it was not fitted on: 0.9% slower than the best split
+//              on average against 4.3%, at worst 8.4% against 19.5%
+//              (results/h100/session33/splitk_trial_check.log).
 //   double  (FP64 tensor cores) 0. 128² tiles >= a wave and the device's shared memory holds the
 //              tile (146 KB): gemm11 128×128×16 DMMA m16n8k4 with its fragments prefetched: 95.1/
 //              94.8/94.9% of cuBLAS at 2048³/4096³/8192³ against the 64² tile's 90.4/89.7/86.4%
@@ -171,7 +175,7 @@ template <class T>
 int splits(GemmShape s) {
   if (!here().cp_async) return 1;  // gemm8
   if constexpr (std::is_same_v<T, float>) {
-    return large_tile<T>(s) ? 1 : gemm10::splits<float, 64, 64, 16, 32, 32, 4, 8, 4>(s, sm_count());
+    return large_tile<T>(s) ? 1 : gemm10::splits_modeled<float, 64, 64, 16, 32, 32, 4, 8, 4>(s, sm_count());
   } else {
     if (!here().dmma || !gemm_plan::dmma_split_k(s, sm_count(), here().dmma_large)) return 1;  // gemm9's FMA tile; unsplit
     return gemm11::splits<32, 32, 16, 16, 16, 4, 8>(s, sm_count());

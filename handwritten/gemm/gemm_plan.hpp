@@ -187,6 +187,47 @@ inline int splitk_splits(GemmShape s, int bm, int bn, int bk, int blocks_per_sm,
   const long long tiles = static_cast<long long>(div_up(s.M, bm)) * div_up(s.N, bn);
   return splitk_splits_for(tiles, s.K, bk, blocks_per_sm, fill_sms);
 }
+// gemm_auto's small float step (gemm10 64×64×16, four blocks per SM) picks its split by a time
+// model instead: splitk_splits_for, which fills the resident blocks, split 513×257×129 three
+// ways (11.26 µs) where unsplit ran 10.40, 700×600×200 four ways (15.94 µs against 12.03
+// unsplit) and 129×129×4097 sixteen ways (27.71 µs against 20.96 for 14: 144 blocks put two on
+// twelve SMs), results/h100/session33/splitk_trial.log. The model, in microseconds:
+//   k tiles of the deepest slice × kSplitTileUs × the busiest SM's load
+//   + where there is a split: kSplitReduceUs (the reduction's launch and ramp) and the
+//     reduction's bytes, (slices + 1) × M × N elements, at kSplitReduceBytesPerUs.
+// The load of j blocks on one SM, at most `blocks_per_sm` resident: one block 1, each further
+// resident block kSplitCoResident more (they share the SM's issue slots; 1 would be no overlap),
+// whole residency waves one after another. The constants were fitted on the H100 (the 12 shapes
+// of the log above; the model's pick was within 1.8% of the best split on each) and checked on
+// 14 others (results/h100/session33/splitk_trial_check.log: 0.9% slower than the best split on
+// average, 8.4% at worst, 3000×200×300, one slice where two were best; the fill rule there:
+// 4.3% and 19.5%); the SM count is the device's. The model only ranks the splits of one shape,
+// so its constants matter as ratios: the k tile's time against the reduction's.
+constexpr double kSplitTileUs = 0.7, kSplitCoResident = 0.5, kSplitReduceUs = 3.5, kSplitReduceBytesPerUs = 2.5e6;
+inline double splitk_model_us(GemmShape s, int bm, int bn, int bk, int splits, int blocks_per_sm, long long sms,
+                              std::size_t elem_bytes) {
+  const int used = used_splits(s.K, splits, bk);
+  const long long k_tiles = k_per_split(s.K, splits, bk) / bk;
+  const long long busiest = div_up(tiles_of(s, bm, bn) * used, sms);
+  const auto resident = [&](long long n) { return n ? 1 + kSplitCoResident * double(n - 1) : 0.0; };
+  const double load = double(busiest / blocks_per_sm) * resident(blocks_per_sm) + resident(busiest % blocks_per_sm);
+  double t = kSplitTileUs * double(k_tiles) * load;
+  if (used > 1) t += kSplitReduceUs + double(used + 1) * s.M * s.N * double(elem_bytes) / kSplitReduceBytesPerUs;
+  return t;
+}
+// The split count (1 to kMaxSplits, the fewest of those that use as many slices) the model
+// times fastest.
+inline int splitk_splits_modeled(GemmShape s, int bm, int bn, int bk, int blocks_per_sm, long long sms,
+                                 std::size_t elem_bytes) {
+  int best = 1;
+  double best_us = splitk_model_us(s, bm, bn, bk, 1, blocks_per_sm, sms, elem_bytes);
+  for (int n = 2; n <= kMaxSplits; ++n) {
+    if (used_splits(s.K, n, bk) == used_splits(s.K, n - 1, bk)) continue;
+    const double us = splitk_model_us(s, bm, bn, bk, n, blocks_per_sm, sms, elem_bytes);
+    if (us < best_us) best = n, best_us = us;
+  }
+  return best;
+}
 // The tiles (i, j), i <= j, of a T × T tile grid (A·Aᵀ's triangle): T(T + 1)/2.
 inline long long triangle_tiles(int M, int tile) {
   const long long T = div_up(M, tile);

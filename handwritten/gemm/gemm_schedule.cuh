@@ -128,6 +128,7 @@ struct StagedTile {
 using gemm_plan::k_per_split;
 using gemm_plan::splitk_depth;
 using gemm_plan::splitk_splits;
+using gemm_plan::splitk_splits_modeled;
 using gemm_plan::used_splits;
 
 // c[i] = ws[i] + ws[mn + i] + ... + ws[(splits - 1)·mn + i], in that order.

@@ -309,3 +309,45 @@ TEST_CASE("split-K choice: the examples of gemm_auto's header") {
   CHECK(triangle_tiles(1, 64) == 1);
   CHECK(triangle_tiles(2048, 64) == 528);
 }
+
+TEST_CASE("split-K by the time model: gemm_auto's small float step, the measured picks") {
+  const auto used = [](GemmShape s) {
+    return used_splits(s.K, splitk_splits_modeled(s, 64, 64, 16, 4, 132, 4), 16);
+  };
+  // The fastest split measured on the H100 where the model found it
+  // (results/h100/session33/splitk_trial.log and splitk_trial_check.log) ...
+  CHECK(used({513, 257, 129}) == 1);    // the fill rule: 3 slices, 11.26 against 10.40 µs
+  CHECK(used({700, 600, 200}) == 1);    // fill: 4, 15.94 against 12.03
+  CHECK(used({1000, 1000, 300}) == 1);  // fill: 2
+  CHECK(used({1000, 700, 120}) == 1);
+  CHECK(used({513, 257, 257}) == 5);
+  CHECK(used({300, 200, 1000}) == 13);  // fill: 16
+  CHECK(used({129, 129, 4097}) == 14);  // fill: 16 (144 blocks: two on twelve SMs), 27.71 against 20.96
+  CHECK(used({97, 513, 3001}) == 14);
+  CHECK(used({1000, 1000, 1000}) == 2);
+  CHECK(used({60, 2000, 1000}) == 8);
+  CHECK(used({2000, 1000, 500}) == 1);
+  // ... and where it did not: 3000×200×300, one slice where two were 8.4% faster.
+  CHECK(used({3000, 200, 300}) == 1);
+  // The model's own arithmetic (splitk_model_us): one slice, one block per SM: k tiles × 0.7 µs;
+  // 700×600×200 in 4 slices: 440 blocks (4 on the busiest SM, 2.5 blocks' time) of 4 k tiles,
+  // plus the reduction (3.5 µs and 5 × 420000 floats at 2.5 TB/s).
+  CHECK(splitk_model_us({700, 600, 200}, 64, 64, 16, 1, 4, 132, 4) == doctest::Approx(0.7 * 13));
+  CHECK(splitk_model_us({700, 600, 200}, 64, 64, 16, 4, 4, 132, 4) ==
+        doctest::Approx(0.7 * 4 * 2.5 + 3.5 + 5 * 420000 * 4 / 2.5e6));
+  // Past the resident blocks, whole waves: 9 blocks of one slice on 1 SM at 4 per SM: 2 × 2.5 + 1.
+  CHECK(splitk_model_us({192, 192, 16}, 64, 64, 16, 1, 4, 1, 4) == doctest::Approx(0.7 * (2 * 2.5 + 1)));
+  // Always a plan the kernels take: 1 to kMaxSplits, the fewest splits for its slice count.
+  for (int M : {1, 63, 513, 3000})
+    for (int K : {1, 17, 129, 4097, 100000})
+      for (long long sms : {1, 24, 132}) {
+        const GemmShape s{M, 257, K};
+        const int n = splitk_splits_modeled(s, 64, 64, 16, 4, sms, 4);
+        CAPTURE(M);
+        CAPTURE(K);
+        CAPTURE(sms);
+        CHECK(n >= 1);
+        CHECK(n <= kMaxSplits);
+        CHECK((n == 1 || used_splits(K, n - 1, 16) < used_splits(K, n, 16)));
+      }
+}
