@@ -22,7 +22,6 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
@@ -44,24 +43,10 @@ float* integer_matrix(std::size_t n, unsigned seed) {
   return d;
 }
 
-// Poisons `out` (NaN), runs `launch`, and compares `count` floats with `ref` bit for bit.
-template <class F>
-bool equal_after(F&& launch, float* out, const std::vector<float>& ref) {
-  CK(cudaMemset(out, 0xff, ref.size() * 4));
-  launch();
-  sync_or_die(nullptr, 30, "check");
-  CK(cudaGetLastError());
-  std::vector<float> h(ref.size());
-  CK(cudaMemcpy(h.data(), out, ref.size() * 4, cudaMemcpyDeviceToHost));
-  return std::memcmp(h.data(), ref.data(), ref.size() * 4) == 0;
-}
-
 template <class F>
 void row(const char* name, F&& launch, float* out, const std::vector<float>& ref, double t_lib, FlushTimer& tm) {
-  const bool before = equal_after(launch, out, ref);
-  const double t = tm.median_us(launch);
-  const bool after = equal_after(launch, out, ref);
-  std::printf("%-34s %9.1f %7.1f%% %s\n", name, t, 100.0 * t_lib / t, before && after ? "exact" : "FAIL");
+  const CheckedTime r = checked_median_us(tm, launch, out, ref);
+  std::printf("%-34s %9.1f %7.1f%% %s\n", name, r.us, 100.0 * t_lib / r.us, r.exact ? "exact" : "FAIL");
 }
 
 void transpose(int n, FlushTimer& tm) {

@@ -39,7 +39,7 @@ void run(Shape sh, int sms, FlushTimer& tm) {
   const std::size_t nA = std::size_t(sh.M) * sh.K, nB = std::size_t(sh.K) * sh.N, nC = std::size_t(sh.M) * sh.N;
   ProductBuffers buf(nA, nB, nC, 1);
   std::mt19937 rng(sh.M * 131 + sh.N * 7 + sh.K);
-  std::vector<float> hA(nA), hB(nB), hC(nC), hRef(nC);
+  std::vector<float> hA(nA), hB(nB), hRef(nC);
   fill_inputs(hA, true, rng);
   fill_inputs(hB, true, rng);
   CK(cudaMemcpy(buf.A, hA.data(), nA * 4, cudaMemcpyHostToDevice));
@@ -63,20 +63,10 @@ void run(Shape sh, int sms, FlushTimer& tm) {
     if (used == last_used) continue;
     last_used = used;
     const GemmArgs<float> g{buf.A, buf.B, buf.C[0], sh.M, sh.N, sh.K, ws};
-    auto equal = [&] {
-      CK(cudaMemset(buf.C[0], 0xff, nC * 4));  // NaN
-      launch(g, s, nullptr);
-      sync_or_die(nullptr, 30, "check");
-      CK(cudaGetLastError());
-      CK(cudaMemcpy(hC.data(), buf.C[0], nC * 4, cudaMemcpyDeviceToHost));
-      return std::memcmp(hC.data(), hRef.data(), nC * 4) == 0;
-    };
-    const bool before = equal();
-    const double t = tm.median_us([&] { launch(g, s, nullptr); });
-    const bool after = equal();
-    std::printf("%6d %6d %9.2f %7.1f%% %7lld %8.1f %s%s%s\n", used, gemm_plan::k_per_split(sh.K, s, BK), t,
-                100.0 * t_lib / t, tiles * used, gemm_plan::splitk_model_us(gs, BM, BN, BK, s, 4, sms, 4),
-                before && after ? "exact" : "FAIL", used == fill ? "  <- fill" : "", used == model ? "  <- model" : "");
+    const CheckedTime r = checked_median_us(tm, [&] { launch(g, s, nullptr); }, buf.C[0], hRef);
+    std::printf("%6d %6d %9.2f %7.1f%% %7lld %8.1f %s%s%s\n", used, gemm_plan::k_per_split(sh.K, s, BK), r.us,
+                100.0 * t_lib / r.us, tiles * used, gemm_plan::splitk_model_us(gs, BM, BN, BK, s, 4, sms, 4),
+                r.exact ? "exact" : "FAIL", used == fill ? "  <- fill" : "", used == model ? "  <- model" : "");
   }
   CK(cudaFree(ws));
   std::printf("cublas_gemm again: %.2f us\n", tm.median_us([&] { cublas_gemm(buf.A, buf.B, buf.Cref, sh.M, sh.N, sh.K, nullptr); }));

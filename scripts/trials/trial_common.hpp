@@ -3,7 +3,8 @@
 // whole run, a row-major cublasSgemm, an fp64 CPU product of chosen rows, CUDA-event timing
 // (warm-up, then the median; with the L2 emptied before each sample: FlushTimer), the float
 // product's check against the fp64 rows and cuBLAS (check_product) with its buffers and inputs,
-// and the gevm trials' problem and table (GevmProblem, GevmTable). Each trial is still one .cu file built with one
+// a launch timed and checked bit for bit before and after (checked_median_us), and the gevm
+// trials' problem and table (GevmProblem, GevmTable). Each trial is still one .cu file built with one
 // nvcc line.
 #pragma once
 
@@ -16,6 +17,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <initializer_list>
 #include <random>
 #include <thread>
@@ -257,6 +259,32 @@ struct FlushTimer {
     return 1000.0 * t[t.size() / 2];
   }
 };
+
+// ---- checked timing (the split-K and H200 trials) ---------------------------------------------
+// Poisons `out` (all bytes 0xff: NaN), runs `launch`, and says whether the ref.size() values it
+// left in `out` are `ref`'s bit for bit.
+template <class T, class F>
+bool equal_after(F&& launch, T* out, const std::vector<T>& ref) {
+  CK(cudaMemset(out, 0xff, ref.size() * sizeof(T)));
+  launch();
+  sync_or_die(nullptr, 30, "check");
+  CK(cudaGetLastError());
+  std::vector<T> h(ref.size());
+  CK(cudaMemcpy(h.data(), out, ref.size() * sizeof(T), cudaMemcpyDeviceToHost));
+  return std::memcmp(h.data(), ref.data(), ref.size() * sizeof(T)) == 0;
+}
+// A launch's median time (FlushTimer), and whether equal_after held both before and after the
+// timed launches (a result that only the first run gets right fails).
+struct CheckedTime {
+  double us;
+  bool exact;
+};
+template <class F, class T>
+CheckedTime checked_median_us(FlushTimer& tm, F&& launch, T* out, const std::vector<T>& ref) {
+  const bool before = equal_after(launch, out, ref);
+  const double us = tm.median_us(launch);
+  return {us, before && equal_after(launch, out, ref)};
+}
 
 // ---- the gevm trials' problem ----------------------------------------------------------------
 // y = x·A, A M × N row-major, with integer-valued inputs in [-4, 4] (every order of the sums is
