@@ -46,21 +46,22 @@ inline Chunks chunks_for(int M, int N, int W = 1) {
   return {ceil_div(m, rows), rows};  // no empty chunk
 }
 
+// The block's share of the job: columns [blockIdx.x · kCols · W, + kCols · W) over rows [r0, r1),
+// folded per column, then emit(c, folded) for each of those columns c (an index into the block's
+// columns) inside the matrix, by one thread each, in the same order for every caller (the 8
+// row-threads' results in order). `part` is the block's [kRowThreads][kCols · W] shared scratch;
+// the block is kCols × kRowThreads threads. rows_cols_cluster's kernel calls it too.
 // kVector: each thread takes kVec<T> adjacent columns as one 16-byte load per row (rows must
 // start on 16-byte boundaries and N be a multiple of kVec<T>); otherwise one column.
-template <class T, class Op, bool kVector = false>
-__global__ void __launch_bounds__(kThreads)
-    cols_chunk(const T* __restrict__ A, int M, int N, std::size_t pitch, std::size_t chunk_rows, T* __restrict__ out,
-               T* __restrict__ partials) {
+template <class T, class Op, bool kVector, class Emit>
+__device__ __forceinline__ void chunk_column_folds(const T* __restrict__ A, int N, std::size_t pitch, std::size_t r0,
+                                                   std::size_t r1, T (&part)[kRowThreads][kCols * (kVector ? kVec<T> : 1)],
+                                                   Emit&& emit) {
   using namespace rows_detail;
   constexpr int W = kVector ? kVec<T> : 1;
   using V = std::conditional_t<kVector, vec16_t<T>, T>;
-  __shared__ __align__(16) T part[kRowThreads][kCols * W];
   const int tx = threadIdx.x, ty = threadIdx.y;
   const int col = (static_cast<int>(blockIdx.x) * kCols + tx) * W;  // the thread's first column
-  const std::size_t r0 = static_cast<std::size_t>(blockIdx.y) * chunk_rows;
-  const std::size_t m = static_cast<std::size_t>(M);
-  const std::size_t r1 = r0 + chunk_rows < m ? r0 + chunk_rows : m;
   T acc[kUnroll][W];
 #pragma unroll
   for (unsigned u = 0; u < kUnroll; ++u)
@@ -97,13 +98,29 @@ __global__ void __launch_bounds__(kThreads)
   __syncthreads();
   // The 8 row-threads' results per column, in order; a row of part per pass, conflict-free.
   for (int c = ty * kCols + tx; c < kCols * W; c += kThreads) {
-    const int column = static_cast<int>(blockIdx.x) * kCols * W + c;
-    if (column >= N) continue;
+    if (static_cast<int>(blockIdx.x) * kCols * W + c >= N) continue;
     T s = part[0][c];
     for (int k = 1; k < kRowThreads; ++k) s = Op::combine(s, part[k][c]);
-    if (gridDim.y == 1) out[column] = finish<Op>(s, M);
-    else partials[static_cast<std::size_t>(column) * gridDim.y + blockIdx.y] = s;
+    emit(c, s);
   }
+}
+
+// Block (x, y): chunk y of column block x; the folded chunk goes to `out` (one chunk) or to the
+// column's partials (partials[column · chunks + y]) for combine_parts.
+template <class T, class Op, bool kVector = false>
+__global__ void __launch_bounds__(kThreads)
+    cols_chunk(const T* __restrict__ A, int M, int N, std::size_t pitch, std::size_t chunk_rows, T* __restrict__ out,
+               T* __restrict__ partials) {
+  constexpr int W = kVector ? kVec<T> : 1;
+  __shared__ __align__(16) T part[kRowThreads][kCols * W];
+  const std::size_t r0 = static_cast<std::size_t>(blockIdx.y) * chunk_rows;
+  const std::size_t m = static_cast<std::size_t>(M);
+  const std::size_t r1 = r0 + chunk_rows < m ? r0 + chunk_rows : m;
+  chunk_column_folds<T, Op, kVector>(A, N, pitch, r0, r1, part, [&](int c, T s) {
+    const int column = static_cast<int>(blockIdx.x) * kCols * W + c;
+    if (gridDim.y == 1) out[column] = rows_detail::finish<Op>(s, M);
+    else partials[static_cast<std::size_t>(column) * gridDim.y + blockIdx.y] = s;
+  });
 }
 
 template <class T, bool kVector = false>

@@ -3,6 +3,7 @@
 #include "handwritten/rows/rows_auto.cuh"
 #include "handwritten/rows/rows_block_deep.cuh"
 #include "handwritten/rows/rows_block_split.cuh"
+#include "handwritten/rows/rows_cols_cluster.cuh"
 #include "handwritten/rows/rows_cols_coalesced.cuh"
 #include "handwritten/rows/rows_cols_vec16.cuh"
 #include "handwritten/rows/rows_global.cuh"
@@ -27,6 +28,7 @@ std::vector<RowsVariant<T>> rows_handwritten() {
       rows_block_deep::variant<T>(),      // a block per row, 4 loads in flight, sized to the row
       rows_cols_coalesced::variant<T>(),  // col_mean: coalesced, split over rows
       rows_cols_vec16::variant<T>(),      // col_mean: ... with 16-byte loads
+      rows_cols_cluster::variant<T>(),    // col_mean: ... in one launch, chunks folded in a cluster (9.0+)
       rows_auto::variant<T>(),            // picks one of the steps above by shape
   };
 }

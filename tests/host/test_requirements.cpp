@@ -210,11 +210,17 @@ TEST_CASE("requirements: which variants run on which GPU") {
   CHECK(find(a10, "aat", "float", "aat_triangle_64").why.empty());
   CHECK(contains(find(t4, "aat", "float", "aat_triangle_64").why, "cp.async"));
 
+  // rows_cols_cluster launches clusters: 9.0 and up (rows_auto asks the device before it takes it).
+  CHECK(contains(find(a10, "rows", "float", "rows_cols_cluster").why, "clusters"));
+  CHECK(find(h100, "rows", "float", "rows_cols_cluster").why.empty());
+  CHECK(find(rtx5090, "rows", "double", "rows_cols_cluster").why.empty());
+
   // The library baselines and the families without a step beyond 7.5 run everywhere.
   for (const auto* all : {&t4, &a10, &rtx5090})
     for (const Verdict& v : *all)
-      if (v.family == "reduce" || v.family == "dot" || v.family == "rows" || v.family == "transpose" ||
-          v.family == "table" || v.family == "gemv" || v.origin.find("cuBLAS") != std::string::npos) {
+      if ((v.family == "reduce" || v.family == "dot" || v.family == "rows" || v.family == "transpose" ||
+           v.family == "table" || v.family == "gemv" || v.origin.find("cuBLAS") != std::string::npos) &&
+          v.variant != "rows_cols_cluster") {
         INFO(v.family << " " << v.variant);
         CHECK(v.why.empty());
       }
