@@ -89,12 +89,7 @@ void run_shape(Shape sh, const float* A, const std::vector<float>& hA, float* y,
 }  // namespace
 
 int main() {
-  std::signal(SIGALRM, on_alarm);
-  alarm(400);
-  CB(cublasCreate(&g_handle));
-  cudaDeviceProp prop{};
-  CK(cudaGetDeviceProperties(&prop, 0));
-  std::printf("device: %s, %d SMs\n", prop.name, prop.multiProcessorCount);
+  begin_trial(400);
   // TRIAL_SHAPES=mid: the shapes cuBLAS still led at in results/h100/session34/cols_cluster_trial_b.log.
   const bool mid = std::getenv("TRIAL_SHAPES") && std::string(std::getenv("TRIAL_SHAPES")) == "mid";
   const std::vector<Shape> shapes =

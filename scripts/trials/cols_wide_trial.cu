@@ -175,18 +175,13 @@ void wide_rows(Problem& p, FlushTimer& tm, double t_lib, int sms) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::signal(SIGALRM, on_alarm);
-  alarm(240);
   const int M = argc > 2 ? std::atoi(argv[1]) : 16384;
   const int N = argc > 2 ? std::atoi(argv[2]) : 16384;
   if (M < 1 || N < 4 || N % 4 != 0 || double(M) * N > 1.1e9) {
     std::printf("cols_wide: M >= 1, N a multiple of 4, M·N <= 1.1e9\n");
     return 2;
   }
-  CB(cublasCreate(&g_handle));
-  cudaDeviceProp prop{};
-  CK(cudaGetDeviceProperties(&prop, 0));
-  std::printf("device: %s, %d SMs\n", prop.name, prop.multiProcessorCount);
+  const cudaDeviceProp prop = begin_trial(240);
   FlushTimer tm;
   Problem p(M, N);
   const double t_lib = tm.median_us([&] { p.library(); });

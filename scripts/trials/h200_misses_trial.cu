@@ -125,17 +125,12 @@ void column_sums(int n, FlushTimer& tm) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::signal(SIGALRM, on_alarm);
-  alarm(240);
   const int n = argc > 1 ? std::atoi(argv[1]) : 16384;
   if (n < 1 || n > 32768) {
     std::printf("h200_misses: N must be 1 to 32768, not '%s'\n", argv[1]);
     return 2;
   }
-  CB(cublasCreate(&g_handle));
-  cudaDeviceProp p{};
-  CK(cudaGetDeviceProperties(&p, 0));
-  std::printf("device: %s, %d SMs\n", p.name, p.multiProcessorCount);
+  begin_trial(240);
   FlushTimer tm;
   transpose(n, tm);
   column_sums(n, tm);

@@ -75,15 +75,8 @@ void run(Shape sh, int sms, FlushTimer& tm) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::signal(SIGALRM, on_alarm);
-  alarm(300);
-  CB(cublasCreate(&g_handle));
+  const int sms = begin_trial(300).multiProcessorCount;
   gemm10::prepare<float, BM, BN, BK, 32, 32, 4, 8, 4>();
-  int sms = 0;
-  CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
-  cudaDeviceProp p{};
-  CK(cudaGetDeviceProperties(&p, 0));
-  std::printf("device: %s, %d SMs\n", p.name, sms);
   std::vector<Shape> shapes;
   for (int i = 1; i < argc && std::strcmp(argv[1], "check") != 0; ++i) {
     Shape s{};

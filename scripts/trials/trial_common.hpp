@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <csignal>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -63,6 +64,18 @@ inline void on_alarm(int) {
   const char msg[] = "HANG watchdog: the whole trial ran past its limit\n";
   (void)!write(1, msg, sizeof msg - 1);
   _exit(5);
+}
+
+// What every trial's main does first: the whole-run watchdog (`seconds`), the cuBLAS handle, and
+// the device's name and SM count printed; returns the device's properties.
+inline cudaDeviceProp begin_trial(unsigned seconds) {
+  std::signal(SIGALRM, on_alarm);
+  alarm(seconds);
+  CB(cublasCreate(&g_handle));
+  cudaDeviceProp p{};
+  CK(cudaGetDeviceProperties(&p, 0));
+  std::printf("device: %s, %d SMs\n", p.name, p.multiProcessorCount);
+  return p;
 }
 
 // Row-major C = A·B with cuBLAS (column-major): Cᵀ = Bᵀ·Aᵀ.
