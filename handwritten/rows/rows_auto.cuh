@@ -89,6 +89,7 @@ RowsVariant<T> variant() {
         }
         return 0.0;
       },
+      .prepare = rows_cols_cluster::prepare<T>,  // the cluster path's device queries and opt-ins, once
   };
 }
 

@@ -147,6 +147,14 @@ unsigned max_chunks() {
   return n;
 }
 
+// The variant's prepare hook (and rows_auto's): the device queries and the opt-ins done once,
+// before the first launch and outside any timed region (launch_plan repeats nothing after this).
+template <class T>
+void prepare() {
+  if (!runs_here<T>()) return;
+  if (max_chunks<T>() > kPortable) allow_large_clusters<T, rows_detail::Mean<T>, false>();  // the element path's kernel
+}
+
 template <class T>
 Plan plan_for(int M, int N, int W) {
   return rows_plan::cols_cluster(static_cast<std::size_t>(M), static_cast<std::size_t>(N), static_cast<std::size_t>(W), sm_count(),
@@ -199,6 +207,7 @@ RowsVariant<T> variant() {
       .workspace_bytes = nullptr,
       .rounding_depth = depth<T>,
       .unsupported = rows_detail::column_ops_only,
+      .prepare = prepare<T>,
   };
 }
 
