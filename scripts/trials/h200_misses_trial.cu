@@ -50,24 +50,10 @@ void row(const char* name, F&& launch, float* out, const std::vector<float>& ref
 }
 
 void transpose(int n, FlushTimer& tm) {
-  const std::size_t e = std::size_t(n) * n;
-  float* A = integer_matrix(e, 1);
-  float *B = nullptr, *Bref = nullptr;
-  CK(cudaMalloc(&B, e * 4));
-  CK(cudaMalloc(&Bref, e * 4));
-  const float one = 1.f, zero = 0.f;
-  CB(cublasSetStream(g_handle, nullptr));
-  // Row-major B = Aᵀ: in cuBLAS's column-major view, C (n × n) = op_T(A) with A read as n × n.
-  auto lib = [&] { CB(cublasSgeam(g_handle, CUBLAS_OP_T, CUBLAS_OP_N, n, n, &one, A, n, &zero, Bref, n, Bref, n)); };
-  const double t_lib = tm.median_us(lib);
-  std::vector<float> ref(e);
-  CK(cudaDeviceSynchronize());
-  CK(cudaMemcpy(ref.data(), Bref, e * 4, cudaMemcpyDeviceToHost));
-  std::printf("\n## transpose float %d x %d: cublasSgeam %.1f us\n%-34s %9s %8s %s\n", n, n, t_lib, "config", "us", "vs lib",
-              "check");
-  const TransposeArgs<float> a{A, B, n, n};
+  TransposeProblem pb(n, 1, tm, "config", 34);
+  const TransposeArgs<float> a{pb.A, pb.B, n, n};
   auto run = [&](const char* name, auto kernel, int tile, dim3 block) {
-    row(name, [&] { transpose_detail::launch_tiles(kernel, a, tile, block, nullptr); }, B, ref, t_lib, tm);
+    pb.row(name, [&] { transpose_detail::launch_tiles(kernel, a, tile, block, nullptr); });
   };
   run("tile 32, 32 x 4", transpose4::transpose_rows<float, 32, 4>, 32, dim3(32, 4));
   run("tile 32, 32 x 8 (transpose4)", transpose4::transpose_rows<float, 32, 8>, 32, dim3(32, 8));
@@ -76,8 +62,7 @@ void transpose(int n, FlushTimer& tm) {
   run("tile 64, 64 x 4 (transpose6)", transpose4::transpose_rows<float, 64, 4>, 64, dim3(64, 4));
   run("tile 64, 64 x 8 (transpose6)", transpose4::transpose_rows<float, 64, 8>, 64, dim3(64, 8));
   run("tile 64, 64 x 16", transpose4::transpose_rows<float, 64, 16>, 64, dim3(64, 16));
-  std::printf("cublasSgeam again: %.1f us\n", tm.median_us(lib));
-  cudaFree(A), cudaFree(B), cudaFree(Bref);
+  pb.library_again();
 }
 
 void column_sums(int n, FlushTimer& tm) {

@@ -67,27 +67,9 @@ int main(int argc, char** argv) {
   }
   begin_trial(240);
   FlushTimer tm;
-  const std::size_t e = std::size_t(n) * n;
-  std::vector<float> h(e);
-  std::mt19937 rng(3);
-  fill_inputs(h, true, rng);
-  float *A = nullptr, *B = nullptr, *Bref = nullptr;
-  CK(cudaMalloc(&A, e * 4));
-  CK(cudaMalloc(&B, e * 4));
-  CK(cudaMalloc(&Bref, e * 4));
-  CK(cudaMemcpy(A, h.data(), e * 4, cudaMemcpyHostToDevice));
-  const float one = 1.f, zero = 0.f;
-  auto lib = [&] { CB(cublasSgeam(g_handle, CUBLAS_OP_T, CUBLAS_OP_N, n, n, &one, A, n, &zero, Bref, n, Bref, n)); };
-  const double t_lib = tm.median_us(lib);
-  std::vector<float> ref(e);
-  CK(cudaDeviceSynchronize());
-  CK(cudaMemcpy(ref.data(), Bref, e * 4, cudaMemcpyDeviceToHost));
-  std::printf("\n## transpose float %d x %d: cublasSgeam %.1f us\n%-40s %9s %8s %s\n", n, n, t_lib, "order", "us", "vs lib",
-              "check");
-  auto row = [&](const char* name, auto&& launch) {
-    const CheckedTime r = checked_median_us(tm, launch, B, ref);
-    std::printf("%-40s %9.1f %7.1f%% %s\n", name, r.us, 100.0 * t_lib / r.us, r.exact ? "exact" : "FAIL");
-  };
+  TransposeProblem pb(n, 3, tm, "order", 40);
+  auto row = [&](const char* name, auto&& launch) { pb.row(name, launch); };
+  float *A = pb.A, *B = pb.B;
   const TransposeArgs<float> a{A, B, n, n};
   row("row-major 64 x 4 (transpose6)", [&] {
     transpose_detail::launch_tiles(transpose4::transpose_rows<float, 64, 4>, a, 64, dim3(64, 4), nullptr);
@@ -105,6 +87,6 @@ int main(int argc, char** argv) {
     std::snprintf(name, sizeof name, "grouped G=%d, 64 x 8", G);
     row(name, [&] { transpose_grouped<64, 8><<<blocks, dim3(64, 8)>>>(A, B, n, n, G); });
   }
-  std::printf("cublasSgeam again: %.1f us\n", tm.median_us(lib));
+  pb.library_again();
   return 0;
 }

@@ -299,6 +299,50 @@ CheckedTime checked_median_us(FlushTimer& tm, F&& launch, T* out, const std::vec
   return {us, before && equal_after(launch, out, ref)};
 }
 
+// ---- the transpose trials' problem -----------------------------------------------------------
+// n × n integer-valued floats (seeded), cuBLAS's transpose of them (cublasSgeam, timed as the
+// table's heading) as the reference for equality, and row(): a launch that writes B, checked and
+// timed (checked_median_us) against it. A one-time setup: the buffers live for the process.
+struct TransposeProblem {
+  int n;
+  float *A = nullptr, *B = nullptr, *Bref = nullptr;
+  std::vector<float> ref;
+  double t_lib = 0;
+  FlushTimer& tm;
+  int width;  // of the config column
+  TransposeProblem(int n_, unsigned seed, FlushTimer& tm_, const char* column, int width_)
+      : n(n_), ref(std::size_t(n_) * n_), tm(tm_), width(width_) {
+    const std::size_t e = ref.size();
+    std::vector<float> h(e);
+    std::mt19937 rng(seed);
+    fill_inputs(h, true, rng);
+    CK(cudaMalloc(&A, e * 4));
+    CK(cudaMalloc(&B, e * 4));
+    CK(cudaMalloc(&Bref, e * 4));
+    CK(cudaMemcpy(A, h.data(), e * 4, cudaMemcpyHostToDevice));
+    CB(cublasSetStream(g_handle, nullptr));
+    t_lib = tm.median_us([&] { library(); });
+    CK(cudaDeviceSynchronize());
+    CK(cudaMemcpy(ref.data(), Bref, e * 4, cudaMemcpyDeviceToHost));
+    std::printf("\n## transpose float %d x %d: cublasSgeam %.1f us\n%-*s %9s %8s %s\n", n, n, t_lib, width, column, "us", "vs lib",
+                "check");
+  }
+  TransposeProblem(const TransposeProblem&) = delete;
+  TransposeProblem& operator=(const TransposeProblem&) = delete;
+  ~TransposeProblem() { cudaFree(A), cudaFree(B), cudaFree(Bref); }
+  // Row-major B = Aᵀ: in cuBLAS's column-major view, C (n × n) = op_T(A) with A read as n × n.
+  void library() {
+    const float one = 1.f, zero = 0.f;
+    CB(cublasSgeam(g_handle, CUBLAS_OP_T, CUBLAS_OP_N, n, n, &one, A, n, &zero, Bref, n, Bref, n));
+  }
+  template <class F>
+  void row(const char* name, F&& launch) {
+    const CheckedTime r = checked_median_us(tm, launch, B, ref);
+    std::printf("%-*s %9.1f %7.1f%% %s\n", width, name, r.us, 100.0 * t_lib / r.us, r.exact ? "exact" : "FAIL");
+  }
+  void library_again() { std::printf("cublasSgeam again: %.1f us\n", tm.median_us([&] { library(); })); }
+};
+
 // ---- the gevm trials' problem ----------------------------------------------------------------
 // y = x·A, A M × N row-major, with integer-valued inputs in [-4, 4] (every order of the sums is
 // exact), and cuBLAS's y (gemv OP_N on the column-major view) as the reference for equality.
