@@ -11,6 +11,7 @@
 //   aligned16       whether a pointer may be read as 16-byte vectors
 //   KL_ARCH_AT_LEAST(cc)  in a kernel body: the device pass compiles for compute capability cc
 //                   or newer (80 = 8.0); the guard a step beyond 7.5 puts around its body
+//   launch_with_cluster  cudaLaunchKernelEx with a thread-block cluster of the given shape
 //   device_cc, device_smem_optin, kernel_ptx_version, kernel_runs_here
 //                   the current device and the image of a kernel that loaded on it, for the
 //                   launch-time choosers (gemm_auto): pick only what runs on this device
@@ -78,6 +79,27 @@ inline unsigned sm_count() {
     return static_cast<unsigned>(sms);
   }();
   return count;
+}
+
+// kernel<<<grid, block, smem, s>>>(args...) with the blocks grouped into thread-block clusters of
+// `cluster` blocks (cudaLaunchAttributeClusterDimension), through cudaLaunchKernelEx; returns its
+// status so that the caller's KL_CUDA_CHECK names the caller's line.
+template <class... KernelArgs, class... Args>
+cudaError_t launch_with_cluster(void (*kernel)(KernelArgs...), dim3 grid, dim3 block, dim3 cluster, std::size_t smem,
+                                cudaStream_t s, Args&&... args) {
+  cudaLaunchConfig_t cfg = {};
+  cfg.gridDim = grid;
+  cfg.blockDim = block;
+  cfg.dynamicSmemBytes = smem;
+  cfg.stream = s;
+  cudaLaunchAttribute attr = {};
+  attr.id = cudaLaunchAttributeClusterDimension;
+  attr.val.clusterDim.x = cluster.x;
+  attr.val.clusterDim.y = cluster.y;
+  attr.val.clusterDim.z = cluster.z;
+  cfg.attrs = &attr;
+  cfg.numAttrs = 1;
+  return cudaLaunchKernelEx(&cfg, kernel, static_cast<Args&&>(args)...);
 }
 
 // Compute capability of the current device, 10 * major + minor (86 for 8.6), asked once.

@@ -644,19 +644,8 @@ void launch(const GemmArgs<float>& g, cudaStream_t s) {
     if constexpr (CLUSTER_M == 1) {
       kernel_for<KL_GEMM13_ARGS><<<grid, C::kThreads, C::kSmemBytes, s>>>(map_a, map_b, Cp, M, g.N, g.K);
     } else {
-      cudaLaunchConfig_t cfg = {};
-      cfg.gridDim = dim3(grid.x * CLUSTER_M, grid.y);
-      cfg.blockDim = dim3(C::kThreads);
-      cfg.dynamicSmemBytes = C::kSmemBytes;
-      cfg.stream = s;
-      cudaLaunchAttribute cluster = {};
-      cluster.id = cudaLaunchAttributeClusterDimension;
-      cluster.val.clusterDim.x = CLUSTER_M;
-      cluster.val.clusterDim.y = 1;
-      cluster.val.clusterDim.z = 1;
-      cfg.attrs = &cluster;
-      cfg.numAttrs = 1;
-      KL_CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel_for<KL_GEMM13_ARGS>, map_a, map_b, Cp, M, g.N, g.K));
+      KL_CUDA_CHECK(launch_with_cluster(kernel_for<KL_GEMM13_ARGS>, dim3(grid.x * CLUSTER_M, grid.y), dim3(C::kThreads),
+                                        dim3(CLUSTER_M), C::kSmemBytes, s, map_a, map_b, Cp, M, g.N, g.K));
     }
   });
 }

@@ -142,23 +142,11 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
 
 template <class T, int C, int U, bool kStream, bool kPipelined = false, int kMinBlocks = matvec::kMinBlocksPerSm>
 void launch_c(const MatVecArgs<T>& a, const Plan& p, cudaStream_t s) {
-  cudaLaunchConfig_t cfg = {};
-  cfg.gridDim = dim3(grid_blocks(ceil_div(p.items, C)), static_cast<unsigned>(p.S));
-  cfg.blockDim = dim3(kThreads);
-  cfg.stream = s;
-  cudaLaunchAttribute cluster = {};
-  cluster.id = cudaLaunchAttributeClusterDimension;
-  cluster.val.clusterDim.x = 1;
-  cluster.val.clusterDim.y = static_cast<unsigned>(p.S);
-  cluster.val.clusterDim.z = 1;
-  cfg.attrs = &cluster;
-  cfg.numAttrs = 1;
-  if (p.vector)
-    KL_CUDA_CHECK(cudaLaunchKernelEx(&cfg, gevm_cluster_slabs<T, C, U, true, kStream, kPipelined, kMinBlocks>, a.A, a.x,
-                                     a.y, a.M, a.N, p.slab));
-  else
-    KL_CUDA_CHECK(cudaLaunchKernelEx(&cfg, gevm_cluster_slabs<T, C, U, false, kStream, kPipelined, kMinBlocks>, a.A,
-                                     a.x, a.y, a.M, a.N, p.slab));
+  const dim3 grid(grid_blocks(ceil_div(p.items, C)), static_cast<unsigned>(p.S));
+  const dim3 cluster(1, static_cast<unsigned>(p.S));
+  auto kernel = p.vector ? gevm_cluster_slabs<T, C, U, true, kStream, kPipelined, kMinBlocks>
+                         : gevm_cluster_slabs<T, C, U, false, kStream, kPipelined, kMinBlocks>;
+  KL_CUDA_CHECK(launch_with_cluster(kernel, grid, dim3(kThreads), cluster, 0, s, a.A, a.x, a.y, a.M, a.N, p.slab));
 }
 
 template <class T, int U, bool kStream, int kMinBlocks = matvec::kMinBlocksPerSm>

@@ -3,7 +3,7 @@
 //
 // Lesson: no single mapping of threads to rows wins at every shape. The column mean goes to
 // rows_cols_cluster where the device runs thread-block clusters (9.0 and up) and its one launch
-// pays (rows_plan.hpp, cluster_pays: a grid of at least 2 blocks per SM on the 16-byte path, or
+// pays (rows_plan.hpp, cluster_pays: on the 16-byte path, a grid of at least a block per SM, or
 // columns of at most 1024 rows), else to rows_cols_vec16 when its 16-byte path fills the GPU
 // (rows_cols_vec16::fills_gpu), else to rows_cols_coalesced. A row operation goes to
 //   - rows_block_split, split, when there are too few rows to fill the GPU and they are long

@@ -61,8 +61,7 @@ __global__ void __launch_bounds__(rc::kThreads)
   const std::size_t start = static_cast<std::size_t>(q) * chunk_rows;
   const std::size_t r0 = start < m ? start : m;
   const std::size_t r1 = r0 + chunk_rows < m ? r0 + chunk_rows : m;
-  for (int c = threadIdx.y * rc::kCols + threadIdx.x; c < kColumns; c += rc::kThreads) folds[c] = Op::identity();
-  // (chunk_column_folds' own barrier orders these stores before its emits.)
+  // Every column of the block inside the matrix gets its fold, an empty chunk's too (the identity).
   rc::chunk_column_folds<T, Op, kVector>(A, N, pitch, r0, r1, part, [&](int c, T s) { folds[c] = s; });
   cluster.sync();  // every block's folds written (release) and visible (acquire)
   const int tid = threadIdx.y * rc::kCols + threadIdx.x;
@@ -95,20 +94,10 @@ template <class T, bool kVector>
 void launch_plan(const RowsArgs<T>& a, const Plan& p, cudaStream_t s) {
   rows_detail::with_op<T>(a.op, [&](auto op) {
     using Op = decltype(op);
-    cudaLaunchConfig_t cfg = {};
-    cfg.gridDim = dim3(grid_blocks(p.col_blocks), p.chunks);
-    cfg.blockDim = dim3(rc::kCols, rc::kRowThreads);
-    cfg.stream = s;
-    cudaLaunchAttribute cluster = {};
-    cluster.id = cudaLaunchAttributeClusterDimension;
-    cluster.val.clusterDim.x = 1;
-    cluster.val.clusterDim.y = p.chunks;
-    cluster.val.clusterDim.z = 1;
-    cfg.attrs = &cluster;
-    cfg.numAttrs = 1;
-    auto kernel = cols_cluster<T, Op, kVector>;
     if (p.chunks > kPortable) allow_large_clusters<T, Op, kVector>();
-    KL_CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel, a.A, a.M, a.N, a.pitch, p.rows, a.out));
+    KL_CUDA_CHECK(launch_with_cluster(cols_cluster<T, Op, kVector>, dim3(grid_blocks(p.col_blocks), p.chunks),
+                                      dim3(rc::kCols, rc::kRowThreads), dim3(1, p.chunks), 0, s, a.A, a.M, a.N, a.pitch,
+                                      p.rows, a.out));
   });
 }
 
@@ -161,11 +150,7 @@ Plan plan_for(int M, int N, int W) {
                                  max_chunks<T>());
 }
 
-// Whether a launch takes the 16-byte path.
-template <class T>
-bool vector_path(const RowsArgs<T>& a) {
-  return rows_cols_vec16::vector_ok<T>({a.M, a.N, a.pitch, a.op}) && aligned16(a.A);
-}
+using rows_cols_vec16::vector_path;
 
 template <class T>
 void launch(const RowsArgs<T>& a, cudaStream_t s) {
@@ -178,7 +163,7 @@ void launch(const RowsArgs<T>& a, cudaStream_t s) {
 template <class T>
 double depth_w(RowsShape s, int W) {
   const Plan p = plan_for<T>(s.M, s.N, W);
-  return static_cast<double>(ceil_div(p.rows, std::size_t{rc::kRowThreads} * rc::kUnroll)) + 2 + (rc::kRowThreads - 1) + p.chunks;
+  return rc::chunk_fold_depth(p.rows) + p.chunks;
 }
 
 template <class T>

@@ -149,11 +149,17 @@ inline std::size_t partial_count(RowsShape s, int W = 1) {
   return ch.count > 1 ? static_cast<std::size_t>(s.N) * ch.count : 0;
 }
 
-// Per thread: ceil(chunk_rows / (8·4)) rows into each of 4 accumulators, their pairwise fold (2),
-// the serial fold of the 8 row-threads' results (7); then the warp per column over the chunks.
+// The depth of chunk_column_folds over a chunk of `rows` rows: per thread ceil(rows / (8·4)) rows
+// into each of 4 accumulators, their pairwise fold (2), the serial fold of the 8 row-threads'
+// results (7).
+inline double chunk_fold_depth(std::size_t rows) {
+  return static_cast<double>(ceil_div(rows, std::size_t{kRowThreads} * kUnroll)) + 2 + (kRowThreads - 1);
+}
+
+// One chunk's fold, then the warp per column over the chunks.
 inline double depth(RowsShape s, int W = 1) {
   const Chunks ch = chunks_for(s.M, s.N, W);
-  double d = static_cast<double>(ceil_div(ch.rows, std::size_t{kRowThreads} * kUnroll)) + 2 + (kRowThreads - 1);
+  double d = chunk_fold_depth(ch.rows);
   if (ch.count > 1) d += rows_detail::combine_parts_depth(ch.count);
   return d;
 }

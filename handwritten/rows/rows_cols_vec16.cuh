@@ -32,9 +32,15 @@ bool fills_gpu(RowsShape s) {
   return vector_ok<T>(s) && blocks >= rows_detail::split_target_blocks();
 }
 
+// Whether a launch takes the 16-byte path (rows_cols_cluster's launches ask the same).
+template <class T>
+bool vector_path(const RowsArgs<T>& a) {
+  return vector_ok<T>({a.M, a.N, a.pitch, a.op}) && aligned16(a.A);
+}
+
 template <class T>
 void launch(const RowsArgs<T>& a, cudaStream_t s) {
-  if (vector_ok<T>({a.M, a.N, a.pitch, a.op}) && aligned16(a.A)) rows_cols_coalesced::launch_path<T, true>(a, s);
+  if (vector_path(a)) rows_cols_coalesced::launch_path<T, true>(a, s);
   else rows_cols_coalesced::launch_path<T, false>(a, s);
 }
 

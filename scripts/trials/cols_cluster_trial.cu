@@ -103,7 +103,7 @@ int main() {
   std::vector<float> hA(most);
   std::mt19937 rng(11);
   fill_inputs(hA, true, rng);
-  float *A = nullptr, *y = nullptr, *yref = nullptr, *ones = nullptr;
+  float *A = nullptr, *y = nullptr, *yref = nullptr;
   void* ws = nullptr;
   CK(cudaMalloc(&A, most * 4));
   CK(cudaMemcpy(A, hA.data(), most * 4, cudaMemcpyHostToDevice));
@@ -111,10 +111,8 @@ int main() {
   for (Shape s : shapes) widest = std::max(widest, s.N), tallest = std::max(tallest, s.M);
   CK(cudaMalloc(&y, widest * 4));
   CK(cudaMalloc(&yref, widest * 4));
-  CK(cudaMalloc(&ones, tallest * 4));
   CK(cudaMalloc(&ws, std::size_t(widest) * rows_cols_coalesced::kMaxChunks * 4));
-  std::vector<float> h1(tallest, 1.f);
-  CK(cudaMemcpy(ones, h1.data(), tallest * 4, cudaMemcpyHostToDevice));
+  const float* ones = device_ones(tallest);
   FlushTimer tm;
   for (Shape s : shapes) run_shape(s, A, hA, y, yref, ones, ws, tm);
   return 0;

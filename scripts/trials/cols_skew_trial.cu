@@ -112,15 +112,13 @@ int main() {
     }
   std::vector<float> ref(N), ref_mean(N);
   for (int j = 0; j < N; ++j) ref[j] = float(sums[j]), ref_mean[j] = float(sums[j]) / float(M);
-  float *Ap = nullptr, *A = nullptr, *y = nullptr, *ones = nullptr;
+  float *Ap = nullptr, *A = nullptr, *y = nullptr;
   CK(cudaMalloc(&Ap, h.size() * 4));
   CK(cudaMalloc(&A, std::size_t(M) * N * 4));
   CK(cudaMemcpy(Ap, h.data(), h.size() * 4, cudaMemcpyHostToDevice));
   CK(cudaMemcpy2D(A, N * 4, Ap, padded * 4, N * 4, M, cudaMemcpyDeviceToDevice));
   CK(cudaMalloc(&y, N * 4));
-  CK(cudaMalloc(&ones, M * 4));
-  std::vector<float> h1(M, 1.f);
-  CK(cudaMemcpy(ones, h1.data(), M * 4, cudaMemcpyHostToDevice));
+  const float* ones = device_ones(M);
   FlushTimer tm;
   const float one = 1.f, zero = 0.f;
   auto row = [&](const char* name, auto&& launch, const std::vector<float>& want, double t_lib) {

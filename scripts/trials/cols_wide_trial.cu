@@ -137,10 +137,8 @@ struct Problem {
     CK(cudaMemcpy(A, h.data(), e * 4, cudaMemcpyHostToDevice));
     CK(cudaMalloc(&y, N * 4));
     CK(cudaMalloc(&yref, N * 4));
-    CK(cudaMalloc(&ones, M * 4));
     CK(cudaMalloc(&parts, std::size_t(N) * kMaxParts * 4));
-    std::vector<float> h1(M, 1.f);
-    CK(cudaMemcpy(ones, h1.data(), M * 4, cudaMemcpyHostToDevice));
+    ones = device_ones(M);
   }
   // Column sums of row-major A (M × N): in the column-major view X = Aᵀ (N × M), y = X·1.
   void library() const {

@@ -70,13 +70,11 @@ void column_sums(int n, FlushTimer& tm) {
   namespace rc = rows_cols_coalesced;
   const std::size_t e = std::size_t(n) * n;
   float* A = integer_matrix(e, 2);
-  float *ones = nullptr, *y = nullptr, *yref = nullptr, *parts = nullptr;
-  CK(cudaMalloc(&ones, n * 4));
+  float* ones = device_ones(n);
+  float *y = nullptr, *yref = nullptr, *parts = nullptr;
   CK(cudaMalloc(&y, n * 4));
   CK(cudaMalloc(&yref, n * 4));
   CK(cudaMalloc(&parts, std::size_t(n) * rc::kMaxChunks * 4));
-  std::vector<float> h1(n, 1.f);
-  CK(cudaMemcpy(ones, h1.data(), n * 4, cudaMemcpyHostToDevice));
   const float one = 1.f, zero = 0.f;
   // Column sums of row-major A (n × n): in the column-major view X = Aᵀ, y = X·1 (OP_N).
   auto lib = [&] { CB(cublasSgemv(g_handle, CUBLAS_OP_N, n, n, &one, A, n, ones, 1, &zero, yref, 1)); };

@@ -78,6 +78,15 @@ inline cudaDeviceProp begin_trial(unsigned seconds) {
   return p;
 }
 
+// A device vector of n ones (the column-sum trials' x for cublasSgemv), for the process's life.
+inline float* device_ones(std::size_t n) {
+  const std::vector<float> h(n, 1.f);
+  float* d = nullptr;
+  CK(cudaMalloc(&d, n * 4));
+  CK(cudaMemcpy(d, h.data(), n * 4, cudaMemcpyHostToDevice));
+  return d;
+}
+
 // Row-major C = A·B with cuBLAS (column-major): Cᵀ = Bᵀ·Aᵀ.
 inline void cublas_gemm(const float* A, const float* B, float* C, int M, int N, int K, cudaStream_t s) {
   const float one = 1.f, zero = 0.f;
