@@ -7,9 +7,11 @@
 # try the script on an H100). Builds as device-common.sh does (or BIN_DIR: compare and
 # tests/gpu_suite built elsewhere for this GPU), then:
 #   trials   scripts/trials/h200_misses_trial.cu (transpose tiles and thread rows, column chunk
-#            counts), cols_cluster_trial.cu (rows_cols_cluster's chunk counts at 19 shapes) and
-#            transpose_order_trial.cu (tile orders), each built with nvcc -arch=sm_90 (TRIALS_DIR:
-#            prebuilt executables named h200_misses, cols_cluster, transpose_order) into
+#            counts), cols_cluster_trial.cu (rows_cols_cluster's chunk counts at 19 shapes),
+#            transpose_order_trial.cu (tile orders) and transpose_vec_tile_trial.cu (the 64-wide
+#            tile with 8- and 16-byte accesses), each built with nvcc -arch=sm_90 (TRIALS_DIR:
+#            prebuilt executables named h200_misses, cols_cluster, transpose_order,
+#            transpose_vec_tile) into
 #            OUTDIR/TAG_<trial>.log
 #   compare  -f rows,transpose -t float -s 16384 --axis op=col_mean,row_sum,row_max over the row,
 #            column and transpose steps beyond the documents, into OUTDIR/TAG.{md,json}
@@ -32,7 +34,7 @@ device_build "$@"
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,clocks.mem,temperature.gpu,power.draw,driver_version --format=csv,noheader | tee -a "$log"
 trials="${TRIALS_DIR:-$build/trials}"
 mkdir -p "$trials"
-for t in h200_misses cols_cluster transpose_order; do
+for t in h200_misses cols_cluster transpose_order transpose_vec_tile; do
   t1=$SECONDS
   if [ -z "${TRIALS_DIR:-}" ] && ! nvcc -std=c++17 -O3 -I. -arch=sm_90 "scripts/trials/${t}_trial.cu" -lcublas -o "$trials/$t" > "$out/${tag}_$t.log" 2>&1; then
     say "$tag: trial $t did not build"
