@@ -7,6 +7,7 @@
 #include "handwritten/transpose/transpose4_rows_per_thread.cuh"
 #include "handwritten/transpose/transpose5_vec16_swizzled.cuh"
 #include "handwritten/transpose/transpose6_wide_tile.cuh"
+#include "handwritten/transpose/transpose7_vec_tile.cuh"
 
 namespace kl {
 
@@ -24,6 +25,11 @@ template <class T, int TILE, int R>
 TransposeVariant<T> transpose6_at() {
   return transpose6::variant<T, TILE, R>(keep_name("transpose6_wide_tile_" + dims_name(TILE, R)));
 }
+// BYTES per global access, R thread rows: (64 / elements per access) × R threads.
+template <class T, int BYTES, int R>
+TransposeVariant<T> transpose7_at() {
+  return transpose7::variant<T, BYTES, R>(keep_name("transpose7_vec_tile_" + std::to_string(BYTES) + "B_r" + std::to_string(R)));
+}
 }  // namespace
 
 template <class T>
@@ -37,6 +43,8 @@ std::vector<TransposeVariant<T>> transpose_handwritten() {
       transpose5_at<T, 16>(),        // ... 16 thread rows
       transpose6_at<T, 64, 4>(),         // 64x64 tile, 16 per thread
       transpose6_at<T, 64, 8>(),         // 64x64 tile, 8 per thread
+      transpose7_at<T, 8, 16>(),         // 64x64 tile, 8-byte accesses
+      transpose7_at<T, 16, 16>(),        // ... 16-byte accesses
   };
 }
 

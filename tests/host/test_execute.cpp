@@ -231,6 +231,7 @@ TEST_CASE("configuration names are built from their parameters") {
   CHECK(f.count("gemm10_swizzled_128x128x16_w64x32_t8x8_s3_colwise"));
   CHECK(d.count("gemm11_dmma_128x128x16_w64x32_s4_k8"));
   CHECK(names("transpose", DType::f32).count("transpose6_wide_tile_64x4"));
+  CHECK(names("transpose", DType::f64).count("transpose7_vec_tile_16B_r16"));
   CHECK(names("gevm", DType::f32).count("gevm5_fitted_tiles_u4_cs"));
 }
 
