@@ -15,7 +15,7 @@
 #            OUTDIR/TAG_<trial>.log
 #   compare  -f rows,transpose -t float -s 16384 --axis op=col_mean,row_sum,row_max over the row,
 #            column and transpose steps beyond the documents, into OUTDIR/TAG.{md,json}
-#   profile  scripts/profile.py over the column and row steps and transpose6 at 16384², into
+#   profile  scripts/profile.py over the column and row steps, transpose6 and transpose7 at 16384², into
 #            OUTDIR/ncu_TAG.{md,json}
 #   suite    the GPU suite's rows and transpose cases (KL_GPU_SUITE_QUICK as set)
 # Everything printed goes to OUTDIR/TAG.log.
@@ -44,13 +44,13 @@ for t in h200_misses cols_cluster transpose_order transpose_vec_tile; do
   say "$tag: trial $t exit $? in $((SECONDS - t1)) s"
 done
 t2=$SECONDS
-steps='rows_cols*,rows_block*,rows_auto,transpose[4-6]*'
+steps='rows_cols*,rows_block*,rows_auto,transpose[4-7]*'
 "$build/compare" -q -f rows,transpose -t float -s 16384 --axis op=col_mean,row_sum,row_max -v "$steps" --out "$out" --name "$tag" > "$build.compare.log" 2>&1
 say "$tag: compare exit $? in $((SECONDS - t2)) s"
 rm -f "$out/$tag.csv"
 t3=$SECONDS
 python3 scripts/profile.py --compare "$build/compare" --out "$out" --name "ncu_$tag" -- -f rows,transpose -t float -s 16384 \
-  --axis op=col_mean,row_sum -v 'rows_cols_vec16,rows_cols_cluster,rows_block_*,transpose6*' > "$build.profile.log" 2>&1
+  --axis op=col_mean,row_sum -v 'rows_cols_vec16,rows_cols_cluster,rows_block_*,transpose6*,transpose7*' > "$build.profile.log" 2>&1
 say "$tag: profile exit $? in $((SECONDS - t3)) s"
 tail -3 "$build.profile.log" | tee -a "$log"
 SUITE_TC='*rows*,*transpose*' device_suite

@@ -12,6 +12,10 @@
 // row c lives at g ^ ((c / V) & (32 / V − 1))): the V·tx + j rows a half-warp (V = 2) or
 // quarter-warp (V = 4) scatters into then hit distinct bank groups, and the second phase's
 // reads of one row are a permutation of its chunks, so neither phase has a bank conflict.
+// The step transpose7_vec_tile (handwritten/transpose/transpose7_vec_tile.cuh) is this kernel with
+// edge guards and an element-wise path for any shape. The trial keeps its own guard-free body,
+// the code its logs measured: moving a kernel's body into shared code changes its registers
+// (transpose_order_trial.cu says how much that cost once).
 // N multiple of 64 only (a trial: no edge guards), against cublasSgeam and transpose6's kernel
 // at 64 × 4 and 64 × 8, each output checked for equality with cuBLAS's before and after its
 // timed launches (integer inputs).
