@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the build needs and is missing: cmake, a C++ compiler, and the header-only
-# libraries doctest, CLI11 and nlohmann-json, and zlib (compare diff reads .json.gz reports),
+# libraries doctest, CLI11 and nlohmann-json, zlib (compare diff reads .json.gz reports), and
+# python3 with matplotlib (scripts/plot_compare.py and its ctest, which must run, not skip),
 # from Debian/Ubuntu packages. The CUDA toolkit
 # (nvcc, cuBLAS, CCCL) must already be there, in /usr/local/cuda or on PATH.
 set -euo pipefail
@@ -13,6 +14,14 @@ have_header doctest/doctest.h || need+=(doctest-dev)
 have_header CLI/CLI.hpp || need+=(libcli11-dev)
 have_header nlohmann/json.hpp || need+=(nlohmann-json3-dev)
 have_header zlib.h || need+=(zlib1g-dev)
+# matplotlib for the python3 on PATH or Debian's own (CMake picks whichever imports it).
+have_matplotlib() {
+  for py in python3 /usr/bin/python3; do
+    command -v "$py" >/dev/null && "$py" -c 'import matplotlib' >/dev/null 2>&1 && return 0
+  done
+  return 1
+}
+have_matplotlib || need+=(python3-matplotlib)
 
 if [ ${#need[@]} -gt 0 ]; then
   echo "deps: installing ${need[*]}" >&2
