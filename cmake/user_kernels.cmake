@@ -4,71 +4,39 @@
 #
 # Each folder named holds submissions: every sub-folder is one (its name becomes the prefix of its
 # variants: alice/warp_atomic), and .cu files directly in the folder form one submission named
-# after the folder. Each submission is compiled on its own, once, at configure time: one that does
-# not compile is reported (a warning here, a line in `compare --list` and `compare --summary`) and
-# left out, and the others are built and compared. Paths are absolute or relative to the source
-# tree.
+# after the folder. Paths are absolute or relative to the source tree.
 #
-# kl_user_submissions(OUT_TARGETS OUT_SOURCE FOLDERS...) defines an object library per submission
-# that compiles and writes a source file that registers the broken ones; OUT_TARGETS receives the
-# libraries, OUT_SOURCE that file. Link both into an executable of the runner.
+# Each submission is its own module (a shared library), compiled with exactly the build's flags
+# (architectures, defines, optimisation: its target inherits them like any other) and hidden
+# symbols, so two submissions can define the same names. Its compiler and linker run through
+# cmake/submission_compile.sh, which records each file's outcome and never fails the build: one
+# submission that does not compile leaves the others building, and compare names its file, line
+# and first error. Changing one submission rebuilds that module alone. compare never loads a
+# module: it runs each in its own kl-sandbox process (compare/sandbox/).
+#
+# kl_user_submissions(SET OUT_MANIFEST FOLDERS...) defines the modules of one set of folders and
+# writes BUILD/submissions/SET/manifest.json (what `compare --submissions` reads); OUT_MANIFEST
+# receives its path. Sets are independent: the same folder may be in two of them.
 
-function(kl_user_check_compiles file name ok_var err_var)
-  set(arch_flag "")
-  # One real architecture is enough to tell whether it compiles: the build's highest.
-  set(best 0)
-  foreach(a IN LISTS CMAKE_CUDA_ARCHITECTURES)
-    string(REGEX MATCH "^[0-9]+" n "${a}")
-    if(n AND n GREATER best)
-      set(best ${n})
-    endif()
-  endforeach()
-  if(best GREATER 0)
-    set(arch_flag "-arch=sm_${best}")
-  endif()
-  execute_process(
-    COMMAND ${CMAKE_CUDA_COMPILER} -std=c++17 ${arch_flag} -c "${file}" -o "${CMAKE_BINARY_DIR}/kl_user_check.o"
-            "-I${CMAKE_SOURCE_DIR}" "-DKL_SUBMISSION=\"${name}\""
-    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(rc EQUAL 0)
-    set(${ok_var} TRUE PARENT_SCOPE)
-  else()
-    # The first line that says "error", for the one-line report.
-    set(first "")
-    string(REPLACE "\n" ";" lines "${out}\n${err}")
-    foreach(l IN LISTS lines)
-      if(l MATCHES "error")
-        set(first "${l}")
-        break()
-      endif()
-    endforeach()
-    if(first STREQUAL "")
-      set(first "the compiler exited with status ${rc}")
-    endif()
-    string(REPLACE "${CMAKE_SOURCE_DIR}/" "" first "${first}")
-    set(${ok_var} FALSE PARENT_SCOPE)
-    set(${err_var} "${first}" PARENT_SCOPE)
-  endif()
-endfunction()
+set(KL_SUBMISSION_LAUNCHER ${CMAKE_CURRENT_LIST_DIR}/submission_compile.sh)
 
-function(kl_user_submissions out_targets out_source)
-  string(MD5 tag "${ARGN}")
-  string(SUBSTRING "${tag}" 0 8 tag)
-  set(targets "")
-  set(broken_entries "")
+function(kl_user_submissions set out_manifest)
+  set(root ${CMAKE_BINARY_DIR}/submissions/${set})
+  set(entries "")
   set(seen "")
   foreach(dir IN LISTS ARGN)
     get_filename_component(dir "${dir}" ABSOLUTE BASE_DIR "${CMAKE_SOURCE_DIR}")
     if(NOT IS_DIRECTORY "${dir}")
       message(FATAL_ERROR "KL_USER_KERNELS: ${dir} is not a folder")
     endif()
-    # (name, files) pairs: the folder's own .cu files, then each sub-folder's.
+    # (name, folder, files): the folder's own .cu files, then each sub-folder's.
     set(subs "")
     file(GLOB top CONFIGURE_DEPENDS "${dir}/*.cu")
     if(top)
       get_filename_component(n "${dir}" NAME)
       list(APPEND subs "${n}")
       set(files_${n} "${top}")
+      set(folder_${n} "${dir}")
     endif()
     file(GLOB children LIST_DIRECTORIES true "${dir}/*")
     list(SORT children)
@@ -79,54 +47,52 @@ function(kl_user_submissions out_targets out_source)
           get_filename_component(n "${c}" NAME)
           list(APPEND subs "${n}")
           set(files_${n} "${f}")
+          set(folder_${n} "${c}")
         endif()
       endif()
     endforeach()
     foreach(name IN LISTS subs)
+      set(status_dir ${root}/${name})
+      set(files_json "")
+      foreach(f IN LISTS files_${name})
+        string(APPEND files_json "\"${f}\",")
+      endforeach()
+      string(REGEX REPLACE ",$" "" files_json "${files_json}")
+      set(head "{\"name\": \"${name}\", \"folder\": \"${folder_${name}}\", \"status_dir\": \"${status_dir}\", \"files\": [${files_json}]")
       if(NOT name MATCHES "^[A-Za-z0-9_.-]+$")
-        message(WARNING "KL_USER_KERNELS: skipping '${name}': a submission's name may hold letters, digits, '_', '.' and '-'")
+        string(APPEND entries "${head}, \"module\": \"\", \"broken\": \"a submission's name may hold letters, digits, '_', '.' and '-'\"},\n")
         continue()
       endif()
       if(name IN_LIST seen)
-        message(FATAL_ERROR "KL_USER_KERNELS: two submissions are named '${name}'")
-      endif()
-      list(APPEND seen "${name}")
-      set(all_ok TRUE)
-      foreach(file IN LISTS files_${name})
-        kl_user_check_compiles("${file}" "${name}" ok err)
-        if(NOT ok)
-          get_filename_component(fname "${file}" NAME)
-          message(WARNING "KL_USER_KERNELS: submission '${name}' does not compile (${fname}): ${err}")
-          string(REPLACE "\\" "\\\\" err "${err}")
-          string(REPLACE "\"" "\\\"" err "${err}")
-          string(APPEND broken_entries "    {\"${name}\", \"${fname}: ${err}\"},\n")
-          set(all_ok FALSE)
-          break()
-        endif()
-      endforeach()
-      if(NOT all_ok)
+        # compare names the second one as a duplicate and leaves it out; the first is graded.
+        string(APPEND entries "${head}, \"module\": \"\"},\n")
         continue()
       endif()
-      set(t kl_user_${tag}_${name})
-      string(MAKE_C_IDENTIFIER "${t}" t)
-      add_library(${t} OBJECT ${files_${name}})
-      target_compile_definitions(${t} PRIVATE "KL_SUBMISSION=\"${name}\"")
+      list(APPEND seen "${name}")
+      string(MAKE_C_IDENTIFIER "kl_sub_${set}_${name}" t)
+      add_library(${t} MODULE ${files_${name}})
       target_include_directories(${t} PRIVATE ${CMAKE_SOURCE_DIR})
       target_link_libraries(${t} PRIVATE CUDA::cudart CCCL::CCCL)
-      set_target_properties(${t} PROPERTIES POSITION_INDEPENDENT_CODE ON)
-      list(APPEND targets ${t})
-      message(STATUS "KL_USER_KERNELS: submission '${name}' (${files_${name}})")
+      target_compile_definitions(${t} PRIVATE "KL_SUBMISSION=\"${name}\"")
+      if(CMAKE_CUDA_ARCHITECTURES MATCHES "(^|;)90a")
+        target_compile_definitions(${t} PRIVATE KL_BUILD_SM90A=1)
+      endif()
+      set_target_properties(${t} PROPERTIES
+        CUDA_RUNTIME_LIBRARY Shared
+        CUDA_VISIBILITY_PRESET hidden CXX_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON
+        POSITION_INDEPENDENT_CODE ON
+        OUTPUT_NAME "${name}" PREFIX "lib"
+        LIBRARY_OUTPUT_DIRECTORY "${status_dir}"
+        CUDA_COMPILER_LAUNCHER "bash;${KL_SUBMISSION_LAUNCHER};${status_dir};compile"
+        CXX_COMPILER_LAUNCHER "bash;${KL_SUBMISSION_LAUNCHER};${status_dir};compile")
+      set_property(TARGET ${t} PROPERTY RULE_LAUNCH_LINK "bash ${KL_SUBMISSION_LAUNCHER} ${status_dir} link")
+      string(APPEND entries "${head}, \"module\": \"$<TARGET_FILE:${t}>\"},\n")
+      list(APPEND KL_SUBMISSION_TARGETS_${set} ${t})
     endforeach()
   endforeach()
-  set(gen "${CMAKE_BINARY_DIR}/generated/kl_user_broken_${tag}.cpp")
-  file(WRITE "${gen}.in" "// Generated by cmake/user_kernels.cmake: the submissions that did not compile.\n"
-                         "#include \"common/variant_registry.hpp\"\n\n"
-                         "namespace {\n"
-                         "[[maybe_unused]] const bool kl_user_broken = ::kl::register_broken_submissions({\n"
-                         "${broken_entries}"
-                         "});\n"
-                         "}  // namespace\n")
-  configure_file("${gen}.in" "${gen}" COPYONLY)
-  set(${out_targets} "${targets}" PARENT_SCOPE)
-  set(${out_source} "${gen}" PARENT_SCOPE)
+  string(REGEX REPLACE ",\n$" "\n" entries "${entries}")
+  set(manifest ${root}/manifest.json)
+  file(GENERATE OUTPUT ${manifest} CONTENT "{\"set\": \"${set}\", \"submissions\": [\n${entries}]}\n")
+  set(${out_manifest} ${manifest} PARENT_SCOPE)
+  set(KL_SUBMISSION_TARGETS_${set} "${KL_SUBMISSION_TARGETS_${set}}" PARENT_SCOPE)
 endfunction()

@@ -1,11 +1,12 @@
 #include "compare/cli/cli.hpp"
 
-#include "common/variant_registry.hpp"
+#include "compare/sandbox/submissions.hpp"
 #include "compare/core/family_core.hpp"
 
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <set>
 #include <sstream>
@@ -154,8 +155,8 @@ std::string list_text() {
   std::ostringstream os;
   os << "families (compare --family NAME):\n";
   for (const UnbuiltFamily& u : unbuilt_families()) os << "\n" << u.name << ": " << u.why << "\n";
-  for (const BrokenSubmission& b : broken_submissions())
-    os << "\nsubmission " << b.name << " (KL_USER_KERNELS): does not compile, left out: " << b.why << "\n";
+  for (const Submission& b : submissions())
+    if (!b.broken.empty()) os << "\nsubmission " << b.name << " (" << b.folder << "): left out: " << b.broken << "\n";
   for (const Family* f : all_families()) {
     const SizeSpec& s = f->sizes();
     os << "\n" << f->name() << ": " << f->summary() << "\n";
@@ -235,6 +236,22 @@ Plan parse_command_line(int argc, const char* const* argv) {
   app.add_flag("--skip-library", plan.run.skip_library, "profiling: run library baselines only where --variants names them");
   app.add_flag("--stop-on-fault", [&](std::int64_t) { plan.recover_from_faults = false; }, "when a fault leaves the CUDA context unusable, stop (exit 4, incomplete report) instead of going on in child processes");
   app.add_flag("--summary", plan.summary, "after the table, the verdict table: one line per hand-written variant (a submission's, alice/NAME, or a ladder step): passed or its first failure, best and worst % of the library, best % of the ceiling; also written as BASE.summary.md and .csv");
+  std::string manifest;
+  app.add_option("--submissions", manifest,
+                 "the submissions manifest to grade (written by a -DKL_USER_KERNELS build: BUILD/submissions/manifest.json; "
+                 "default: this build's own, if any)");
+  std::string shard;
+  app.add_option("--shard", shard,
+                 "K/N: grade only every N-th submission, starting at the K-th (0-based), e.g. one task of a Slurm "
+                 "array; join the reports with `compare merge`");
+  app.add_option("--grade-gpus", plan.grade_gpus,
+                 "grade G submissions at a time, one per GPU (devices 0..G-1), each in a child process, and merge "
+                 "their reports into one")
+      ->check(CLI::Range(1, 64));
+  app.add_option("--phase-timeout", plan.run.phase_timeout,
+                 "seconds one phase of a variant may take at least before the watchdog ends it (default 20; more where "
+                 "the library's time says so)")
+      ->check(CLI::Range(1.0, 86400.0));
   app.add_flag("--isolate", plan.isolate, "run every problem in a child process: a variant that faults (illegal address, trap) loses only its own row, the problem is resumed without it");
   app.add_option("--inject-fault", plan.testing.inject_fault, "testing the runner: add a variant that faults to every problem (oob: an out-of-bounds write; trap)")
       ->check(CLI::IsMember({"oob", "trap"}));
@@ -256,6 +273,27 @@ Plan parse_command_line(int argc, const char* const* argv) {
     throw UsageError(e.what());
   }
   plan.argv.assign(argv, argv + argc);
+  if (!manifest.empty()) {
+    if (!std::filesystem::exists(manifest)) throw UsageError("--submissions: no such file: " + manifest);
+    set_submission_manifest(std::filesystem::absolute(manifest).string());
+  }
+  if (!shard.empty()) {
+    const auto slash = shard.find('/');
+    int k = -1, n = 0;
+    try {
+      if (slash != std::string::npos) {
+        std::size_t used = 0;
+        k = std::stoi(shard.substr(0, slash), &used);
+        if (used != slash) k = -1;
+        n = std::stoi(shard.substr(slash + 1), &used);
+        if (used != shard.size() - slash - 1) n = 0;
+      }
+    } catch (const std::exception&) {
+      k = -1;
+    }
+    if (k < 0 || n < 1 || k >= n) throw UsageError("--shard takes K/N with 0 <= K < N (got '" + shard + "')");
+    set_submission_shard(k, n);
+  }
   if (plan.list_only) return plan;
   if (plan.run.stop.min_samples > plan.run.stop.max_samples) throw UsageError("--min-samples is larger than --max-samples");
 

@@ -44,6 +44,9 @@ struct Plan {
   double worker_copy_gbps = 0;
   std::vector<std::string> worker_variants;
   std::vector<std::string> argv;  // the command line as given, for the children
+  // Grading a folder of submissions at scale (compare/cli/shards.hpp): --grade-gpus G runs G
+  // children, one per GPU, each over every G-th submission, and merges their reports.
+  int grade_gpus = 1;
 };
 
 // Parses argv into a Plan (throws UsageError). Works without a GPU.

@@ -4,6 +4,8 @@
 #include "compare/core/family.hpp"
 #include "compare/cli/runner.hpp"
 #include "compare/core/timing.hpp"
+#include "compare/core/watchdog.hpp"
+#include "compare/sandbox/sandbox_process.hpp"
 #include "compare/report/schema.hpp"
 
 #include <nlohmann/json.hpp>
@@ -43,6 +45,7 @@ std::string variant_of(const std::string& label) {
 struct Attempt {
   int status = 0;             // waitpid status
   std::string last_label;     // the last run that started
+  std::string timed_out;      // the worker's watchdog line ("SECONDS LABEL"), if it fired
   std::vector<Row> rows;
 };
 
@@ -74,6 +77,7 @@ Attempt spawn_worker(const Plan& plan, std::size_t index, double copy_gbps, cons
   std::string line;
   while (std::getline(in, line)) {
     if (line.rfind("start ", 0) == 0) a.last_label = line.substr(6);
+    else if (line.rfind("timeout ", 0) == 0) a.timed_out = line.substr(8);
     else if (line.rfind("row ", 0) == 0) a.rows.push_back(nlohmann::json::parse(line.substr(4)).get<Row>());
   }
   std::remove(path);
@@ -132,7 +136,11 @@ std::vector<Row> run_isolated(const Plan& plan, std::size_t index, double copy_g
     if (!culprit.empty() && !done.count(culprit)) {
       Row r = with_listing(proto, culprit);
       r.status = RowStatus::error;
-      r.note = "its worker process " + how_it_ended(a.status) + " during: " + a.last_label;
+      if (!a.timed_out.empty() && WIFEXITED(a.status) && WEXITSTATUS(a.status) == kExitTimedOut)
+        r.note = "timed out after " + a.timed_out.substr(0, a.timed_out.find(' ')) + " s during: " + a.last_label +
+                 " (its worker process was ended; a kernel that never ends?)";
+      else
+        r.note = "its worker process " + how_it_ended(a.status) + " during: " + a.last_label;
       done[culprit] = r;
       ++progress;
     }
@@ -153,11 +161,23 @@ std::vector<Row> run_isolated(const Plan& plan, std::size_t index, double copy_g
   return rows;
 }
 
+static std::FILE* g_worker_file = nullptr;
+
+// The watchdog's last word in a worker: which phase outlived its limit, for the parent's row.
+static void worker_timed_out(const std::string& what, double seconds) {
+  if (!g_worker_file) return;
+  std::fprintf(g_worker_file, "timeout %.0f %s\n", seconds, what.c_str());
+  std::fflush(g_worker_file);
+}
+
 int run_worker(const Plan& plan) {
   std::FILE* f = std::fopen(plan.worker_out.c_str(), "w");
   if (!f) throw std::runtime_error("--worker-out: cannot write " + plan.worker_out);
+  g_worker_file = f;
+  set_watchdog_hook(&worker_timed_out);
   WorkerLog log{f};
   const DeviceInfo dev = query_device(plan.device);
+  set_sandbox_device(plan.device);
   GpuTimer timer(dev.l2_bytes, plan.l2_flush);
   RunContext ctx{plan.run, dev, plan.worker_copy_gbps, timer, &WorkerLog::say, &log};
   const auto& p = plan.problems.at(static_cast<std::size_t>(plan.worker));

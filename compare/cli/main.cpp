@@ -6,6 +6,7 @@
 #include "compare/diff/diff.hpp"
 #include "compare/families/multi_gpu.hpp"
 #include "compare/cli/runner.hpp"
+#include "compare/cli/shards.hpp"
 
 #include <cstdio>
 #include <exception>
@@ -19,12 +20,15 @@ int main(int argc, char** argv) {
   const char* const* args = argv;
   // `compare diff OLD.json NEW.json`: reads two reports, needs no GPU, touches nothing CUDA.
   if (argc >= 2 && std::string_view(argv[1]) == "diff") return diff_command(argc - 1, args + 1, std::cout, std::cerr);
+  // `compare merge A.json B.json ...`: joins reports (a graded folder's shards); no GPU either.
+  if (argc >= 2 && std::string_view(argv[1]) == "merge") return merge_command(argc - 1, args + 1, std::cout, std::cerr);
   try {
     const Plan plan = parse_command_line(argc, args);
     if (plan.help_only) {
       std::cout << plan.help_text
                 << "\nSubcommands:\n  compare diff OLD.json NEW.json   compare two runs' reports: medians, ratio, "
-                   "significance (needs no GPU; compare diff --help)\n";
+                   "significance (needs no GPU; compare diff --help)\n"
+                   "  compare merge A.json B.json ...  join reports, such as the shards of a graded folder (needs no GPU)\n";
       return kExitOk;
     }
     if (plan.list_only) {
@@ -44,6 +48,12 @@ int main(int argc, char** argv) {
     check_settings(plan, count);
     install_interrupt_handler();
     if (plan.worker >= 0) return run_worker(plan);
+    if (plan.grade_gpus > 1) {
+      if (plan.grade_gpus > count)
+        throw UsageError("--grade-gpus " + std::to_string(plan.grade_gpus) + ": only " + std::to_string(count) +
+                         " CUDA device" + (count == 1 ? "" : "s") + " visible");
+      return exit_code_for(run_graded_on_gpus(plan, std::cout));
+    }
     const Report rep = run_plan(plan, join_command_line(argc, args), std::cout);
     return exit_code_for(rep);
   } catch (const UsageError& e) {

@@ -2,7 +2,8 @@
 
 #include "common/cuda_check.hpp"
 #include "compare/core/family.hpp"
-#include "common/variant_registry.hpp"
+#include "compare/sandbox/sandbox_process.hpp"
+#include "compare/sandbox/submissions.hpp"
 #include "compare/cli/isolate.hpp"
 #include "compare/report/summary.hpp"
 #include "compare/core/timing.hpp"
@@ -101,6 +102,7 @@ Report run_plan(const Plan& plan, const std::string& command_line, std::ostream&
 
   m.device = query_device(plan.device);
   m.has_device = true;
+  set_sandbox_device(plan.device);
   if (plan.smem_bank_mode) {
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
@@ -193,7 +195,8 @@ Report run_plan(const Plan& plan, const std::string& command_line, std::ostream&
   }
   if (plan.summary) {
     std::vector<std::pair<std::string, std::string>> broken;
-    for (const BrokenSubmission& b : broken_submissions()) broken.emplace_back(b.name, b.why);
+    for (const Submission& b : submissions())
+      if (!b.broken.empty()) broken.emplace_back(b.name, b.broken);
     const auto lines = summarize(rep, broken);
     out << "\n" << summary_markdown(lines);
     if (plan.write_files) {

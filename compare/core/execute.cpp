@@ -1,6 +1,9 @@
 #include "compare/core/execute.hpp"
 
 #include "common/cuda_check.hpp"
+#include "compare/core/remote_launch.hpp"
+#include "compare/core/timing.hpp"
+#include "compare/core/watchdog.hpp"
 
 #include <nvtx3/nvToolsExt.h>
 
@@ -10,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <random>
 #include <fnmatch.h>
 
 namespace kl {
@@ -69,6 +73,16 @@ std::string range_name(const Row& r, const char* phase) {
 // already an upper bound, so 5% covers the timer alone.
 constexpr double kBandwidthMargin = 1.25, kBandwidthMarginInL2 = 3.0, kComputeMargin = 1.05;
 
+// A submission's timed phase (README, "Method"): at least kRemoteMinSamples samples, kSnapshots of
+// them chosen before it ran validated, and samples kFreshFrom..kFreshTo holding the states it has
+// not seen. A median more than kRepeatRatio (plus kRepeatSlackMs) slower on new inputs than on
+// repeated ones is a kept result; a reported median under kClockShare of the GPU clock's span
+// (less kClockSlackMs for the marks' own launches) is a time it did not spend. kPrecisionFactor:
+// how many times the library's error on the same random inputs a submission may reach.
+constexpr std::size_t kRemoteMinSamples = 40, kSnapshots = 3, kFreshFrom = 16, kFreshTo = 40;
+constexpr double kRepeatRatio = 1.25, kRepeatSlackMs = 0.002, kClockShare = 0.8, kClockSlackMs = 0.008;
+constexpr double kPrecisionFactor = 64;
+
 struct Pipeline {
   Problem& problem;
   std::vector<Candidate>& cands;
@@ -78,12 +92,12 @@ struct Pipeline {
   std::vector<bool> prepared = {};
   std::vector<bool> timed_ok = {};  // has a timing to finish (its validations decide its status)
   std::vector<std::size_t> order = {};  // library baselines first
-  std::shared_ptr<void> workspace = {};
+  std::shared_ptr<void> workspace = {};  // guard, ws_bytes, guard (problem.hpp: kGuardBytes)
   std::size_t ws_bytes = 0;
   std::ptrdiff_t library = -1;  // the candidate whose output is kept for cross-checks
   int pattern = 0;              // the poison of the next run (alternates: Problem::poison)
 
-  void* ws() const { return workspace.get(); }
+  void* ws() const { return workspace ? static_cast<unsigned char*>(workspace.get()) + kGuardBytes : nullptr; }
 
   std::string label(const Row& r, const char* phase) const {
     return r.family + " " + r.dtype + " " + r.shape + ": " + r.variant + " (" + phase + ")";
@@ -133,25 +147,48 @@ struct Pipeline {
     ctx.timer.poison(ws(), ws_bytes, pat);
   }
 
-  // What the last finished run wrote past the end of its output or workspace ("" if nothing).
+  // What the last finished run wrote around its output or workspace, or to its inputs and their
+  // guards ("" if nothing); everything it changed there is restored.
   std::string guard_damage() {
     std::string why = problem.guard_damage();
-    if (why.empty() && ws_bytes) {
-      const std::size_t changed = workspace_guard_changed();
-      if (changed)
-        why = "wrote past the end of its workspace: " + std::to_string(changed) + " of the " +
-              std::to_string(kGuardBytes) + " guard bytes after it changed";
+    if (ws_bytes) {
+      auto add = [&](const std::string& w) { why += (why.empty() ? "" : "; ") + w; };
+      const auto [before, after] = workspace_guard_changed();
+      if (after)
+        add("wrote past the end of its workspace: " + std::to_string(after) + " of the " + std::to_string(kGuardBytes) +
+            " guard bytes after it changed");
+      if (before)
+        add("wrote before the start of its workspace: " + std::to_string(before) + " of the " +
+            std::to_string(kGuardBytes) + " guard bytes before it changed");
     }
+    const std::string inputs = problem.input_damage();
+    if (!inputs.empty()) why += (why.empty() ? "" : "; ") + inputs;
     return why;
   }
-  std::size_t workspace_guard_changed() {
-    unsigned char* guard = static_cast<unsigned char*>(ws()) + ws_bytes;
-    const std::size_t changed = ctx.timer.bytes_changed(guard, kGuardBytes, kGuardByte);
-    if (changed) arm_workspace_guard();
-    return changed;
+  std::pair<std::size_t, std::size_t> workspace_guard_changed() {
+    unsigned char* base = static_cast<unsigned char*>(workspace.get());
+    const std::size_t before = ctx.timer.bytes_changed(base, kGuardBytes, kGuardByte);
+    const std::size_t after = ctx.timer.bytes_changed(base + kGuardBytes + ws_bytes, kGuardBytes, kGuardByte);
+    if (before || after) arm_workspace_guard();
+    return {before, after};
   }
   void arm_workspace_guard() {
-    if (ws()) ctx.timer.fill_bytes(static_cast<unsigned char*>(ws()) + ws_bytes, kGuardBytes, kGuardByte);
+    if (!workspace) return;
+    unsigned char* base = static_cast<unsigned char*>(workspace.get());
+    ctx.timer.fill_bytes(base, kGuardBytes, kGuardByte);
+    ctx.timer.fill_bytes(base + kGuardBytes + ws_bytes, kGuardBytes, kGuardByte);
+  }
+
+  // How long one phase of candidate i may take before it is judged never to end (README,
+  // "Method"): a floor of seconds, or many times the library's own time where it is known, plus
+  // the sampling budget for a timed phase.
+  double phase_limit(bool timed) const {
+    double lib_s = 0;
+    if (library >= 0 && rows[static_cast<std::size_t>(library)].has_timing)
+      lib_s = rows[static_cast<std::size_t>(library)].time_ms.median * 1e-3;
+    double limit = std::max(ctx.opt.phase_timeout, 200.0 * lib_s);
+    if (timed) limit += ctx.opt.stop.max_seconds + (ctx.opt.warmup + 1) * 200.0 * lib_s;
+    return limit;
   }
 
   // Poisons outputs and workspace, runs candidate i once, waits for it. `captured`: through the
@@ -164,6 +201,15 @@ struct Pipeline {
       prepared[i] = true;
     }
     const int pat = pattern++ & 1;
+    const double limit = phase_limit(false);
+    if (c.remote) {
+      // Its sandbox captures the launch and replays the graph: always through the stream check.
+      poison_all(ctx.timer.stream(), pat);
+      ctx.timer.synchronize();
+      c.remote->run(ws(), limit);
+      return;
+    }
+    WatchdogScope watch(label(rows[i], phase), limit);
     if (captured && c.check_stream) {
       ctx.timer.run_captured([&](cudaStream_t s) { c.launch(ws(), s); }, [&] { poison_all(ctx.timer.stream(), pat); });
       return;
@@ -239,7 +285,7 @@ struct Pipeline {
 
   // When the captured run fails but a plain run passes, the work is not all on its stream.
   void explain_stream_escape(std::size_t i, Check& check) {
-    if (check.pass || !cands[i].check_stream) return;
+    if (check.pass || !cands[i].check_stream || cands[i].remote) return;
     run_once(i, "validate (plain run)");
     KL_CUDA_CHECK(cudaDeviceSynchronize());  // whatever it started on other streams, finished
     const Check plain = validated(i);
@@ -264,6 +310,7 @@ struct Pipeline {
           r.check = validated(i);
           explain_stream_escape(i, r.check);
           keep_or_cross_check(i, r.library_check, r.had_library_output);
+          if (c.remote && r.check.pass) judge_precision(r.check);
         }
         if (!ctx.opt.time_variants || g_interrupted.load()) return;
         ctx.say(label(r, "time"));
@@ -276,9 +323,13 @@ struct Pipeline {
         // so no run can find the previous one's answer in place; the last one's output is checked.
         auto before = [&](cudaStream_t st, int run) { poison_all(st, run & 1); };
         Timing tm;
-        {
+        if (c.remote) {
+          PhaseTimer pt("time");
+          tm = remote_timing(i);
+        } else {
           PhaseTimer pt("time");
           NvtxRange range(range_name(r, "time"));
+          WatchdogScope watch(label(r, "time"), phase_limit(true));
           tm = ctx.timer.measure(op, ctx.opt.stop, ctx.opt.warmup, before);
         }
         ctx.timer.synchronize();
@@ -329,6 +380,221 @@ struct Pipeline {
       });
       if (rows[i].status == RowStatus::error || rows[i].status == RowStatus::fail) timed_ok[i] = false;
     }
+  }
+
+  // ---- a submission's variant (its code in its sandbox: compare/sandbox/) ----
+
+  // On the same random inputs, an error many times the library's is not the family's product in
+  // the family's type (TF32 or bf16 operands in a float product are ~1000x cuBLAS's pure FP32; an
+  // honest reordering, split-K included, stays within a few times it). The floor of half a unit
+  // roundoff keeps a library that happens to be exact from making the bar zero.
+  void judge_precision(Check& check) {
+    const double got = problem.error_rms(), lib = problem.library_error_rms(), u = problem.unit_roundoff_of_type();
+    if (!(got >= 0) || !(lib >= 0) || !(u > 0)) return;
+    const double bar = kPrecisionFactor * std::max(lib, 0.5 * u);
+    if (got <= bar) return;
+    char b[400];
+    std::snprintf(b, sizeof b,
+                  "its error on random inputs is %.3g (rms, as a share of the terms' magnitude), %.0f times the "
+                  "library's %.3g on the same inputs (more than %.0fx: a lower precision than the type's, such as "
+                  "TF32 or bf16 operands, is not the same computation)",
+                  got, got / std::max(lib, 0.5 * u), lib, kPrecisionFactor);
+    check.pass = false;
+    check.detail = b;
+  }
+
+  // How the sandbox may change a problem's inputs between timed samples with a result known
+  // exactly: scale input 0 by a signed power of two, which scales the output by that factor to
+  // the `degree` (a product of two inputs scales linearly in one of them; A·Aᵀ and a sum of
+  // squares quadratically). A maximum or minimum keeps its meaning only for positive factors;
+  // integers take the sign alone (their sums wrap modulo 2^32, where only negation is exact).
+  struct ScaleRule {
+    bool any = false;
+    int degree = 1;
+    bool sign = true;
+  };
+  ScaleRule scale_rule() const {
+    const Row& r = rows.front();
+    ScaleRule s;
+    if (r.family == "table" || problem.input_regions().empty()) return s;
+    s.any = true;
+    if (r.family == "aat") s.degree = 2;
+    for (const auto& [name, value] : r.axes)
+      if (name == "op") {
+        if (value == "row_sumsq") s.degree = 2;
+        if (value == "row_max" || value == "row_min") s.sign = false;
+      }
+    return s;
+  }
+
+  // The factors the inputs are scaled by for each sample, and which samples are "new": the states
+  // are drawn from a main pool, and from sample kFreshFrom on a few samples take states never used
+  // before, so a kernel that keeps results between launches is fast on the pool's repeats and
+  // slow on those (a difference no honest kernel shows, since every sample starts from a cold L2).
+  struct SamplePlan {
+    std::vector<double> factors;
+    std::vector<bool> fresh;
+  };
+  SamplePlan sample_plan(const ScaleRule& rule, bool is_int, std::size_t count, std::mt19937_64& g) const {
+    std::vector<double> states;
+    if (rule.any) {
+      const int lo = is_int ? 0 : -3, hi = is_int ? 0 : 3;
+      for (int e = lo; e <= hi; ++e) {
+        states.push_back(std::ldexp(1.0, e));
+        if (rule.sign) states.push_back(-std::ldexp(1.0, e));
+      }
+      std::shuffle(states.begin() + 1, states.end(), g);  // states[0] = 1: the loaded inputs
+    } else {
+      states.push_back(1.0);
+    }
+    const std::size_t pool = std::max<std::size_t>(1, (states.size() + 1) / 2);
+    std::vector<double> reserve(states.begin() + static_cast<std::ptrdiff_t>(pool), states.end());
+    SamplePlan p;
+    p.factors.resize(count);
+    p.fresh.assign(count, false);
+    std::vector<std::size_t> slots;
+    for (std::size_t j = kFreshFrom; j < std::min(count, kFreshTo); ++j) slots.push_back(j);
+    std::shuffle(slots.begin(), slots.end(), g);
+    slots.resize(std::min(slots.size(), reserve.size()));
+    std::uniform_int_distribution<std::size_t> pick(0, pool - 1);
+    for (std::size_t j = 0; j < count; ++j) p.factors[j] = states[pick(g)];
+    for (std::size_t k = 0; k < slots.size(); ++k) {
+      p.factors[slots[k]] = reserve[k];
+      p.fresh[slots[k]] = true;
+    }
+    return p;
+  }
+
+  // Times candidate i in its sandbox, then checks what it reported: against the wall clock of
+  // the phase and the GPU's own timer, for a speed-up on inputs it has seen before, and the
+  // outputs of samples chosen before it ran (and of the last one, left in the output for the
+  // caller's last-run check), each brought back to the loaded inputs' scale and validated.
+  Timing remote_timing(std::size_t i) {
+    Row& r = rows[i];
+    Candidate& c = cands[i];
+    const ScaleRule rule = scale_rule();
+    const Problem::Region out = problem.output_region();
+    const bool is_int = problem.unit_roundoff_of_type() == 0;
+    const std::size_t elem = r.dtype == "double" ? 8 : 4;
+    RemoteTimeRequest rq;
+    rq.warmup = ctx.opt.warmup;
+    rq.rule = ctx.opt.stop;
+    rq.rule.min_samples = std::max<std::size_t>(rq.rule.min_samples, kRemoteMinSamples);
+    rq.rule.max_samples = std::max(rq.rule.max_samples, rq.rule.min_samples);
+    std::mt19937_64 g(std::random_device{}());
+    const SamplePlan plan = sample_plan(rule, is_int, rq.rule.max_samples, g);
+    rq.factors = plan.factors;
+    if (rule.any) rq.scale = {problem.input_regions().front()};
+    rq.elem_bytes = static_cast<int>(elem);
+    rq.is_int = is_int;
+    std::vector<std::size_t> picks;
+    for (std::size_t j = 0; j < kRemoteMinSamples; ++j) picks.push_back(j);
+    std::shuffle(picks.begin(), picks.end(), g);
+    rq.snap_at.assign(picks.begin(), picks.begin() + kSnapshots);
+    std::vector<DeviceArray<unsigned char>> snaps;
+    for (std::size_t k = 0; k <= kSnapshots; ++k) {
+      snaps.emplace_back(std::max<std::size_t>(out.bytes, 1));
+      rq.snaps.push_back({snaps.back().get(), out.bytes});
+    }
+    DeviceArray<unsigned long long> clock(2 * rq.rule.max_samples);
+    KL_CUDA_CHECK(cudaMemset(clock.get(), 0, 2 * rq.rule.max_samples * sizeof(unsigned long long)));
+    rq.output = out;
+    rq.clock = {clock.get(), 2 * rq.rule.max_samples * sizeof(unsigned long long)};
+    rq.poison = {out, {ws(), ws_bytes}};
+    rq.limit_seconds = phase_limit(true);
+    ctx.timer.synchronize();
+    const auto t0 = std::chrono::steady_clock::now();
+    const RemoteTimeResult res = c.remote->time(ws(), rq);
+    const double wall_ms = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() * 1e3;
+
+    Timing tm;
+    tm.samples_ms = res.samples_ms;
+    tm.converged = res.converged;
+    if (tm.samples_ms.empty()) throw std::runtime_error("its sandbox reported no timed sample");
+    tm.stats = summarize(tm.samples_ms);
+    const std::size_t n = tm.samples_ms.size();
+    std::string wrong = timing_disagrees(tm, wall_ms, clock, n);
+    if (wrong.empty()) wrong = faster_on_repeats(tm.samples_ms, plan.fresh);
+    if (wrong.empty()) wrong = snapshots_wrong(i, res, rq, snaps, rule);
+    if (!wrong.empty() && r.check.pass) {
+      r.check.pass = false;
+      r.check.detail = wrong;
+    }
+    return tm;
+  }
+
+  // The reported samples against clocks this process reads: the phase's wall time (the samples
+  // cannot add up to more), and the GPU's global timer written around each sample into this
+  // process's buffer (the reported median cannot be far below the span it saw).
+  static std::string timing_disagrees(const Timing& tm, double wall_ms, const DeviceArray<unsigned long long>& clock,
+                                      std::size_t n) {
+    double sum = 0;
+    for (double x : tm.samples_ms) sum += x;
+    char b[300];
+    if (sum > wall_ms * 1.01 + 1.0) {
+      std::snprintf(b, sizeof b, "its sandbox reported %.3f ms of samples in a phase that took %.3f ms of wall time", sum,
+                    wall_ms);
+      return b;
+    }
+    std::vector<unsigned long long> c(2 * n);
+    KL_CUDA_CHECK(cudaMemcpy(c.data(), clock.get(), c.size() * sizeof c[0], cudaMemcpyDeviceToHost));
+    std::vector<double> spans;
+    for (std::size_t j = 0; j < n; ++j)
+      if (c[2 * j] && c[2 * j + 1] >= c[2 * j]) spans.push_back(static_cast<double>(c[2 * j + 1] - c[2 * j]) * 1e-6);
+    if (spans.size() < n / 2 + 1) return "its sandbox did not record the GPU clock around its samples";
+    const double span = summarize(spans).median;
+    if (tm.stats.median < kClockShare * span - kClockSlackMs) {
+      std::snprintf(b, sizeof b,
+                    "its sandbox reported a median of %.4f ms per sample while the GPU's clock saw %.4f ms between the "
+                    "marks around each sample",
+                    tm.stats.median, span);
+      return b;
+    }
+    return {};
+  }
+
+  // A kernel that keeps results between launches is fast where the inputs repeat an earlier
+  // sample's and slow on inputs it has not seen.
+  static std::string faster_on_repeats(const std::vector<double>& samples, const std::vector<bool>& fresh) {
+    std::vector<double> seen, unseen;
+    for (std::size_t j = kFreshFrom; j < samples.size(); ++j) (fresh[j] ? unseen : seen).push_back(samples[j]);
+    if (unseen.size() < 3 || seen.size() < 8) return {};
+    const double a = summarize(seen).median, b = summarize(unseen).median;
+    if (b <= kRepeatRatio * a + kRepeatSlackMs) return {};
+    char m[300];
+    std::snprintf(m, sizeof m,
+                  "ran faster on inputs it had already seen (median %.4f ms) than on inputs new to it (%.4f ms): it "
+                  "keeps results between launches",
+                  a, b);
+    return m;
+  }
+
+  // The outputs of the chosen samples, each scaled back and validated; the last sample's is left
+  // in the output, scaled back, for the last-run check that follows.
+  std::string snapshots_wrong(std::size_t i, const RemoteTimeResult& res, const RemoteTimeRequest& rq,
+                              const std::vector<DeviceArray<unsigned char>>& snaps, const ScaleRule& rule) {
+    const Problem::Region out = problem.output_region();
+    auto restore = [&](std::size_t k) {
+      const long long j = res.held.at(k);
+      KL_CUDA_CHECK(cudaMemcpy(out.ptr, snaps[k].get(), out.bytes, cudaMemcpyDeviceToDevice));
+      const double f = rq.factors.at(static_cast<std::size_t>(j));
+      if (f != 1.0) problem.scale_output(1.0 / std::pow(f, rule.degree));
+      return j;
+    };
+    for (std::size_t k = 0; k + 1 < snaps.size() && k < res.held.size(); ++k) {
+      if (res.held[k] < 0) continue;
+      const long long j = restore(k);
+      const Check c = problem.validate(cands[i]);
+      if (!c.pass) {
+        char b[160];
+        std::snprintf(b, sizeof b, "wrong in timed sample %lld (its inputs scaled by %g): ", j,
+                      rq.factors.at(static_cast<std::size_t>(j)));
+        return b + c.detail;
+      }
+    }
+    if (res.held.empty() || res.held.back() < 0) return "its sandbox kept no output of its last timed sample";
+    restore(snaps.size() - 1);
+    return {};
   }
 
   static std::uint64_t fresh_seed_of(std::uint64_t seed) { return seed ^ 0x9e3779b97f4a7c15ull; }
@@ -423,8 +689,8 @@ std::vector<Row> execute(const Row& proto, Problem& problem, std::vector<Candida
   std::stable_partition(p.order.begin(), p.order.end(),
                         [&](std::size_t i) { return candidates[i].info.source == Source::library; });
   try {
-    // The workspace with its guard band after it (problem.hpp: kGuardBytes).
-    p.workspace = ctx.timer.allocate(p.ws_bytes ? p.ws_bytes + kGuardBytes : 0);
+    // The workspace with a guard band before and after it (problem.hpp: kGuardBytes).
+    p.workspace = ctx.timer.allocate(p.ws_bytes ? kGuardBytes + p.ws_bytes + kGuardBytes : 0);
     p.arm_workspace_guard();
   } catch (const std::exception& e) {
     p.abandon(std::string("could not allocate the workspace: ") + e.what());

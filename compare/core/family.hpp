@@ -96,6 +96,9 @@ struct RunOptions {
   // test the runner itself (a variant that faults, a variant that is slow on purpose); nothing
   // in the runner knows what it adds.
   std::function<void(std::vector<Candidate>&)> wrap_candidates;
+  // The watchdog's floor (README, "Method"): seconds one phase of a variant (a validation run; a
+  // timed phase adds its sampling budget) may take at least before it is judged never to end.
+  double phase_timeout = 20.0;
 };
 
 // True when `name` matches one of the globs (or there are none).
@@ -129,6 +132,9 @@ class Family {
   virtual std::vector<DType> dtypes() const = 0;
   virtual std::vector<DType> default_dtypes() const = 0;
   virtual std::vector<VariantListing> variants(DType t) const = 0;
+  // The name of its launch-argument struct (common/args_kind.hpp): what a submission's launcher
+  // must take to join it.
+  virtual std::string_view args_kind() const { return {}; }
   virtual const SizeSpec& sizes() const = 0;
   virtual std::vector<StringAxis> axes() const = 0;
   // Problems the default comparison runs besides its default sizes × default axis values, at

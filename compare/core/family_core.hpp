@@ -32,14 +32,16 @@
 //   std::string unsupported() const;  // non-empty: why no variant can run here (every row skipped)
 #pragma once
 
-#include "common/variant_registry.hpp"
+#include "common/args_kind.hpp"
 #include "compare/core/execute.hpp"
 #include "compare/core/family.hpp"
 #include "compare/core/problem.hpp"
 #include "compare/core/random.hpp"
 #include "compare/core/requirements.hpp"
+#include "compare/sandbox/submissions.hpp"
 
 #include <cstddef>
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <string>
@@ -69,6 +71,13 @@ template <class... Ts>
 std::vector<DType> dtypes_of(TypeList<Ts...>) {
   return {dtype_of<Ts>()...};
 }
+
+template <class List>
+struct FirstType;
+template <class T0, class... Ts>
+struct FirstType<TypeList<T0, Ts...>> {
+  using type = T0;
+};
 
 // The optional Problem members of the header comment, detected (C++17: .cu files include this).
 namespace detail {
@@ -140,8 +149,6 @@ class TypedFamily final : public Family {
   static const std::vector<V<T>>& variants_of() {
     static const std::vector<V<T>> list = [] {
       auto v = F::template handwritten<T>();
-      // Kernels from outside the tree (KL_USER_KERNELS: common/user_kernel.hpp) after the ladder.
-      for (auto& u : user_variants<Args<T>>(F::name)) v.push_back(u);
       for (auto& l : F::template library<T>()) v.push_back(l);
       std::vector<std::string_view> names;
       for (const auto& x : v) names.push_back(x.info.name);
@@ -151,12 +158,21 @@ class TypedFamily final : public Family {
     return list;
   }
 
+  // The ladder and the library baselines, then the submissions' variants (compare/sandbox/).
   std::vector<VariantListing> variants(DType t) const override {
-    return dispatch_type(typename F::Types{}, t, [](auto tag) {
+    return dispatch_type(typename F::Types{}, t, [&](auto tag) {
       std::vector<VariantListing> out;
       for (const auto& v : variants_of<typename decltype(tag)::type>()) out.push_back(listing_of(v.info, v.needs));
+      for (const SubmissionVariant* sv : submission_variants(F::name, t)) out.push_back(submission_listing(*sv));
       return out;
     });
+  }
+  std::string_view args_kind() const override {
+    return ArgsKind<Args<typename FirstType<typename F::Types>::type>>::name;
+  }
+
+  static VariantListing submission_listing(const SubmissionVariant& sv) {
+    return {sv.full_name, sv.origin, sv.lesson, Source::handwritten, sv.needs};
   }
 
   // The Size the variants' hooks get (see the header comment).
@@ -234,8 +250,45 @@ class TypedFamily final : public Family {
       if (!selected(v.info, opt)) continue;
       out.push_back(bind<T>(v, p, size, problem_skip, hook));
     }
+    for (const SubmissionVariant* sv : submission_variants(F::name, dtype_of<T>())) {
+      if (!matches_any(sv->full_name, opt.variant_patterns)) continue;
+      out.push_back(bind_remote<T>(*sv, p, size, problem_skip));
+    }
     if (opt.wrap_candidates) opt.wrap_candidates(out);
     return out;
+  }
+
+  // A submission's variant bound to problem p: its hooks evaluated and its launches made by its
+  // sandbox process, on p's buffers (compare/sandbox/).
+  template <class T>
+  static Candidate bind_remote(const SubmissionVariant& sv, P<T>& p, const typename Args<T>::Size& size,
+                               const std::string& problem_skip) {
+    Candidate c;
+    c.info = submission_listing(sv);
+    c.error_model = sv.error_model;
+    c.check_stream = true;
+    try {
+      if (!problem_skip.empty()) c.unsupported = problem_skip;
+      else if (has_requirements(sv.needs)) c.unsupported = check_on_this_device(sv.needs);
+      if (c.unsupported.empty()) {
+        const RemoteBind b = remote_bind(sv, &size, sizeof size);
+        if (!b.error.empty()) c.setup_error = "a hook failed in its sandbox: " + b.error;
+        else if (!b.unsupported.empty()) c.unsupported = b.unsupported;
+        c.workspace_bytes = b.workspace_bytes;
+        c.rounding_depth = b.rounding_depth > 0 ? b.rounding_depth : p.default_depth();
+        c.work = b.work;
+      }
+    } catch (const std::exception& e) {
+      c.setup_error = e.what();
+    }
+    c.remote = remote_launch(sv, [&p](void* ws) {
+      const Args<T> a = p.args(ws);
+      std::vector<unsigned char> bytes(sizeof a);
+      std::memcpy(bytes.data(), static_cast<const void*>(&a), sizeof a);
+      return bytes;
+    });
+    c.launch = [](void*, cudaStream_t) { throw std::logic_error("a submission's variant runs in its sandbox"); };
+    return c;
   }
 
   // The row every variant of problem k starts from.

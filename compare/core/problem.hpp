@@ -28,6 +28,7 @@
 #include <cstring>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -35,6 +36,8 @@
 namespace kl {
 
 enum class InputKind { random, exact };
+
+class RemoteLaunch;  // compare/core/remote_launch.hpp
 
 // A variant bound to one problem's buffers.
 struct Candidate {
@@ -52,6 +55,9 @@ struct Candidate {
   bool check_stream = false;
   std::string remark;         // said in the row's note when nothing else is (a slow path on this GPU)
   std::function<void(void* workspace, cudaStream_t)> launch;
+  // Set for a submission's variant: its code runs in its sandbox process, never in this one
+  // (launch is then unused), and it is judged by the submission rules (README, "Method").
+  std::shared_ptr<RemoteLaunch> remote;
 };
 
 class Problem {
@@ -68,9 +74,32 @@ class Problem {
   // 3.4e38 in float, 1.4e306 in double; another clash-free integer), so a kernel that skips its
   // work when its output "looks done" (not NaN) is caught on the runs that use it.
   virtual void poison(cudaStream_t s, int pattern) = 0;
-  // After a run that has finished: how the run damaged the guard band after the output (a write
-  // past its end), "" when it is intact; the band is restored for the next run.
+  // After a run that has finished: how the run damaged the guard bands before and after the
+  // output (a write before its start or past its end), "" when they are intact; the bands are
+  // restored for the next run.
   virtual std::string guard_damage() { return {}; }
+  // After a run that has finished: how the run changed its inputs or the guard bands around them
+  // (inputs are read-only), "" when they are intact. What changed is restored from a pristine
+  // copy, so no run's writes can change what the next variant reads.
+  virtual std::string input_damage() { return {}; }
+  // The device regions of the inputs and of the output (a submission's sandbox scales inputs
+  // between timed samples and keeps copies of outputs: compare/sandbox/).
+  struct Region {
+    void* ptr = nullptr;
+    std::size_t bytes = 0;
+  };
+  virtual std::vector<Region> input_regions() const { return {}; }
+  virtual Region output_region() const { return {}; }
+  // Multiplies every output element by `factor` (a power of two, or its negative: exact), on the
+  // device, after a synchronisation: a sample taken on inputs scaled by 2^e is brought back to
+  // the loaded inputs' scale before it is validated.
+  virtual void scale_output(double /*factor*/) {}
+  // The last validated output's error as sqrt(sum (got - ref)^2 / sum scale^2), and the kept
+  // library output's, on the same inputs; the type's unit roundoff (0 for integers, and -1 where
+  // the problem does not say). A submission's error many times the library's fails its row.
+  virtual double error_rms() const { return -1; }
+  virtual double library_error_rms() const { return -1; }
+  virtual double unit_roundoff_of_type() const { return -1; }
   // New random inputs from `seed` in freshly allocated buffers at other addresses than the last
   // ones, and their reference (the re-check after timing: a result cached by pointer, or state
   // kept from an earlier run, fails there).
@@ -165,42 +194,62 @@ void fill_exact(T* dst, std::size_t n, std::uint64_t seed, ExactValues v, Sentin
 // Fills n elements at p with v on the stream (compare/core/device_fill.cu).
 template <class T>
 void fill_device(T* p, std::size_t n, T v, cudaStream_t s);
+// Multiplies n elements at p by `factor` (a signed power of two: exact), on the legacy stream.
+template <class T>
+void scale_device(T* p, std::size_t n, double factor);
 
-// Guard bands. Every input, output and workspace buffer is followed by kGuardBytes the kernel
-// does not own. After an input they hold NaN (a large value for integers), so a read past the end
-// poisons the result instead of reading zeros; after an output or the workspace a byte pattern,
-// checked after every validation run, so a write past the end fails its row with a count.
+// Guard bands. Every input, output and workspace buffer has kGuardBytes the kernel does not own
+// before it and after it. Around an input they hold NaN (a large value for integers), so a read
+// out of bounds poisons the result instead of reading zeros, and they are checked unchanged after
+// every run (a memo kept there is a write to them); around an output or the workspace a byte
+// pattern, checked after every validation run, so a write before the start or past the end fails
+// its row with a count.
 inline constexpr std::size_t kGuardBytes = 64 * 1024;
 inline constexpr unsigned char kGuardByte = 0xa5;
 
-// n elements of T followed by the guard band; `lead` bytes before them (a multiple of 256, so
-// alignment is kept) make a fresh allocation's address differ from the last one's even where the
-// allocator hands the same block back.
+// Counts the bytes where a and b differ (device memory, after a synchronisation): the check that
+// a run left an input as it was loaded. compare/core/device_fill.cu.
+std::size_t count_differences(const void* a, const void* b, std::size_t bytes);
+
+// n elements of T with a guard band before and after; `lead` bytes before everything (a multiple
+// of 256, so alignment is kept) make a fresh allocation's address differ from the last one's even
+// where the allocator hands the same block back.
 template <class T>
 class GuardedArray {
  public:
   GuardedArray() = default;
   explicit GuardedArray(std::size_t n, std::size_t lead = 0)
-      : n_(n), lead_(lead), mem_(lead + n * sizeof(T) + kGuardBytes) {}
-  T* get() const { return n_ ? reinterpret_cast<T*>(mem_.get() + lead_) : nullptr; }
+      : n_(n), lead_(lead), mem_(lead + kGuardBytes + n * sizeof(T) + kGuardBytes) {}
+  T* get() const { return n_ ? reinterpret_cast<T*>(mem_.get() + lead_ + kGuardBytes) : nullptr; }
   std::size_t size() const { return n_; }
-  unsigned char* guard() const { return mem_.get() + lead_ + n_ * sizeof(T); }
-  // The output/workspace pattern, on the stream.
-  void arm_guard(cudaStream_t s) const { KL_CUDA_CHECK(cudaMemsetAsync(guard(), kGuardByte, kGuardBytes, s)); }
-  // What a run changed in the guard band (after a synchronisation): one download.
+  unsigned char* front_guard() const { return mem_.get() + lead_; }
+  unsigned char* guard() const { return mem_.get() + lead_ + kGuardBytes + n_ * sizeof(T); }
+  // The output/workspace pattern in both bands, on the stream.
+  void arm_guard(cudaStream_t s) const {
+    KL_CUDA_CHECK(cudaMemsetAsync(front_guard(), kGuardByte, kGuardBytes, s));
+    KL_CUDA_CHECK(cudaMemsetAsync(guard(), kGuardByte, kGuardBytes, s));
+  }
+  // What a run changed in a guard band (after a synchronisation): one download per band.
   struct GuardChanges {
     std::size_t bytes = 0;                               // bytes that differ from the pattern
-    std::size_t first = static_cast<std::size_t>(-1);  // the first changed element past the end
+    std::size_t first = static_cast<std::size_t>(-1);  // after: the first changed element past the end
+    std::size_t last = static_cast<std::size_t>(-1);   // before: the changed element nearest the start, counted back
   };
-  GuardChanges guard_changes() const {
+  static GuardChanges band_changes(const unsigned char* band, const unsigned char* expect, bool before) {
     std::vector<unsigned char> h(kGuardBytes);
-    KL_CUDA_CHECK(cudaMemcpy(h.data(), guard(), kGuardBytes, cudaMemcpyDeviceToHost));
+    KL_CUDA_CHECK(cudaMemcpy(h.data(), band, kGuardBytes, cudaMemcpyDeviceToHost));
     GuardChanges c;
     for (std::size_t i = 0; i < h.size(); ++i)
-      if (h[i] != kGuardByte) {
-        if (c.bytes++ == 0) c.first = i / sizeof(T);
+      if (h[i] != (expect ? expect[i % sizeof(T)] : kGuardByte)) {
+        ++c.bytes;
+        if (!before && c.first == static_cast<std::size_t>(-1)) c.first = i / sizeof(T);
+        if (before) c.last = (kGuardBytes - i + sizeof(T) - 1) / sizeof(T);
       }
     return c;
+  }
+  GuardChanges guard_changes(const unsigned char* expect = nullptr) const { return band_changes(guard(), expect, false); }
+  GuardChanges front_guard_changes(const unsigned char* expect = nullptr) const {
+    return band_changes(front_guard(), expect, true);
   }
 
  private:
@@ -209,32 +258,60 @@ class GuardedArray {
 };
 
 // "wrote past the end of its output: 3 of the 16384 guard elements after it changed (the first
-// at element n + 0)"; "" when intact.
+// at element n + 0)", "wrote before the start of its output: 1 of the 16384 guard elements
+// before it changed (the nearest at element -1)"; "" when both are intact.
 template <class T>
-std::string guard_report(const GuardedArray<T>& a, const char* what) {
-  const auto changed = a.guard_changes();
-  if (changed.bytes == 0) return {};
-  const std::size_t elems = (changed.bytes + sizeof(T) - 1) / sizeof(T);
-  return std::string("wrote past the end of its ") + what + ": " + std::to_string(elems) + " of the " +
-         std::to_string(kGuardBytes / sizeof(T)) + " guard elements after it changed (the first at element n + " +
-         std::to_string(changed.first) + ")";
+std::string guard_report(const GuardedArray<T>& a, const char* what, const unsigned char* expect = nullptr) {
+  std::string why;
+  const auto after = a.guard_changes(expect);
+  const std::string count = std::to_string(kGuardBytes / sizeof(T));
+  if (after.bytes)
+    why = std::string("wrote past the end of its ") + what + ": " + std::to_string((after.bytes + sizeof(T) - 1) / sizeof(T)) +
+          " of the " + count + " guard elements after it changed (the first at element n + " + std::to_string(after.first) + ")";
+  const auto before = a.front_guard_changes(expect);
+  if (before.bytes)
+    why += std::string(why.empty() ? "" : "; ") + "wrote before the start of its " + what + ": " +
+           std::to_string((before.bytes + sizeof(T) - 1) / sizeof(T)) + " of the " + count +
+           " guard elements before it changed (the nearest at element -" + std::to_string(before.last) + ")";
+  return why;
 }
 
 template <class T>
 class Input {
  public:
-  explicit Input(std::size_t n, std::size_t lead = 0) : host(n), dev_(n, lead) {}
+  explicit Input(std::size_t n, std::size_t lead = 0) : host(n), dev_(n, lead), pristine_(n) {}
   std::vector<T> host;
   const T* device() const { return dev_.get(); }
   T* device_mutable() const { return dev_.get(); }
   std::size_t size() const { return host.size(); }
   void upload() {
-    if (!host.empty()) KL_CUDA_CHECK(cudaMemcpy(dev_.get(), host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
-    // The guard after an input: NaN, or for integers a value large enough to change any sum.
-    T* g = reinterpret_cast<T*>(dev_.guard());
-    if constexpr (std::is_integral_v<T>) fill_device(g, kGuardBytes / sizeof(T), static_cast<T>(0x3fffffff), nullptr);
-    else fill_device(g, kGuardBytes / sizeof(T), std::numeric_limits<T>::quiet_NaN(), nullptr);
-    KL_CUDA_CHECK(cudaDeviceSynchronize());
+    if (!host.empty()) {
+      KL_CUDA_CHECK(cudaMemcpy(dev_.get(), host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
+      KL_CUDA_CHECK(cudaMemcpy(pristine_.get(), host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
+    }
+    arm_guards();
+  }
+  // Whether a run changed the input or either guard band; what changed is restored.
+  std::string damage(std::size_t index) {
+    std::string why;
+    const std::size_t bytes = host.size() * sizeof(T);
+    if (bytes) {
+      const std::size_t changed = count_differences(dev_.get(), pristine_.get(), bytes);
+      if (changed) {
+        why = "wrote to its input " + std::to_string(index) + " (read-only): " + std::to_string(changed) + " of its " +
+              std::to_string(bytes) + " bytes changed";
+        KL_CUDA_CHECK(cudaMemcpy(dev_.get(), pristine_.get(), bytes, cudaMemcpyDeviceToDevice));
+      }
+    }
+    const T fill = guard_value();
+    unsigned char expect[sizeof(T)];
+    std::memcpy(expect, &fill, sizeof(T));
+    const std::string guards = guard_report(dev_, ("input " + std::to_string(index)).c_str(), expect);
+    if (!guards.empty()) {
+      why += (why.empty() ? "" : "; ") + guards;
+      arm_guards();
+    }
+    return why;
   }
   // A new device buffer at another address (the re-check after timing); the host values stay.
   void reallocate(std::size_t lead) {
@@ -250,7 +327,19 @@ class Input {
   }
 
  private:
+  // The guards around an input: NaN, or for integers a value large enough to change any sum.
+  static T guard_value() {
+    if constexpr (std::is_integral_v<T>) return static_cast<T>(0x3fffffff);
+    else return std::numeric_limits<T>::quiet_NaN();
+  }
+  void arm_guards() {
+    fill_device(reinterpret_cast<T*>(dev_.guard()), kGuardBytes / sizeof(T), guard_value(), nullptr);
+    fill_device(reinterpret_cast<T*>(dev_.front_guard()), kGuardBytes / sizeof(T), guard_value(), nullptr);
+    KL_CUDA_CHECK(cudaDeviceSynchronize());
+  }
+
   GuardedArray<T> dev_;
+  DeviceArray<T> pristine_;  // the loaded values, for the read-only check
   PinnedArray<T> pinned_;
 };
 
@@ -298,7 +387,7 @@ class CheckedOutput {
     dev_.arm_guard(nullptr);
     KL_CUDA_CHECK(cudaDeviceSynchronize());
   }
-  // After a finished run: what it wrote past the end of the output ("" if nothing); re-armed.
+  // After a finished run: what it wrote before or past the output ("" if nothing); re-armed.
   std::string guard_damage() {
     std::string why = guard_report(dev_, "output");
     if (!why.empty()) {
@@ -308,9 +397,29 @@ class CheckedOutput {
     return why;
   }
 
+  // Multiplies the output by `factor` on the device (compare/core/device_fill.cu), synchronised.
+  void multiply(double factor) {
+    scale_device(dev_.get(), size(), factor);
+    KL_CUDA_CHECK(cudaDeviceSynchronize());
+  }
+
   Check validate(InputKind kind, double factor) {
     return validate_with([&](std::size_t i) { return bound(kind, factor, i); });
   }
+  // sqrt(sum (v - ref)^2 / sum scale^2) over the elements with a scale: the error of `v` as a
+  // share of what the terms could have summed to.
+  double rms_of(const std::vector<T>& v) const {
+    double err = 0, norm = 0;
+    for (std::size_t i = 0; i < v.size() && i < ref.size(); ++i) {
+      if (!(scale[i] > 0)) continue;
+      const double d = static_cast<double>(v[i]) - ref[i];
+      err += d * d;
+      norm += scale[i] * scale[i];
+    }
+    return norm > 0 ? std::sqrt(err / norm) : -1;
+  }
+  double last_rms() const { return rms_of(got_); }
+  double library_rms() const { return has_lib_ ? rms_of(lib_) : -1; }
   void keep_as_library(InputKind kind, double factor) {
     download(lib_);
     lib_factor_ = kind == InputKind::exact ? 0 : factor;
@@ -408,6 +517,27 @@ class ProblemBase : public Problem {
   }
   void poison(cudaStream_t s, int pattern) override { out_.poison(s, pattern); }
   std::string guard_damage() override { return out_.guard_damage(); }
+  std::string input_damage() override {
+    std::string why;
+    for (std::size_t i = 0; i < inputs_.size(); ++i) {
+      const std::string d = inputs_[i].damage(i);
+      if (!d.empty()) why += (why.empty() ? "" : "; ") + d;
+    }
+    return why;
+  }
+  std::vector<Region> input_regions() const override {
+    std::vector<Region> r;
+    for (const auto& in : inputs_) r.push_back({in.device_mutable(), in.size() * sizeof(T)});
+    return r;
+  }
+  Region output_region() const override { return {out_.device(), out_.size() * sizeof(T)}; }
+  void scale_output(double factor) override { out_.multiply(factor); }
+  double error_rms() const override { return kind_ == InputKind::random ? out_.last_rms() : -1; }
+  double library_error_rms() const override { return kind_ == InputKind::random ? out_.library_rms() : -1; }
+  double unit_roundoff_of_type() const override {
+    if constexpr (std::is_integral_v<T>) return 0.0;
+    else return unit_roundoff<T>();
+  }
   // Every device buffer allocated anew, 256 bytes further into its allocation than the last ones
   // (so no address repeats even where the allocator hands the same blocks back), then random
   // inputs from the new seed and their reference (the host arrays are reused).

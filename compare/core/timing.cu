@@ -2,36 +2,13 @@
 
 #include "common/cuda_check.hpp"
 #include "common/device_helpers.cuh"
+#include "compare/core/l2_flush.cuh"
 
 #include <chrono>
 #include <string>
 #include <vector>
 
 namespace kl {
-
-namespace {
-
-// Every thread reads 16-byte words with a grid stride and folds them into one word; only a
-// value no real data produces (all reads XOR-ing to a magic pattern with the thread index) would
-// store it. The loads leave clean lines in L2: nothing to write back later.
-__global__ void read_kernel(const uint4* __restrict__ p, std::size_t n, unsigned* sink) {
-  unsigned acc = 0;
-#pragma unroll 4
-  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
-       i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
-    const uint4 v = __ldcg(p + i);
-    acc ^= v.x ^ v.y ^ v.z ^ v.w;
-  }
-  if (acc == 0x9e3779b9u + threadIdx.x) *sink = acc;
-}
-
-}  // namespace
-
-void read_through(const void* p, std::size_t bytes, unsigned* sink, cudaStream_t s) {
-  const std::size_t n = bytes / 16;
-  read_kernel<<<sm_count() * 4, 512, 0, s>>>(static_cast<const uint4*>(p), n, sink);
-  KL_CHECK_LAUNCH();
-}
 
 GpuTimer::GpuTimer(std::size_t l2_bytes, L2Flush flush) : mode_(flush) {
   KL_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));

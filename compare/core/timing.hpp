@@ -101,8 +101,6 @@ class GpuTimer final : public Timer {
 // `bytes`-sized buffers: the memory ceiling the report measures each run against.
 double measure_copy_bandwidth_gbps(Timer& timer, std::size_t bytes, const StopRule& rule);
 
-// Reads `bytes` at `p` (16-byte aligned, a multiple of 16) into one word that is written to
-// `sink` only if it is impossible, so the reads cannot be optimised away: the read-only flush.
-void read_through(const void* p, std::size_t bytes, unsigned* sink, cudaStream_t s);
+// read_through, the read-only flush: compare/core/l2_flush.cuh.
 
 }  // namespace kl

@@ -144,7 +144,7 @@ TEST_CASE("Ctrl-C leaves a valid, incomplete report and exit status 130") {
 
 TEST_CASE("kernels from outside the tree: the examples' verdicts and the summary table") {
   const auto dir = scratch("user");
-  const std::string exe = KL_COMPARE_EXAMPLES_EXE;
+  const std::string exe = compare_exe() + " --submissions " + KL_EXAMPLES_MANIFEST;
   const std::string common = " -t float --max-time 0.05 --min-samples 3 --out " + dir.string();
   const int gemv = std::system((exe + " -f gemv -s 300x257 -v 'carol/*'" + common + " --name gemv >/dev/null 2>&1").c_str());
   CHECK(WIFEXITED(gemv));

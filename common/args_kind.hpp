@@ -1,0 +1,48 @@
+// The name of each family's launch-argument struct and of its element type, as strings: what a
+// submission's registration records (common/user_kernel.hpp) and what the runner checks it
+// against (compare/core/family_core.hpp), so a launcher registered with the wrong struct or an
+// element type the family does not run is refused with both names, before anything runs.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <type_traits>
+
+namespace kl {
+
+template <class T> struct ReduceArgs;
+template <class T> struct DotArgs;
+template <class T> struct GemmArgs;
+template <class T> struct AatArgs;
+template <class T> struct MatVecArgs;
+template <class T> struct RowsArgs;
+template <class T> struct TransposeArgs;
+template <class T> struct TableArgs;
+template <class T> struct AllreduceArgs;
+
+template <class Args> struct ArgsKind { static constexpr const char* name = "unknown"; };
+#define KL_ARGS_KIND(Tmpl)                                          \
+  template <class T> struct ArgsKind<Tmpl<T>> {                     \
+    static constexpr const char* name = #Tmpl;                      \
+    using element = T;                                              \
+  };
+KL_ARGS_KIND(ReduceArgs)
+KL_ARGS_KIND(DotArgs)
+KL_ARGS_KIND(GemmArgs)
+KL_ARGS_KIND(AatArgs)
+KL_ARGS_KIND(MatVecArgs)
+KL_ARGS_KIND(RowsArgs)
+KL_ARGS_KIND(TransposeArgs)
+KL_ARGS_KIND(TableArgs)
+KL_ARGS_KIND(AllreduceArgs)
+#undef KL_ARGS_KIND
+
+template <class T>
+std::string element_name() {
+  if constexpr (std::is_same_v<T, int>) return "int";
+  else if constexpr (std::is_same_v<T, float>) return "float";
+  else if constexpr (std::is_same_v<T, double>) return "double";
+  else return "other:" + std::to_string(sizeof(T));
+}
+
+}  // namespace kl

@@ -1,0 +1,151 @@
+#include "compare/cli/shards.hpp"
+
+#include "compare/cli/runner.hpp"
+#include "compare/report/merge.hpp"
+#include "compare/report/summary.hpp"
+#include "compare/sandbox/submissions.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <cerrno>
+#include <filesystem>
+#include <ostream>
+#include <spawn.h>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
+
+extern char** environ;
+
+namespace kl {
+namespace {
+
+// The command line as given, less the options the parent sets for each child.
+std::vector<std::string> child_args(const Plan& plan, int g) {
+  static const std::vector<std::string> drop_with_value = {"--grade-gpus", "--device", "-o", "--out", "--name", "--shard"};
+  static const std::vector<std::string> drop_flag = {"--summary", "-q", "--quiet"};
+  std::vector<std::string> out = {"/proc/self/exe"};
+  for (std::size_t i = 1; i < plan.argv.size(); ++i) {
+    const std::string& a = plan.argv[i];
+    bool dropped = false;
+    for (const auto& d : drop_with_value) {
+      if (a == d) {
+        ++i;
+        dropped = true;
+      } else if (a.rfind(d + "=", 0) == 0) {
+        dropped = true;
+      }
+    }
+    for (const auto& d : drop_flag) dropped |= a == d;
+    if (!dropped) out.push_back(a);
+  }
+  const std::string dir = plan.out_dir + "/shard-" + std::to_string(g);
+  out.insert(out.end(), {"--shard", std::to_string(g) + "/" + std::to_string(plan.grade_gpus), "--device",
+                         std::to_string(g), "--out", dir, "--name", plan.basename, "-q"});
+  return out;
+}
+
+}  // namespace
+
+Report run_graded_on_gpus(const Plan& plan, std::ostream& out) {
+  std::vector<pid_t> pids;
+  for (int g = 0; g < plan.grade_gpus; ++g) {
+    auto args = child_args(plan, g);
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    pid_t pid = 0;
+    if (posix_spawn(&pid, argv[0], nullptr, nullptr, argv.data(), environ) != 0)
+      throw std::runtime_error("--grade-gpus: cannot start a child process");
+    pids.push_back(pid);
+  }
+  std::vector<Report> parts;
+  std::string failed;
+  for (int g = 0; g < plan.grade_gpus; ++g) {
+    int st = 0;
+    while (waitpid(pids[static_cast<std::size_t>(g)], &st, 0) < 0 && errno == EINTR) {
+    }
+    const std::string file = plan.out_dir + "/shard-" + std::to_string(g) + "/" + plan.basename + ".json";
+    const bool ran = WIFEXITED(st) && (WEXITSTATUS(st) == kExitOk || WEXITSTATUS(st) == kExitFailures);
+    if (!ran || !std::filesystem::exists(file)) {
+      failed += (failed.empty() ? "" : "; ") + std::string("the child on GPU ") + std::to_string(g) + " ended with status " +
+                std::to_string(WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
+      if (!std::filesystem::exists(file)) continue;
+    }
+    parts.push_back(load_report(file));
+  }
+  if (parts.empty()) throw std::runtime_error("--grade-gpus: no child wrote a report (" + failed + ")");
+  std::string warning;
+  Report rep = merge_reports(parts, warning);
+  rep.meta.command_line = join_command_line(static_cast<int>(plan.argv.size()), [&] {
+    static std::vector<const char*> v;
+    v.clear();
+    for (const auto& a : plan.argv) v.push_back(a.c_str());
+    return v.data();
+  }());
+  if (!failed.empty()) {
+    rep.meta.incomplete = true;
+    rep.meta.incomplete_reason += (rep.meta.incomplete_reason.empty() ? "" : "; ") + failed;
+  }
+  print_table(out, rep);
+  if (!warning.empty()) out << "\n  " << warning << "\n";
+  if (plan.write_files) {
+    const std::string base = plan.out_dir + "/" + plan.basename;
+    write_reports(base, rep);
+    out << "  wrote " << base << ".json, .csv, .md (merged from " << parts.size() << " GPUs)\n";
+  }
+  if (plan.summary) {
+    std::vector<std::pair<std::string, std::string>> broken;
+    for (const Submission& b : submissions())
+      if (!b.broken.empty()) broken.emplace_back(b.name, b.broken);
+    const auto lines = summarize(rep, broken);
+    out << "\n" << summary_markdown(lines);
+    if (plan.write_files) {
+      const std::string base = plan.out_dir + "/" + plan.basename;
+      write_file_atomic(base + ".summary.md", summary_markdown(lines));
+      write_file_atomic(base + ".summary.csv", summary_csv(lines));
+    }
+  }
+  return rep;
+}
+
+int merge_command(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+  CLI::App app{"compare merge: join reports (the shards of a graded folder) into one; needs no GPU"};
+  std::vector<std::string> files;
+  std::string dir = "compare-out", name = "compare";
+  app.add_option("reports", files, "the reports (.json or .json.gz)")->required()->check(CLI::ExistingFile);
+  app.add_option("-o,--out", dir, "directory of the merged report (default: compare-out)");
+  app.add_option("--name", name, "base name of the merged report's files (default: compare)");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    out << app.help();
+    return kExitOk;
+  } catch (const CLI::ParseError& e) {
+    err << "compare merge: error: " << e.what() << "\n";
+    return kExitUsage;
+  }
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec || access(dir.c_str(), W_OK) != 0) {
+    err << "compare merge: error: cannot write to " << dir << "\n";
+    return kExitUsage;
+  }
+  std::vector<Report> parts;
+  try {
+    for (const auto& f : files) parts.push_back(load_report(f));
+  } catch (const std::exception& e) {
+    err << "compare merge: error: " << e.what() << "\n";
+    return kExitUsage;
+  }
+  std::string warning;
+  const Report rep = merge_reports(parts, warning);
+  print_table(out, rep);
+  if (!warning.empty()) err << "compare merge: warning: " << warning << "\n";
+  write_reports(dir + "/" + name, rep);
+  out << "  wrote " << dir << "/" << name << ".json, .csv, .md (merged from " << parts.size() << " reports)\n";
+  return exit_code_for(rep);
+}
+
+}  // namespace kl

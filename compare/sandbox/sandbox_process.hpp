@@ -1,0 +1,46 @@
+// One kl-sandbox process (compare/sandbox/child/sandbox.cu) and the line protocol to it: a JSON
+// command on its fd 3, a JSON reply on its fd 4, each within a time limit. Past the limit the
+// process is killed (the watchdog: a kernel that never ends costs its own row); a process that
+// died is reported with how it ended. Its stdout and stderr go to a log file, never into the
+// protocol.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <sys/types.h>
+
+namespace kl {
+
+class SandboxProcess {
+ public:
+  // Starts `exe --serve module device` and waits (up to `start_limit` s) for it to be ready.
+  SandboxProcess(const std::string& exe, const std::string& module, int device, double start_limit);
+  ~SandboxProcess();
+  SandboxProcess(const SandboxProcess&) = delete;
+  SandboxProcess& operator=(const SandboxProcess&) = delete;
+
+  // Sends `cmd` and returns the reply. Throws std::runtime_error "timed out after N s" (the
+  // process is killed first) or "its sandbox process ... during WHAT" when it died.
+  nlohmann::json request(const nlohmann::json& cmd, double limit_seconds, const std::string& what);
+  bool alive() const { return pid_ > 0; }
+  const std::string& log_path() const { return log_; }
+
+ private:
+  nlohmann::json read_reply(double limit_seconds, const std::string& what);
+  void kill_now();
+  std::string ended(const std::string& what);
+
+  pid_t pid_ = -1;
+  int to_child_ = -1, from_child_ = -1;
+  std::string buffer_, log_;
+};
+
+// Runs `exe --list module` with a time limit; false (and why) when it did not finish cleanly.
+bool run_listing(const std::string& exe, const std::string& module, double limit_seconds, std::string& out,
+                 std::string& why);
+
+// The CUDA device the sandboxes use (compare's own: --device).
+void set_sandbox_device(int device);
+
+}  // namespace kl

@@ -1,0 +1,267 @@
+#include "compare/sandbox/submissions.hpp"
+
+#include "compare/core/family.hpp"
+#include "compare/sandbox/sandbox_process.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <set>
+#include <sstream>
+#include <unistd.h>
+
+#ifndef KL_SUBMISSIONS_MANIFEST
+#define KL_SUBMISSIONS_MANIFEST ""
+#endif
+#ifndef KL_SANDBOX_EXE
+#define KL_SANDBOX_EXE ""
+#endif
+
+namespace kl {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+int g_shard = 0, g_shards = 1;  // --shard K/N
+
+std::string& manifest_path() {
+  static std::string p = [] {
+    const char* env = std::getenv("KL_SUBMISSIONS");
+    return std::string(env && *env ? env : KL_SUBMISSIONS_MANIFEST);
+  }();
+  return p;
+}
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string trim(std::string s) {
+  while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ')) s.pop_back();
+  return s;
+}
+
+// The first line of a compiler log that says "error", with the submission's folder made relative
+// (nvcc: "/f/alice/sum.cu(12): error: ..."; the host compiler: "/f/alice/sum.cu:12:5: error: ...").
+std::string first_error(const std::string& log, const std::string& folder) {
+  std::istringstream in(log);
+  std::string line, first;
+  while (std::getline(in, line)) {
+    if (line.find("error") == std::string::npos) continue;
+    first = line;
+    break;
+  }
+  if (first.empty()) {
+    std::istringstream again(log);
+    while (std::getline(again, line))
+      if (!trim(line).empty()) {
+        first = line;
+        break;
+      }
+  }
+  const std::string prefix = fs::path(folder).parent_path().string() + "/";
+  for (std::size_t at; !prefix.empty() && (at = first.find(prefix)) != std::string::npos;) first.erase(at, prefix.size());
+  return trim(first);
+}
+
+// Why the build of a submission failed, from the status files its compiler wrapper wrote
+// (cmake/submission_compile.sh): "" when every file compiled and the module linked.
+std::string build_failure(const json& s, const std::string& folder) {
+  const fs::path dir = s.value("status_dir", "");
+  for (const auto& f : s.value("files", json::array())) {
+    const std::string file = f.get<std::string>();
+    const std::string stem = fs::path(file).filename().string();
+    const std::string status = trim(slurp(dir / (stem + ".status")));
+    if (status == "error")
+      return "does not compile: " + first_error(slurp(dir / (stem + ".log")), folder) + " (full log: " +
+             (dir / (stem + ".log")).string() + ")";
+  }
+  if (trim(slurp(dir / "link.status")) == "error")
+    return "does not link: " + first_error(slurp(dir / "link.log"), folder) + " (full log: " + (dir / "link.log").string() + ")";
+  return {};
+}
+
+std::string family_list() {
+  std::string s;
+  for (const Family* f : all_families()) s += (s.empty() ? "" : ", ") + std::string(f->name());
+  return s;
+}
+
+// Why registration `e` does not fit a family ("" when it does).
+std::string refusal(const json& e) {
+  const std::string family = e.value("family", ""), args = e.value("args", ""), dtype = e.value("dtype", "");
+  const std::string name = e.value("name", "");
+  const Family* f = find_family(family);
+  if (!f) return "unknown family '" + family + "' (the families are: " + family_list() + ")";
+  if (args != f->args_kind())
+    return "registers a launcher taking " + args + " into '" + family + "', whose launchers take " + std::string(f->args_kind());
+  bool runs = false;
+  std::string types;
+  for (DType t : f->dtypes()) {
+    runs |= dtype_name(t) == dtype;
+    types += (types.empty() ? "" : ", ") + std::string(dtype_name(t));
+  }
+  if (!runs) return "element type '" + dtype + "' is not one the family '" + family + "' runs (" + types + ")";
+  if (name.empty()) return "a variant with no name";
+  if (name.find_first_of(" ,/*?[]") != std::string::npos) return "the variant name '" + name + "' holds a character names may not (space , / * ? [ ])";
+  return {};
+}
+
+std::string where(const json& e, const std::string& folder) {
+  std::string file = e.value("file", "");
+  const std::string prefix = fs::path(folder).parent_path().string() + "/";
+  if (file.rfind(prefix, 0) == 0) file = file.substr(prefix.size());
+  return file + ":" + std::to_string(e.value("line", 0));
+}
+
+// Lists the module through a sandbox (kl-sandbox --list: no GPU needed) and keeps what fits; the
+// first refusal leaves the whole submission out.
+void list_module(Submission& s) {
+  const std::string exe = sandbox_executable();
+  if (exe.empty()) {
+    s.broken = "no kl-sandbox executable beside compare to run it in";
+    return;
+  }
+  std::string out, why;
+  if (!run_listing(exe, s.module, 60.0, out, why)) {
+    s.broken = "its module could not be listed: " + why;
+    return;
+  }
+  json j;
+  try {
+    j = json::parse(out);
+  } catch (const std::exception&) {
+    s.broken = "its module's listing is not readable (does a static initializer print to stdout?)";
+    return;
+  }
+  if (!j.value("ok", false)) {
+    s.broken = "its module could not be loaded: " + j.value("error", std::string("?"));
+    return;
+  }
+  std::map<std::string, std::string> seen;  // family/type/name -> where
+  std::vector<SubmissionVariant> vs;
+  std::size_t index = 0;
+  for (const json& e : j.at("entries")) {
+    const std::string at = where(e, s.folder);
+    std::string no = refusal(e);
+    const std::string key = e.value("family", "") + " " + e.value("dtype", "") + " '" + e.value("name", "") + "'";
+    if (no.empty()) {
+      auto [it, fresh] = seen.emplace(key, at);
+      if (!fresh) no = "registers " + key + " twice (" + it->second + " and " + at + ")";
+    }
+    if (!no.empty()) {
+      s.broken = at + ": " + no;
+      s.variants.clear();
+      return;
+    }
+    SubmissionVariant v;
+    v.submission = s.name;
+    v.full_name = s.name + "/" + e.value("name", "");
+    v.entry = index;
+    v.family = e.value("family", "");
+    v.args = e.value("args", "");
+    v.dtype = e.value("dtype", "");
+    v.origin = e.value("origin", "");
+    if (v.origin.empty()) v.origin = "submission " + s.name;
+    v.lesson = e.value("lesson", "");
+    v.error_model = e.value("error_model", "");
+    v.file = at;
+    v.line = e.value("line", 0);
+    v.args_bytes = e.value("args_bytes", std::size_t{0});
+    v.size_bytes = e.value("size_bytes", std::size_t{0});
+    v.feature = e.value("needs_feature", "");
+    v.needs.compute_capability = e.value("needs_cc", 0);
+    v.needs.shared_bytes = e.value("needs_shared_bytes", std::size_t{0});
+    v.needs.clusters = e.value("needs_clusters", false);
+    vs.push_back(std::move(v));
+    ++index;
+  }
+  if (vs.empty()) {
+    s.broken = "registers no variant (KL_REGISTER_VARIANT)";
+    return;
+  }
+  s.variants = std::move(vs);
+  for (auto& v : s.variants) v.needs.feature = v.feature;
+}
+
+std::vector<Submission> load() {
+  std::vector<Submission> out;
+  const std::string path = manifest_path();
+  if (path.empty()) return out;
+  json m;
+  try {
+    m = json::parse(slurp(path));
+  } catch (const std::exception& e) {
+    throw UsageError("--submissions: " + path + " is not a submissions manifest (cmake/user_kernels.cmake writes one)");
+  }
+  std::set<std::string> names;
+  for (const json& s : m.value("submissions", json::array())) {
+    Submission sub;
+    sub.name = s.value("name", "");
+    sub.folder = s.value("folder", "");
+    sub.module = s.value("module", "");
+    sub.broken = s.value("broken", "");
+    if (!sub.broken.empty()) {
+      out.push_back(std::move(sub));
+      continue;
+    }
+    if (!names.insert(sub.name).second) {
+      sub.broken = "a second submission named '" + sub.name + "' (" + sub.folder + "): rename one of the folders";
+      out.push_back(std::move(sub));
+      continue;
+    }
+    sub.broken = build_failure(s, sub.folder);
+    if (!sub.broken.empty()) sub.log = s.value("status_dir", "");
+    else if (!fs::exists(sub.module)) sub.broken = "its module was not built (cmake --build the build folder)";
+    else list_module(sub);
+    out.push_back(std::move(sub));
+  }
+  return out;
+}
+
+}  // namespace
+
+void set_submission_shard(int k, int n) {
+  g_shard = k;
+  g_shards = n;
+}
+
+void set_submission_manifest(const std::string& path) { manifest_path() = path; }
+const std::string& submission_manifest() { return manifest_path(); }
+
+std::vector<Submission>& submissions() {
+  static std::vector<Submission> list = load();
+  return list;
+}
+
+std::vector<const SubmissionVariant*> submission_variants(std::string_view family, DType t) {
+  std::vector<const SubmissionVariant*> out;
+  if (manifest_path().empty()) return out;
+  const auto& all = submissions();
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    if (static_cast<int>(i % static_cast<std::size_t>(g_shards)) != g_shard) continue;
+    for (const SubmissionVariant& v : all[i].variants)
+      if (v.family == family && v.dtype == dtype_name(t)) out.push_back(&v);
+  }
+  return out;
+}
+
+std::string sandbox_executable() {
+  std::error_code ec;
+  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const fs::path beside = self.parent_path() / "kl-sandbox";
+    if (fs::exists(beside)) return beside.string();
+  }
+  const std::string built = KL_SANDBOX_EXE;
+  return !built.empty() && fs::exists(built) ? built : std::string();
+}
+
+}  // namespace kl

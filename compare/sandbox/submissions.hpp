@@ -1,0 +1,77 @@
+// Submissions: folders of kernels from outside the tree (docs/your-kernel.md), each built into a
+// module of its own (cmake/user_kernels.cmake) and run in a process of its own, kl-sandbox
+// (compare/sandbox/child/sandbox.cu). This side never loads a submission's code: it reads the
+// build's manifest, asks each module's sandbox what it registered, refuses what does not fit a
+// family (loudly, naming the submission and the file), and gives the runner core a RemoteLaunch
+// per variant and problem. README "Method" says what this isolation covers and what it does not.
+//
+// Included by family_core.hpp, which .cu files compile: C++17, no CUDA header.
+#pragma once
+
+#include "common/variant.hpp"
+#include "compare/core/dtype.hpp"
+#include "compare/core/remote_launch.hpp"
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kl {
+
+class SandboxProcess;
+
+struct SubmissionVariant {
+  std::string submission;  // "alice"
+  std::string full_name;   // "alice/warp_atomic": what rows, --variants and the summary use
+  std::size_t entry = 0;   // index in the module's table
+  std::string family, args, dtype, origin, lesson, error_model, file;
+  int line = 0;
+  std::size_t args_bytes = 0, size_bytes = 0;
+  Requirements needs;       // needs.kernel stays null: the kernel lives in the sandbox
+  std::string feature;      // needs.feature points here
+};
+
+struct Submission {
+  std::string name, folder, module;
+  std::string log;     // the full compiler log, where there is one
+  std::string broken;  // non-empty: why the whole submission is left out (one line)
+  std::vector<SubmissionVariant> variants;
+  std::shared_ptr<SandboxProcess> process;  // started at first use, again after it died
+};
+
+// Where the submissions come from: the build's manifest (KL_USER_KERNELS), or one given on the
+// command line (--submissions FILE) before the first use. "" : none.
+void set_submission_manifest(const std::string& path);
+const std::string& submission_manifest();
+
+// --shard K/N: only submissions whose place in the manifest is K modulo N are graded (the others
+// are listed but bring no variant to any family).
+void set_submission_shard(int k, int n);
+
+// Every submission of the manifest, loaded (and listed through its sandbox) at the first call.
+std::vector<Submission>& submissions();
+
+// The accepted variants of `family` with element type t.
+std::vector<const SubmissionVariant*> submission_variants(std::string_view family, DType t);
+
+// What a variant's hooks say at one size (its sandbox evaluates them).
+struct RemoteBind {
+  std::size_t workspace_bytes = 0;
+  double rounding_depth = 0;  // 0: not declared
+  double work = 0;
+  std::string unsupported, error;
+};
+RemoteBind remote_bind(const SubmissionVariant& v, const void* size, std::size_t size_bytes);
+
+// The variant launched on the problem's buffers: args_of(workspace) gives the family's argument
+// struct as bytes, with this process's device pointers (rewritten for the sandbox).
+std::shared_ptr<RemoteLaunch> remote_launch(const SubmissionVariant& v,
+                                            std::function<std::vector<unsigned char>(void* workspace)> args_of);
+
+// The sandbox executable beside this one (kl-sandbox), or "" when there is none.
+std::string sandbox_executable();
+
+}  // namespace kl

@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Grading outside submissions on a lent GPU, in one call (README "Method", docs/your-kernel.md):
+#   scripts/device-grading.sh OUTDIR [STAGES]
+# stages (default: all but multi):
+#   redteam  tests/redteam graded as an outside folder in one command each for reduce and gemm
+#   suite    the GPU suite's submission cases (the red team's verdicts, the examples)
+#   default  the README's main job (compare, no arguments), its wall time, and its statuses
+#            against results/<gpu>/default.json (compare diff)
+#   scale    a 30-submission folder (scripts/make-class.sh): its first build and run, then one
+#            submission edited: what is rebuilt and how long it takes
+#   multi    that folder graded on every GPU at once (--grade-gpus), against one GPU
+set -uo pipefail
+cd "$(dirname "$0")/.."
+source scripts/device-common.sh
+device_begin "$0" "${1:?usage: device-grading.sh OUTDIR [STAGES]}" grading
+stages=" ${2:-redteam suite default scale} "
+has() { [[ "$stages" == *" $1 "* ]]; }
+device_build
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee -a "$log"
+
+if has redteam; then
+  say "redteam: the folder graded as an outside folder"
+  m="$build/submissions/redteam/manifest.json"
+  t1=$SECONDS
+  "$build/compare" --submissions "$m" -f reduce -t float -s 1000,16777217 -v '*/*' --phase-timeout 5 --summary \
+    --out "$out/redteam" --name reduce -q > "$out/redteam-reduce.txt" 2>&1
+  say "redteam reduce: exit $? in $((SECONDS - t1)) s"
+  t1=$SECONDS
+  "$build/compare" --submissions "$m" -f gemm -t float -s 255x257x4099 -v '*/*' --phase-timeout 5 --summary \
+    --out "$out/redteam" --name gemm -q > "$out/redteam-gemm.txt" 2>&1
+  say "redteam gemm: exit $? in $((SECONDS - t1)) s"
+  grep -E "^\| [a-z_0-9]+ \| " "$out/redteam/reduce.summary.md" "$out/redteam/gemm.summary.md" | cut -c1-260 | tee -a "$log"
+fi
+
+if has suite; then
+  SUITE_TC='*red team*,*outside the tree*,*isolate*' device_suite
+fi
+
+if has default; then
+  say "default: the README's main job"
+  t1=$SECONDS
+  "$build/compare" --out "$out/default" -q > "$out/default.txt" 2>&1
+  say "default: exit $? in $((SECONDS - t1)) s"
+  gpu=h100
+  nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200 && gpu=h200
+  "$build/compare" diff "results/$gpu/default.json" "$out/default/compare.json" > "$out/default-diff.txt" 2>&1
+  python3 - "$out/default/compare.json" "results/$gpu/default.json" <<'PY' | tee -a "$log"
+import json, sys
+new = {(r["family"], r["dtype"], r["shape"], r["variant"]): r["status"] for r in json.load(open(sys.argv[1]))["results"]}
+old = {(r["family"], r["dtype"], r["shape"], r["variant"]): r["status"] for r in json.load(open(sys.argv[2]))["results"]}
+both = set(new) & set(old)
+changed = [(k, old[k], new[k]) for k in sorted(both) if old[k] != new[k]]
+print(f"default statuses: {len(both)} rows in both runs, {len(changed)} changed, {len(set(new) - set(old))} only new, {len(set(old) - set(new))} only old")
+for k, a, b in changed[:40]:
+    print("  changed:", " ".join(k), a, "->", b)
+from collections import Counter
+print("  new statuses:", dict(Counter(new.values())))
+PY
+fi
+
+if has scale || has multi; then
+  class=/tmp/kl-class30
+  scripts/make-class.sh 30 "$class" >> "$log"
+  cb=/tmp/kl-class-build
+  rm -rf "$cb"
+  cp -a "$build" "$cb"
+  say "scale: configure with 30 submissions, build their modules"
+  t1=$SECONDS
+  { cmake -S . -B "$cb" -DKL_USER_KERNELS="$class" && cmake --build "$cb" -j "$(nproc)"; } > "$out/scale-build.log" 2>&1
+  say "scale: first build of 30 submissions: exit $? in $((SECONDS - t1)) s"
+  t1=$SECONDS
+  for job in "reduce 1000003" "gemv 4097x1023" "gemm 1023x511x257"; do
+    set -- $job
+    "$cb/compare" -f "$1" -t float -s "$2" -v 'student*/*' --summary --out "$out/scale" --name "$1" -q \
+      > "$out/scale-$1.txt" 2>&1
+    say "scale: $1 $2: exit $?"
+  done
+  say "scale: grading 30 submissions (reduce n=1000003, gemv 4097x1023, gemm 1023x511x257, float) in $((SECONDS - t1)) s"
+  echo "// edited" >> "$class/student07/$(ls "$class/student07")"
+  t1=$SECONDS
+  cmake --build "$cb" -j "$(nproc)" > "$out/scale-rebuild.log" 2>&1
+  say "scale: rebuild after editing student07: exit $? in $((SECONDS - t1)) s; objects rebuilt: $(grep -c 'Building' "$out/scale-rebuild.log")"
+  grep "Building" "$out/scale-rebuild.log" | tee -a "$log"
+fi
+
+if has multi; then
+  g=$(nvidia-smi -L | wc -l)
+  for k in 1 "$g"; do
+    t1=$SECONDS
+    "$cb/compare" -f reduce,gemv -t float -s 1000003 -v 'student*/*' --grade-gpus "$k" --summary --out "$out/multi$k" -q \
+      > "$out/multi$k.txt" 2>&1
+    say "multi: 30 submissions on $k GPU(s): exit $? in $((SECONDS - t1)) s"
+  done
+fi
+say "done in $((SECONDS - t0)) s"

@@ -1,0 +1,124 @@
+// The red team of outside submissions (tests/redteam/), graded as any outside folder is: one
+// `compare --submissions` call over the whole folder. Every planted submission must get its honest
+// verdict with its reason, a kernel that never ends must cost its own ERROR row and nothing more,
+// and the honest submissions beside them must pass at the speed they have graded alone.
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <string>
+#include <sys/wait.h>
+
+namespace {
+
+using nlohmann::json;
+
+std::string exe() {
+  const char* env = std::getenv("KL_COMPARE_EXE");
+  return std::string(env && *env ? env : KL_COMPARE_EXE) + " --submissions " + KL_REDTEAM_MANIFEST;
+}
+
+std::filesystem::path scratch() {
+  auto dir = std::filesystem::temp_directory_path() / "kl_redteam";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+int run(const std::string& args) {
+  const int status = std::system((exe() + " " + args + " >/dev/null 2>&1").c_str());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+json load(const std::filesystem::path& p) {
+  std::ifstream f(p);
+  REQUIRE(f.good());
+  return json::parse(f);
+}
+
+// (shape, variant) -> row
+std::map<std::pair<std::string, std::string>, json> rows_of(const json& j) {
+  std::map<std::pair<std::string, std::string>, json> m;
+  for (const json& r : j.at("results")) m[{r.at("shape").get<std::string>(), r.at("variant").get<std::string>()}] = r;
+  return m;
+}
+
+constexpr const char* kBig = "n=16777217";
+constexpr const char* kSmall = "n=1000";
+
+}  // namespace
+
+TEST_CASE("the red team graded as an outside folder: every case its honest verdict, the honest ones unchanged") {
+  const auto dir = scratch();
+  const std::string common = " -t float --phase-timeout 5 --max-time 0.3 --out " + dir.string();
+  // The honest sum graded alone: the speed it must keep beside the planted submissions.
+  REQUIRE(run("-f reduce -s 16777217 -v 'honest_sum/*'" + common + " --name alone") == 0);
+  const auto alone = rows_of(load(dir / "alone.json"));
+  // Everything at once (exit 1: planted submissions fail).
+  const int code = run("-f reduce -s 1000,16777217 -v '*/*'" + common + " --summary --name reduce");
+  CHECK(code == 1);
+  const auto rows = rows_of(load(dir / "reduce.json"));
+  REQUIRE(run("-f gemm -s 255x257x4099 -v '*/*'" + common + " --name gemm") == 1);
+  const auto gemm = rows_of(load(dir / "gemm.json"));
+
+  auto row = [&](const std::map<std::pair<std::string, std::string>, json>& m, const std::string& shape,
+                 const std::string& v) -> json {
+    const auto it = m.find({shape, v});
+    if (it == m.end()) {
+      FAIL_CHECK("no row for " << v << " at " << shape);
+      return json::object();
+    }
+    return it->second;
+  };
+  auto expect = [&](const std::string& shape, const std::string& v, const std::string& status, const std::string& why) {
+    const json r = row(rows, shape, v);
+    CAPTURE(shape);
+    CAPTURE(v);
+    CAPTURE(r.dump());
+    CHECK(r.value("status", "") == status);
+    if (!why.empty()) CHECK(r.value("note", "").find(why) != std::string::npos);
+  };
+  for (const char* shape : {kSmall, kBig}) {
+    for (const char* honest : {"honest_sum/sum", "clash_a/sum", "clash_b/sum", "noisy_init/sum", "capture_aware/sum"})
+      expect(shape, honest, "ok", "");
+    expect(shape, "guard_memo/sum", "FAIL", "wrote past the end of its input 0");
+    expect(shape, "write_before/sum", "FAIL", "wrote before the start of its output");
+    expect(shape, "host_graph/sum", "FAIL", "did work on the host");
+    expect(shape, "input_mutation/sum", "FAIL", "wrote to its input 0");
+    expect(shape, "spin/sum", "ERROR", "timed out after 5 s");
+    expect(shape, "counter_cache/sum", "FAIL", "");
+    expect(shape, "registry_tamper/sum", "FAIL", "");
+    for (const auto& [key, r] : rows)
+      if (key.first == shape && r.value("source", "") == "library") {
+        CAPTURE(key.second);
+        CHECK(r.value("status", "") == "ok");
+      }
+  }
+  // Fast only on inputs it has seen: caught where the sum costs more than a cache lookup.
+  expect(kBig, "content_cache/sum", "FAIL", "ran faster on inputs it had already seen");
+  // The capture-aware one is timed on what was captured: no faster than the honest sum.
+  const double honest = row(rows, kBig, "honest_sum/sum").at("timing_ms").at("median");
+  const double aware = row(rows, kBig, "capture_aware/sum").at("timing_ms").at("median");
+  CHECK(aware > 0.85 * honest);
+  // The honest sum beside the red team runs at the speed it ran alone.
+  const double solo = row(alone, kBig, "honest_sum/sum").at("timing_ms").at("median");
+  CHECK(honest < 1.15 * solo);
+  CHECK(honest > solo / 1.15);
+  // TF32 with the exact inputs recognised: its error against the library's on the same inputs.
+  const json tf32 = row(gemm, "255x257x4099", "tf32_exact_detect/tf32");
+  CAPTURE(tf32.dump());
+  CHECK(tf32.value("status", "") == "FAIL");
+  CHECK(tf32.value("note", "").find("times the library's") != std::string::npos);
+  CHECK(row(gemm, "255x257x4099", "honest_gemm/tiled16").value("status", "") == "ok");
+  // The summary names every submission left out, with its reason.
+  std::ifstream md(dir / "reduce.summary.md");
+  REQUIRE(md.good());
+  const std::string text((std::istreambuf_iterator<char>(md)), std::istreambuf_iterator<char>());
+  CHECK(text.find("debug_only") != std::string::npos);
+  CHECK(text.find("does not compile: debug_only/sum.cu") != std::string::npos);
+  CHECK(text.find("unknown family 'reduc'") != std::string::npos);
+  std::filesystem::remove_all(dir);
+}
