@@ -113,7 +113,8 @@ std::string method_line(const DiffResult& d) {
 const char* const kLegend =
     "new/old: ratio of the medians; /lib: new/old divided by the library's new/old in the same problem ('-': "
     "judged raw); speed: 1/r - 1 (+ = faster) for r the ratio judged (of new/old and /lib the one nearer 1; none "
-    "when they disagree); p: the U test's p-value (with /lib the larger of the two tests'), Holm-adjusted; "
+    "when they disagree); p: the test's p-value (the U test on the samples, or Welch's t on the per-pass medians; "
+    "with /lib the larger of the two tests'), Holm-adjusted; "
     "'?': not testable (no samples, or too few), judged by the threshold alone; samples: 'N vs M passes' where the "
     "test was on per-pass medians";
 
