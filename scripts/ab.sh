@@ -32,6 +32,7 @@ for b in "$old_build" "$new_build"; do
 done
 [ "$R" -ge 3 ] 2>/dev/null || { echo "ab.sh: R=$R: give 3 or more runs a side" >&2; exit 2; }
 if [ -n "${DIFF:-}" ]; then
+  # shellcheck disable=SC2206  # DIFF may be two words ("build/compare diff")
   diff_cmd=($DIFF)
 elif [ -x "$new_build/compare-diff" ]; then
   diff_cmd=("$new_build/compare-diff")
