@@ -20,3 +20,46 @@ add_test(NAME compare_diff_standalone_gz
          COMMAND compare-diff ${CMAKE_SOURCE_DIR}/results/h100/matvec_003.json.gz
                  ${CMAKE_SOURCE_DIR}/results/h100/matvec_003.json.gz --only-changed)
 set_tests_properties(compare_diff_standalone_gz PROPERTIES PASS_REGULAR_EXPRESSION "280 rows: 278 same.*no regression \\(exit status 0\\)")
+
+# The diff's doctest suite (tests/diff/: judging with the run as the unit, renames, incomplete
+# inputs, JSON and JUnit verdicts): CUDA-free, in every build. A diff-only build has no runner,
+# so there it also runs the host suite's test_diff.cpp, against a stand-in for `compare` that
+# serves `compare diff` with compare-diff (the full build runs that file in host_suite).
+if(NOT TARGET doctest::doctest)
+  find_package(doctest QUIET)
+  if(NOT doctest_FOUND)
+    find_path(DOCTEST_INCLUDE_DIR doctest/doctest.h REQUIRED)
+    add_library(doctest::doctest INTERFACE IMPORTED)
+    target_include_directories(doctest::doctest INTERFACE ${DOCTEST_INCLUDE_DIR})
+  endif()
+endif()
+file(GLOB KL_DIFF_TESTS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/diff/*.cpp)
+if(KL_DIFF_ONLY)
+  list(APPEND KL_DIFF_TESTS ${CMAKE_SOURCE_DIR}/tests/host/test_diff.cpp)
+endif()
+add_executable(diff_suite ${KL_DIFF_TESTS})
+target_link_libraries(diff_suite PRIVATE kl_diff doctest::doctest ZLIB::ZLIB)
+target_include_directories(diff_suite PRIVATE ${CMAKE_SOURCE_DIR}/tests/host)
+target_compile_definitions(diff_suite PRIVATE KL_SOURCE_DIR="${CMAKE_SOURCE_DIR}"
+                           KL_COMPARE_DIFF_EXE="$<TARGET_FILE:compare-diff>"
+                           KL_COMPARE_EXE="${CMAKE_SOURCE_DIR}/tests/scripts/compare_stand_in.sh $<TARGET_FILE:compare-diff>")
+kl_warnings(diff_suite)
+add_dependencies(diff_suite compare-diff)
+add_test(NAME diff_suite COMMAND diff_suite)
+
+# The issue's acceptance checks on the command line, from committed fixtures: a report from
+# before the configuration renames pairs with a current one through the compiled-in map, and an
+# empty NEW report exits 2 with one line (tests/scripts/check_diff_exit.cmake).
+add_test(NAME compare_diff_renames
+         COMMAND compare-diff ${CMAKE_SOURCE_DIR}/tests/fixtures/diff/gemm-old-names.json
+                 ${CMAKE_SOURCE_DIR}/tests/fixtures/diff/gemm-new-names-dirty.json)
+set_tests_properties(compare_diff_renames PROPERTIES
+  PASS_REGULAR_EXPRESSION "renames: 14 rows paired through results/config-renames.json.*DIRTY|DIRTY.*renames: 14 rows paired")
+add_test(NAME compare_diff_empty_new
+         COMMAND ${CMAKE_COMMAND} -DEXE=$<TARGET_FILE:compare-diff> -DEXPECT_RC=2 -DEXPECT_STDERR_LINES=1
+                 "-DARGS=${CMAKE_SOURCE_DIR}/tests/fixtures/diff/gemm-old-names.json;${CMAKE_SOURCE_DIR}/tests/fixtures/diff/empty.json"
+                 -P ${CMAKE_SOURCE_DIR}/tests/scripts/check_diff_exit.cmake)
+add_test(NAME compare_diff_incomplete_new
+         COMMAND ${CMAKE_COMMAND} -DEXE=$<TARGET_FILE:compare-diff> -DEXPECT_RC=2
+                 "-DARGS=${CMAKE_SOURCE_DIR}/tests/fixtures/diff/gemm-new-names-dirty.json;${CMAKE_SOURCE_DIR}/tests/fixtures/diff/incomplete.json"
+                 -P ${CMAKE_SOURCE_DIR}/tests/scripts/check_diff_exit.cmake)

@@ -14,6 +14,20 @@
 namespace kl {
 namespace {
 
+// One pass's share of the stop rule under --repeat R: the run's budget spread over the passes, so
+// R passes cost about what one did, and never fewer than the floor's samples per pass. Set at
+// parsing, so the --isolate children (which parse the same arguments) sample the same way.
+StopRule per_pass(StopRule s, int passes) {
+  const auto share = [&](std::size_t n) {
+    return std::max(s.floor_samples, (n + static_cast<std::size_t>(passes) - 1) / static_cast<std::size_t>(passes));
+  };
+  s.min_samples = share(s.min_samples);
+  s.max_samples = std::max(share(s.max_samples), s.min_samples);
+  s.min_seconds /= passes;
+  s.max_seconds /= passes;
+  return s;
+}
+
 // Every family's command-line settings, each name once (the first family's wins).
 std::vector<FamilySetting> family_settings() {
   std::vector<FamilySetting> out;
@@ -229,6 +243,10 @@ Plan parse_command_line(int argc, const char* const* argv) {
   app.add_option("--smem-bank-mode", plan.smem_bank_mode, "ask for 4- or 8-byte shared-memory banks first (doc 001; has no effect since Maxwell: see docs/bank-modes.md)")
       ->check(CLI::IsMember({4, 8}));
   app.add_flag("-q,--quiet", plan.quiet, "no progress line on stderr");
+  app.add_option("--repeat", plan.repeat, "R passes over the problems, each in a new random order, every variant's "
+                                          "samples and time caps split over them; the report keeps each pass's median, "
+                                          "which compare diff tests (default 1)")
+      ->check(CLI::Range(1, 1000));
   app.add_flag("--validate-only", [&](std::int64_t) { plan.run.time_variants = false; }, "validate every variant, time none (no copy ceiling either)");
   app.add_flag("--no-exact-check", [&](std::int64_t) { plan.run.exact_check = false; }, "skip the validation on integer-valued inputs");
   app.add_flag("--no-recheck", [&](std::int64_t) { plan.run.recheck = false; },
@@ -296,6 +314,7 @@ Plan parse_command_line(int argc, const char* const* argv) {
   }
   if (plan.list_only) return plan;
   if (plan.run.stop.min_samples > plan.run.stop.max_samples) throw UsageError("--min-samples is larger than --max-samples");
+  if (plan.repeat > 1) plan.run.stop = per_pass(plan.run.stop, plan.repeat);
 
   for (const auto& d : delays) {
     const auto eq = d.find('=');

@@ -27,6 +27,10 @@ struct Plan {
   bool write_files = true;
   bool summary = false;  // --summary: the verdict table (compare/report/summary.hpp)
   bool quiet = false;
+  // --repeat R: R passes over the problems, each in a fresh random order, the sampling budget of
+  // every variant split over them (the stop rule in `run` is already the per-pass one); the
+  // report keeps one median per pass, which `compare diff` tests (docs/judging-progress.md).
+  int repeat = 1;
   int device = 0;
   int smem_bank_mode = 0;  // 0: leave as it is; 4 or 8: ask for that bank width first
   L2Flush l2_flush = L2Flush::read;

@@ -5,6 +5,7 @@
 #include "compare/sandbox/sandbox_process.hpp"
 #include "compare/sandbox/submissions.hpp"
 #include "compare/cli/isolate.hpp"
+#include "compare/report/passes.hpp"
 #include "compare/report/summary.hpp"
 #include "compare/core/timing.hpp"
 
@@ -13,6 +14,9 @@
 #include <cstdio>
 #include <ctime>
 #include <iostream>
+#include <iterator>
+#include <numeric>
+#include <random>
 #include <unistd.h>
 
 #include "kl_git_commit.h"  // generated at every build: KL_GIT_COMMIT (cmake/git_commit.cmake)
@@ -73,6 +77,81 @@ std::string bank_mode_name() {
     case cudaSharedMemBankSizeEightByte: return "8-byte";
     default: return "default";
   }
+}
+
+std::vector<std::size_t> in_order(std::size_t n) {
+  std::vector<std::size_t> v(n);
+  std::iota(v.begin(), v.end(), std::size_t{0});
+  return v;
+}
+
+std::vector<Row> flatten(std::vector<std::vector<Row>>& by_problem) {
+  std::vector<Row> rows;
+  for (auto& r : by_problem) rows.insert(rows.end(), std::make_move_iterator(r.begin()), std::make_move_iterator(r.end()));
+  return rows;
+}
+
+// One pass over the problems in `order` (indices into plan.problems); each problem's rows go to
+// by_problem[index], so the report keeps the plan's order whatever order they ran in. Marks `m`
+// incomplete where the run must stop (Ctrl-C, a fault without recovery).
+void run_pass(const Plan& plan, const std::vector<std::size_t>& order, RunContext& ctx, RunMeta& m, Progress& progress,
+              bool& context_lost, std::vector<std::vector<Row>>& by_problem, const std::string& label) {
+  const std::size_t n = order.size();
+  for (std::size_t k = 0; k < n; ++k) {
+    if (g_interrupted.load()) {
+      m.incomplete = true;
+      m.incomplete_reason = "interrupted (SIGINT) after " + std::to_string(k) + " of " + std::to_string(n) + " problems" + label;
+      return;
+    }
+    const std::size_t i = order[k];
+    const auto& p = plan.problems[i];
+    progress.problem(k + 1, n,
+                     label + std::string(p.family->name()) + " " + std::string(dtype_name(p.key.dtype)) + " " + p.family->shape_label(p.key));
+    // After a fault left this process's CUDA context unusable, every problem left (the faulting
+    // one first, resumed without its culprit) runs in a child process, as --isolate does from the
+    // start: a fault costs its own row, not the rest of the run.
+    const bool isolated = plan.isolate || context_lost;
+    auto rows = isolated ? run_isolated(plan, i, m.copy_gbps) : p.family->run(p.key, ctx);
+    if (!isolated && !ctx.fatal.empty()) {
+      context_lost = true;
+      if (plan.recover_from_faults) {
+        progress.problem(k + 1, n, "a fault left the CUDA context unusable (" + ctx.fatal +
+                                       "); this problem and the rest go on in child processes");
+        rows = run_isolated(plan, i, m.copy_gbps);
+      }
+    }
+    by_problem[i] = std::move(rows);
+    if (context_lost && !plan.recover_from_faults) {
+      m.incomplete = true;
+      m.incomplete_reason = "stopped after " + std::to_string(k + 1) + " of " + std::to_string(n) + " problems" + label +
+                            ": " + ctx.fatal;
+      return;
+    }
+  }
+}
+
+// --repeat R: R passes, each in a fresh random order (so no variant always runs after the same
+// neighbour, or at the same point of the GPU's warming), merged row by row with one median per
+// pass (compare/report/passes.hpp). The order's seed is --seed's where given, so a run with a
+// fixed seed repeats its order too.
+std::vector<Row> run_passes(const Plan& plan, RunContext& ctx, RunMeta& m, Progress& progress, bool& context_lost) {
+  std::mt19937_64 rng(plan.run.seed ? *plan.run.seed : std::random_device{}());
+  std::vector<Report> passes;
+  for (int r = 0; r < plan.repeat && !m.incomplete; ++r) {
+    std::vector<std::size_t> order = in_order(plan.problems.size());
+    std::shuffle(order.begin(), order.end(), rng);
+    std::vector<std::vector<Row>> by_problem(plan.problems.size());
+    const std::string label = " in pass " + std::to_string(r + 1) + " of " + std::to_string(plan.repeat);
+    run_pass(plan, order, ctx, m, progress, context_lost, by_problem, label);
+    Report pass;
+    pass.meta = m;
+    pass.meta.passes = pass.meta.processes = 1;
+    pass.rows = flatten(by_problem);
+    passes.push_back(std::move(pass));
+  }
+  m.passes = static_cast<int>(passes.size());
+  m.processes = 1;
+  return merge_passes(passes).rows;
 }
 
 void on_sigint(int) {
@@ -136,6 +215,9 @@ Report run_plan(const Plan& plan, const std::string& command_line, std::ostream&
                 plan.run.stop.max_noise * 100, plan.run.stop.min_samples, plan.run.stop.min_seconds,
                 plan.run.stop.max_samples, plan.run.stop.max_seconds);
   m.timing_method = method;
+  if (plan.repeat > 1)
+    m.timing_method += "; per pass of " + std::to_string(plan.repeat) + " (--repeat), each pass in a new random order of "
+                       "the problems, one median per pass kept";
 
   Progress progress;
   progress.enabled = !plan.quiet;
@@ -148,36 +230,12 @@ Report run_plan(const Plan& plan, const std::string& command_line, std::ostream&
 
   RunContext ctx{plan.run, m.device, m.copy_gbps, timer, &Progress::callback, &progress};
   bool context_lost = false;
-  for (std::size_t i = 0; i < plan.problems.size(); ++i) {
-    if (g_interrupted.load()) {
-      m.incomplete = true;
-      m.incomplete_reason = "interrupted (SIGINT) after " + std::to_string(i) + " of " +
-                            std::to_string(plan.problems.size()) + " problems";
-      break;
-    }
-    const auto& p = plan.problems[i];
-    progress.problem(i + 1, plan.problems.size(),
-                     std::string(p.family->name()) + " " + std::string(dtype_name(p.key.dtype)) + " " + p.family->shape_label(p.key));
-    // After a fault left this process's CUDA context unusable, every problem left (the faulting
-    // one first, resumed without its culprit) runs in a child process, as --isolate does from the
-    // start: a fault costs its own row, not the rest of the run.
-    const bool isolated = plan.isolate || context_lost;
-    auto rows = isolated ? run_isolated(plan, i, m.copy_gbps) : p.family->run(p.key, ctx);
-    if (!isolated && !ctx.fatal.empty()) {
-      context_lost = true;
-      if (plan.recover_from_faults) {
-        progress.problem(i + 1, plan.problems.size(), "a fault left the CUDA context unusable (" + ctx.fatal +
-                                                          "); this problem and the rest go on in child processes");
-        rows = run_isolated(plan, i, m.copy_gbps);
-      }
-    }
-    rep.rows.insert(rep.rows.end(), rows.begin(), rows.end());
-    if (context_lost && !plan.recover_from_faults) {
-      m.incomplete = true;
-      m.incomplete_reason = "stopped after " + std::to_string(i + 1) + " of " + std::to_string(plan.problems.size()) +
-                            " problems: " + ctx.fatal;
-      break;
-    }
+  if (plan.repeat <= 1) {
+    std::vector<std::vector<Row>> by_problem(plan.problems.size());
+    run_pass(plan, in_order(plan.problems.size()), ctx, m, progress, context_lost, by_problem, "");
+    rep.rows = flatten(by_problem);
+  } else {
+    rep.rows = run_passes(plan, ctx, m, progress, context_lost);
   }
   if (g_interrupted.load() && !m.incomplete) {
     m.incomplete = true;

@@ -46,9 +46,11 @@ Cells cells_of(const DiffRow& r) {
   c.p = r.tested ? p_text(r.p_adjusted) : r.test.ran ? p_text(r.test.p) : "-";
   auto count = [](const std::optional<RunRow>& x) { return x && x->count ? std::to_string(x->count) : std::string("-"); };
   c.samples = (r.old_row && r.new_row) ? count(r.old_row) + " vs " + count(r.new_row) : count(r.old_row ? r.old_row : r.new_row);
+  if (r.on_passes) c.samples = std::to_string(r.test.n1) + " vs " + std::to_string(r.test.n2) + " passes";
   c.verdict = std::string(verdict_name(r.verdict));
   if (r.verdict == Verdict::only_new && r.new_row && r.new_row->failing()) c.verdict += ", " + std::string(status_name(r.new_row->row.status));
   if (!r.why.empty()) c.verdict += " (" + r.why + ")";
+  if (!r.old_variant.empty()) c.verdict += " [was " + r.old_variant + "]";
   return c;
 }
 
@@ -71,16 +73,38 @@ std::string run_line(const RunFile& f) {
   if (!f.meta.timestamp_utc.empty()) s += "  " + f.meta.timestamp_utc;
   if (!f.meta.device.name.empty()) s += "  " + f.meta.device.name;
   if (f.schema_version == 1) s += "  (schema 1)";
+  if (f.meta.passes > 1 || f.meta.processes > 1)
+    s += "  " + counted(static_cast<std::size_t>(f.meta.passes), "pass", "passes") + " in " +
+         counted(static_cast<std::size_t>(f.meta.processes), "process", "processes");
+  if (f.dirty()) s += "  (DIRTY: uncommitted changes)";
   return s;
 }
 
+std::string renames_line(const DiffResult& d) {
+  if (d.options.renames.empty()) return "renames: none applied (--no-renames)";
+  return "renames: " + counted(d.renamed_pairs, "row") + " paired through " + d.options.renames_source + " (" +
+         counted(d.options.renames.size(), "rename") + ")";
+}
+
 std::string method_line(const DiffResult& d) {
-  std::size_t m = 0;
-  for (const DiffRow& r : d.rows) m += r.tested;
-  return "a change counts when the two-sided Mann-Whitney U test on the samples gives p < " + alpha_text(d.options.alpha) +
+  std::size_t m = 0, passes = 0, floored = 0;
+  for (const DiffRow& r : d.rows) {
+    m += r.tested;
+    passes += r.tested && r.on_passes;
+    floored += r.floored;
+  }
+  char floor_us[32];
+  std::snprintf(floor_us, sizeof floor_us, "%g", d.options.run_floor_us);
+  const std::string test = passes == m && m ? "Welch's t test on the runs' per-pass medians (log scale)"
+                           : passes        ? "Welch's t test on the per-pass medians (" + std::to_string(passes) +
+                                         " rows) or the two-sided Mann-Whitney U test on the samples (the rest)"
+                                           : "the two-sided Mann-Whitney U test on the samples";
+  return "a change counts when " + test + " gives p < " + alpha_text(d.options.alpha) +
          (m > 1 ? " (Holm-adjusted over the " + std::to_string(m) + " rows tested)" : std::string()) +
          " and the medians differ by more than " + percent(d.options.threshold) +
-         " or the quieter run's noise, whichever is larger" +
+         (floored ? " (rows of one process a side: or the quieter run's noise, whichever is larger, plus the run floor " +
+                        std::string(floor_us) + " us over the faster median)"
+                  : std::string()) +
          (d.control_used ? "; a hand-written row must change both raw and against its problem's library rows "
                            "(column '/lib'), the same way"
                          : std::string());
@@ -89,8 +113,10 @@ std::string method_line(const DiffResult& d) {
 const char* const kLegend =
     "new/old: ratio of the medians; /lib: new/old divided by the library's new/old in the same problem ('-': "
     "judged raw); speed: 1/r - 1 (+ = faster) for r the ratio judged (of new/old and /lib the one nearer 1; none "
-    "when they disagree); p: the U test's p-value (with /lib the larger of the two tests'), Holm-adjusted; "
-    "'?': not testable (no samples, or too few), judged by the threshold alone";
+    "when they disagree); p: the test's p-value (the U test on the samples, or Welch's t on the per-pass medians; "
+    "with /lib the larger of the two tests'), Holm-adjusted; "
+    "'?': not testable (no samples, or too few), judged by the threshold alone; samples: 'N vs M passes' where the "
+    "test was on per-pass medians";
 
 // device_state of both runs, key by key: "key: old -> new" (or one value when equal).
 std::vector<std::string> state_lines(const DiffResult& d) {
@@ -128,6 +154,11 @@ std::string summary_line(const DiffResult& d) {
 }
 
 std::string outcome_line(const DiffResult& d) {
+  if (!d.input_failures.empty()) {
+    std::string s = "the comparison fails: ";
+    for (std::size_t i = 0; i < d.input_failures.size(); ++i) s += (i ? "; " : "") + d.input_failures[i];
+    return s + " (exit status 2; --allow-incomplete judges the rows there are)";
+  }
   const std::size_t regress = d.regressions(), library = d.library_regressions();
   std::size_t slower = 0;
   for (const DiffRow& r : d.rows) slower += r.gates && r.verdict == Verdict::slower;
@@ -144,6 +175,8 @@ std::string outcome_line(const DiffResult& d) {
 void print_diff(std::ostream& os, const DiffResult& d, bool only_changed) {
   os << "compare diff\n  OLD: " << run_line(d.old_run) << "\n  NEW: " << run_line(d.new_run) << '\n';
   os << "  " << method_line(d) << '\n';
+  os << "  " << renames_line(d) << '\n';
+  for (const auto& f : d.input_failures) os << "error: " << f << '\n';
   for (const auto& w : d.warnings) os << "warning: " << w << '\n';
   const auto state = state_lines(d);
   if (!state.empty()) {
@@ -188,10 +221,17 @@ std::string diff_markdown(const DiffResult& d, bool only_changed) {
     const RunMeta& m = f->meta;
     os << "- " << (f == &d.old_run ? "OLD" : "NEW") << ": `" << f->label << '`'
        << (m.git_commit.empty() ? "" : ", commit `" + m.git_commit + '`')
-       << (m.timestamp_utc.empty() ? "" : ", " + m.timestamp_utc) << (m.device.name.empty() ? "" : ", " + m.device.name) << '\n';
+       << (f->dirty() ? " (**dirty**: uncommitted changes)" : "") << (m.timestamp_utc.empty() ? "" : ", " + m.timestamp_utc)
+       << (m.device.name.empty() ? "" : ", " + m.device.name)
+       << (m.passes > 1 || m.processes > 1 ? ", " + counted(static_cast<std::size_t>(m.passes), "pass", "passes") + " in " +
+                                                 counted(static_cast<std::size_t>(m.processes), "process", "processes")
+                                           : std::string())
+       << '\n';
   }
   os << "- " << method_line(d) << '\n';
+  os << "- " << renames_line(d) << '\n';
   os << "- " << summary_line(d) << "; " << outcome_line(d) << '\n';
+  for (const auto& f : d.input_failures) os << "\n> **Error:** " << md(f) << '\n';
   for (std::size_t i = 0; i < d.warnings.size(); ++i)
     os << (i ? ">\n" : "\n") << "> **Warning:** " << md(d.warnings[i]) << '\n';
   const auto state = state_lines(d);

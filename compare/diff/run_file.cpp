@@ -22,6 +22,9 @@ RunRow::RunRow(Row r) : row(std::move(r)) {
   for (double s : row.samples_ms)
     if (std::isfinite(s)) samples.push_back(s);
   count = has_samples ? samples.size() : row.time_ms.samples;
+  if (has_timing)
+    for (double m : row.pass_medians_ms)
+      if (std::isfinite(m) && m > 0) pass_medians.push_back(m);
 }
 
 namespace {

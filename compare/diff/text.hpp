@@ -18,6 +18,10 @@ inline std::string counted(std::size_t n, const std::string& what) {
   return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
 }
 
+inline std::string counted(std::size_t n, const std::string& one, const std::string& many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
 inline std::string alpha_text(double a) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%g", a);

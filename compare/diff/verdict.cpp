@@ -2,9 +2,11 @@
 // library as a control), the verdicts and the exit status.
 #include "compare/diff/diff.hpp"
 #include "compare/diff/text.hpp"
+#include "compare/diff/ttest.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 
 namespace kl {
@@ -45,11 +47,74 @@ namespace {
 
 using namespace diff_text;
 
-std::string row_key(const Row& r) { return r.family + '\x1f' + r.dtype + '\x1f' + r.shape + '\x1f' + r.variant; }
+// The key rows pair on; `variant` given: that name in place of the row's own.
+std::string row_key(const Row& r, const std::string& variant = {}) {
+  return r.family + '\x1f' + r.dtype + '\x1f' + r.shape + '\x1f' + (variant.empty() ? r.variant : variant);
+}
 
-// Two timed rows, both ok. A row the U test can judge is marked `tested` and decided later,
-// once every row's p-value is known (decide_tested); the others are decided here.
-void judge_timing(DiffRow& d, const RunRow& o, const RunRow& n, const DiffOptions& opt) {
+// Logarithms: pass medians are compared on the ratio scale, where a run's shift is one size
+// for a fast and a slow pass alike.
+std::vector<double> logs(const std::vector<double>& v, double factor = 1.0) {
+  std::vector<double> out;
+  out.reserve(v.size());
+  for (double x : v) out.push_back(std::log(x * factor));
+  return out;
+}
+
+// Welch's t on the pass medians, as a UTest for the rest of the judging: min_p is 0 (a t test
+// can always reach significance) unless neither side has any spread and their means agree.
+UTest pass_test(const std::vector<double>& o, const std::vector<double>& n, double carried_by = 1.0) {
+  const WelchTest w = welch_t(logs(o, carried_by), logs(n));
+  UTest t;
+  t.ran = w.ran;
+  t.n1 = w.n1;
+  t.n2 = w.n2;
+  t.p = w.p;
+  t.z = w.t;
+  t.min_p = w.ran && w.p >= 1.0 && w.t == 0 ? 1.0 : 0.0;
+  t.why_not = w.why_not;
+  return t;
+}
+
+// The run's own samples: the U test, against the library's ratio too where there is a control.
+UTest sample_test(const RunRow& o, const RunRow& n, double control) {
+  UTest t = mann_whitney_u(o.samples, n.samples);
+  if (control > 0 && t.ran) {
+    // H0 of the second test: the variant moved as its problem's library did (OLD's samples
+    // carried to NEW's conditions by the library's ratio). Both must reject: the
+    // intersection-union test, whose p-value is the larger of the two.
+    std::vector<double> carried(o.samples);
+    for (double& x : carried) x *= control;
+    const UTest c = mann_whitney_u(carried, n.samples);
+    t.p = std::max(t.p, c.p);
+    t.min_p = std::max(t.min_p, c.min_p);
+  }
+  return t;
+}
+
+// What the judging needs of the two runs beyond their rows.
+struct Runs {
+  int processes_old = 1, processes_new = 1;
+};
+
+// Both sides' passes came from enough separate processes for the pass test to have seen what
+// differs between processes (diff.hpp, 3a).
+bool processes_sampled(const DiffRow& d, const DiffOptions& opt, const Runs& runs) {
+  return d.on_passes && runs.processes_old >= opt.min_processes && runs.processes_new >= opt.min_processes;
+}
+
+// The change the row must exceed: --threshold, and unless the processes were sampled, the
+// quieter run's noise and the run floor (diff.hpp, 3).
+double row_threshold(DiffRow& d, const RunRow& o, const RunRow& n, const DiffOptions& opt, const Runs& runs) {
+  if (processes_sampled(d, opt, runs)) return opt.threshold;
+  d.floored = opt.run_floor_us > 0;
+  const double faster_us = std::min(o.median, n.median) * 1e3;
+  return std::max(opt.threshold, std::min(o.noise, n.noise)) + (d.floored ? opt.run_floor_us / faster_us : 0.0);
+}
+
+// Two timed rows, both ok. A row that can be tested is marked `tested` and decided later, once
+// every row's p-value is known (decide_tested); the others are decided here.
+void judge_timing(DiffRow& d, const RunRow& o, const RunRow& n, const DiffOptions& opt, const Runs& runs) {
   if (!o.has_timing || !n.has_timing) {
     d.verdict = Verdict::unknown;
     d.why = "no timing";
@@ -57,7 +122,6 @@ void judge_timing(DiffRow& d, const RunRow& o, const RunRow& n, const DiffOption
   }
   d.raw_ratio = n.median / o.median;
   d.ratio = d.raw_ratio;
-  d.threshold = std::max(opt.threshold, std::min(o.noise, n.noise));
   if (d.control > 0) {
     // Changed only if it changed both raw and against the library, the same way; the ratio
     // judged is the one nearer 1 (no change at all when they disagree in sign).
@@ -65,28 +129,32 @@ void judge_timing(DiffRow& d, const RunRow& o, const RunRow& n, const DiffOption
     const bool same_side = (d.raw_ratio > 1) == (c > 1);
     d.ratio = !same_side ? 1.0 : std::fabs(c - 1.0) < std::fabs(d.raw_ratio - 1.0) ? c : d.raw_ratio;
   }
-  if (o.has_samples && n.has_samples) {
-    d.test = mann_whitney_u(o.samples, n.samples);
-    if (d.control > 0 && d.test.ran) {
-      // H0 of the second test: the variant moved as its problem's library did (OLD's samples
-      // carried to NEW's conditions by the library's ratio). Both must reject: the
-      // intersection-union test, whose p-value is the larger of the two.
-      std::vector<double> carried(o.samples);
-      for (double& x : carried) x *= d.control;
-      const UTest t = mann_whitney_u(carried, n.samples);
-      d.test.p = std::max(d.test.p, t.p);
-      d.test.min_p = std::max(d.test.min_p, t.min_p);
+  d.on_passes = o.pass_medians.size() >= opt.min_passes && n.pass_medians.size() >= opt.min_passes;
+  d.threshold = row_threshold(d, o, n, opt, runs);
+  if (d.on_passes) {
+    d.test = pass_test(o.pass_medians, n.pass_medians);
+    if (d.control > 0 && d.test.ran) {  // the intersection-union test, as sample_test's
+      const UTest c = pass_test(o.pass_medians, n.pass_medians, d.control);
+      d.test.p = std::max(d.test.p, c.p);
+      d.test.min_p = std::max(d.test.min_p, c.min_p);
     }
+  } else if (o.has_samples && n.has_samples) {
+    d.test = sample_test(o, n, d.control);
+  } else {
+    d.why = "no samples in " + std::string(!o.has_samples ? "OLD" : "NEW");
+  }
+  if (o.has_samples && n.has_samples) {
     d.tested = d.test.ran && d.test.min_p < opt.alpha;
     d.too_few = d.test.ran && !d.tested && d.test.min_p < 1.0;
     if (!d.test.ran) d.why = d.test.why_not;
     else if (d.too_few)
       d.why = "too few samples: " + std::to_string(d.test.n1) + " vs " + std::to_string(d.test.n2) +
               " cannot reach p < " + alpha_text(opt.alpha);
-  } else {
-    d.why = "no samples in " + std::string(!o.has_samples ? "OLD" : "NEW");
+  } else if (d.on_passes) {  // passes without samples (merged from schema-1 reports): still testable
+    d.tested = d.test.ran && d.test.min_p < opt.alpha;
+    d.why.clear();
   }
-  if (d.test.ran && d.test.min_p >= 1.0) {  // every sample of both runs has the same value
+  if (d.test.ran && d.test.min_p >= 1.0) {  // every sample (or pass) of both runs has the same value
     d.verdict = Verdict::same;
     d.why.clear();
     return;
@@ -130,13 +198,13 @@ void decide_tested(std::vector<DiffRow>& rows, const DiffOptions& opt) {
       d->regression = d->verdict == Verdict::slower;
     } else {
       d->verdict = Verdict::same;
-      if (significant) d->why = "within " + percent(d->threshold);
+      if (significant) d->why = "within " + percent(d->threshold) + (d->floored ? " with the run floor" : "");
       else if (beyond) d->why = "not significant";
     }
   }
 }
 
-void judge(DiffRow& d, const DiffOptions& opt) {
+void judge(DiffRow& d, const DiffOptions& opt, const Runs& runs) {
   const bool has_old = d.old_row.has_value(), has_new = d.new_row.has_value();
   if (!has_old) {
     d.verdict = Verdict::only_new;
@@ -159,7 +227,7 @@ void judge(DiffRow& d, const DiffOptions& opt) {
   } else if (o.skipped() || n.skipped()) {
     d.verdict = o.skipped() && n.skipped() ? Verdict::skipped : n.skipped() ? Verdict::now_skipped : Verdict::now_runs;
   } else {
-    judge_timing(d, o, n, opt);
+    judge_timing(d, o, n, opt, runs);
   }
   if (n.failing() && !n.row.note.empty()) d.why = n.row.note;
 }
@@ -174,6 +242,27 @@ bool is_change(Verdict v) {
   }
 }
 
+// How the noise between runs was accounted for, where it was not by separate processes.
+void add_pass_warnings(DiffResult& d) {
+  std::size_t floored = 0, one_process = 0;
+  for (const DiffRow& r : d.rows) {
+    floored += r.floored;
+    one_process += r.floored && r.on_passes;
+  }
+  if (!floored) return;
+  char us[32];
+  std::snprintf(us, sizeof us, "%g", d.options.run_floor_us);
+  std::string w = counted(floored, "row") + " judged with the run floor (" + us +
+                  " us over the faster median, added to the threshold): ";
+  if (one_process)
+    w += "their passes came from fewer than " + std::to_string(d.options.min_processes) +
+         " separate processes a side, which do not sample what differs between processes";
+  else
+    w += "a run of one pass cannot tell its own shift from a change; for small kernels, compare separate runs "
+         "(scripts/ab.sh)";
+  d.warnings.push_back(w);
+}
+
 void add_warnings(DiffResult& d) {
   const RunFile &o = d.old_run, &n = d.new_run;
   auto shown = [](const std::string& v) { return v.empty() ? std::string("(not recorded)") : "'" + v + "'"; };
@@ -182,10 +271,20 @@ void add_warnings(DiffResult& d) {
     const std::string& nv = n.environment[i].second;
     if (ov != nv) d.warnings.push_back("the runs differ in " + what + ": " + shown(ov) + " (OLD) vs " + shown(nv) + " (NEW)");
   }
-  for (const RunFile* f : {&o, &n})
-    if (f->meta.incomplete)
-      d.warnings.push_back(std::string(f == &o ? "OLD" : "NEW") + " is an incomplete run" +
-                           (f->meta.incomplete_reason.empty() ? "" : " (" + f->meta.incomplete_reason + ")"));
+  for (const RunFile* f : {&o, &n}) {
+    const std::string side = f == &o ? "OLD" : "NEW";
+    if (f->meta.incomplete) {
+      const std::string what = side + " is an incomplete run" +
+                               (f->meta.incomplete_reason.empty() ? "" : " (" + f->meta.incomplete_reason + ")") +
+                               ": the rows it lacks were never judged";
+      if (d.options.allow_incomplete) d.warnings.push_back(what + " (--allow-incomplete)");
+      else d.input_failures.push_back(what);
+    }
+    if (f->dirty())
+      d.warnings.push_back(side + "'s commit " + f->meta.git_commit + " was built from a tree with uncommitted changes: "
+                           "its code is not exactly that commit's");
+  }
+  add_pass_warnings(d);
   for (const RunFile* f : {&o, &n})
     if (f->schema_version > kReportSchemaVersion)
       d.warnings.push_back(std::string(f == &o ? "OLD" : "NEW") + " has schema " + std::string(kReportSchemaName) + "/" +
@@ -244,6 +343,40 @@ void set_controls(std::vector<DiffRow>& rows) {
   }
 }
 
+// Names a NEW row's variant may have had in OLD: the old names renamed to it, and (OLD being the
+// newer report) the new name it was renamed to.
+std::vector<std::string> other_names(const std::string& variant, const Renames& renames) {
+  std::vector<std::string> names;
+  for (const auto& [from, to] : renames)
+    if (to == variant) names.push_back(from);
+  if (const auto it = renames.find(variant); it != renames.end()) names.push_back(it->second);
+  return names;
+}
+
+// Rows of NEW that paired with nothing, paired with an unpaired OLD row of the same problem whose
+// variant is a renamed form of theirs. Returns how many.
+std::size_t pair_renamed(std::vector<DiffRow>& rows, std::vector<RunRow>& old_rows,
+                         const std::map<std::string, std::vector<std::size_t>>& old_index, std::vector<bool>& old_used,
+                         const Renames& renames) {
+  if (renames.empty()) return 0;
+  std::size_t paired = 0;
+  for (DiffRow& x : rows) {
+    if (x.old_row) continue;
+    for (const std::string& name : other_names(x.variant, renames)) {
+      const auto it = old_index.find(row_key(x.new_row->row, name));
+      if (it == old_index.end()) continue;
+      const auto free = std::find_if(it->second.begin(), it->second.end(), [&](std::size_t i) { return !old_used[i]; });
+      if (free == it->second.end()) continue;
+      old_used[*free] = true;
+      x.old_row = std::move(old_rows[*free]);
+      x.old_variant = name;
+      ++paired;
+      break;
+    }
+  }
+  return paired;
+}
+
 }  // namespace
 
 DiffResult diff_runs(RunFile old_run, RunFile new_run, const DiffOptions& options) {
@@ -273,6 +406,7 @@ DiffResult diff_runs(RunFile old_run, RunFile new_run, const DiffOptions& option
     x.new_row = std::move(nr);
     d.rows.push_back(std::move(x));
   }
+  d.renamed_pairs = pair_renamed(d.rows, old_run.rows, old_index, old_used, options.renames);
   for (std::size_t i = 0; i < old_run.rows.size(); ++i) {
     if (old_used[i]) continue;
     DiffRow x = start_row(old_run.rows[i]);
@@ -281,7 +415,8 @@ DiffResult diff_runs(RunFile old_run, RunFile new_run, const DiffOptions& option
   }
   d.control_used = options.control && library_versions_match(old_run, new_run);
   if (d.control_used) set_controls(d.rows);
-  for (DiffRow& r : d.rows) judge(r, options);
+  const Runs runs{old_run.meta.processes, new_run.meta.processes};
+  for (DiffRow& r : d.rows) judge(r, options, runs);
   decide_tested(d.rows, options);
   for (DiffRow& r : d.rows) {
     r.changed = is_change(r.verdict);
@@ -296,6 +431,9 @@ DiffResult diff_runs(RunFile old_run, RunFile new_run, const DiffOptions& option
   return d;
 }
 
-int diff_exit_code(const DiffResult& d) { return d.regressions() > 0 ? 1 : 0; }
+int diff_exit_code(const DiffResult& d) {
+  if (!d.input_failures.empty()) return 2;
+  return d.regressions() > 0 ? 1 : 0;
+}
 
 }  // namespace kl

@@ -35,12 +35,49 @@ void write_all(const std::string& path, const std::string& content) {
   if (std::fclose(f) != 0 || !ok) throw std::runtime_error("cannot write " + path);
 }
 
+// The nearest ancestor of `p` that exists ("." for a relative path with none).
+std::filesystem::path existing_ancestor(std::filesystem::path p) {
+  std::error_code ec;
+  while (p.has_parent_path() && p != p.parent_path()) {
+    p = p.parent_path();
+    if (std::filesystem::exists(p, ec)) return p;
+  }
+  return p.is_absolute() ? p : std::filesystem::path(".");
+}
+
+}  // namespace
+
+void check_writable(const std::string& path) {
+  namespace fs = std::filesystem;
+  if (path.empty()) throw std::runtime_error("an output path is empty");
+  const fs::path p(path);
+  std::error_code ec;
+  if (fs::is_directory(p, ec)) throw std::runtime_error("cannot write " + path + ": it is a directory");
+  // The file itself, and the folder beside it where the temporary file goes.
+  if (fs::exists(p, ec) && access(path.c_str(), W_OK) != 0)
+    throw std::runtime_error("cannot write " + path + ": permission denied");
+  const fs::path a = existing_ancestor(p);
+  if (!fs::is_directory(a, ec)) throw std::runtime_error("cannot write " + path + ": " + a.string() + " is not a directory");
+  if (access(a.c_str(), W_OK | X_OK) != 0)
+    throw std::runtime_error("cannot write " + path + ": " + a.string() + " is not writable");
+}
+
+namespace {
+
+// create_directories' own message names the call and both paths; one line of ours instead.
+void make_parent(const std::filesystem::path& p) {
+  if (!p.has_parent_path()) return;
+  std::error_code ec;
+  std::filesystem::create_directories(p.parent_path(), ec);
+  if (ec) throw std::runtime_error("cannot write " + p.string() + ": " + ec.message());
+}
+
 }  // namespace
 
 void write_file_atomic(const std::string& path, const std::string& content) {
   namespace fs = std::filesystem;
   const fs::path p(path);
-  if (p.has_parent_path()) fs::create_directories(p.parent_path());
+  make_parent(p);
   TempFile tmp(p);
   write_all(tmp.path, content);
   std::error_code ec;

@@ -44,6 +44,9 @@ struct Row {
   bool has_timing = false;
   SampleStats time_ms;
   std::vector<double> samples_ms;         // every sample, in the order taken
+  // One median per pass over the problems (compare --repeat, or reports merged by
+  // merge_passes): the unit the diff tests when both runs have enough of them. Empty: one pass.
+  std::vector<double> pass_medians_ms;
   bool converged = false;
   Metric metric;                          // the family's unit, work and ceiling
   double work = 0;                        // what this variant does (metric.work unless it differs)
@@ -71,6 +74,11 @@ struct RunMeta {
   // writes what it measured, marked incomplete with the reason.
   bool incomplete = false;
   std::string incomplete_reason;
+  // Passes over the problems this report holds, and how many separate processes they came from
+  // (compare --repeat R: R passes, 1 process; scripts/ab.sh merges R processes of one pass
+  // each). Only passes from separate processes sample what differs between processes.
+  int passes = 1;
+  int processes = 1;
 };
 
 // The report's JSON schema (schema.hpp says what each version holds).
@@ -95,6 +103,11 @@ std::string to_markdown(const Report& r);
 // Writes `content` to `path` atomically (a uniquely named temporary file beside it, then a
 // rename); on failure nothing is left behind and std::runtime_error is thrown.
 void write_file_atomic(const std::string& path, const std::string& content);
+
+// Fails early, with one line (std::runtime_error), when `path` could not be written by
+// write_file_atomic: it is a directory, or its nearest existing ancestor is not a writable
+// directory. Creates nothing, so a command can check its output paths before any work.
+void check_writable(const std::string& path);
 
 // Writes BASE.json, BASE.csv and BASE.md: all three are rendered first, each written
 // atomically; returns the paths written.

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -226,6 +227,7 @@ void to_json(json& x, const Row& r) {
     json t = r.time_ms;
     t["converged"] = r.converged;
     t["samples"] = r.samples_ms;
+    if (!r.pass_medians_ms.empty()) t["pass_medians"] = r.pass_medians_ms;
     x["timing_ms"] = std::move(t);
   }
   json m = r.metric;
@@ -268,6 +270,8 @@ void from_json(const json& x, Row& r) {
     read(t, "converged", r.converged);
     if (t.contains("samples") && t["samples"].is_array())
       for (const json& s : t["samples"]) r.samples_ms.push_back(number(s));
+    if (t.contains("pass_medians") && t["pass_medians"].is_array())
+      for (const json& s : t["pass_medians"]) r.pass_medians_ms.push_back(number(s));
   }
   if (x.contains("metric") && x["metric"].is_object()) {
     const json& m = x["metric"];
@@ -290,6 +294,8 @@ void to_json(json& j, const RunMeta& m) {
   j["timestamp_utc"] = m.timestamp_utc;
   j["complete"] = !m.incomplete;
   if (m.incomplete) j["incomplete_reason"] = m.incomplete_reason;
+  j["passes"] = m.passes;
+  j["processes"] = m.processes;
   j["mode"] = m.mode;
   j["timing_method"] = m.timing_method;
   j["l2_flush"] = m.l2_flush;
@@ -317,6 +323,10 @@ void from_json(const json& j, RunMeta& m) {
   read(j, "complete", complete);
   m.incomplete = !complete;
   read(j, "incomplete_reason", m.incomplete_reason);
+  read(j, "passes", m.passes);
+  read(j, "processes", m.processes);
+  m.passes = std::max(m.passes, 1);
+  m.processes = std::max(m.processes, 1);
   read(j, "mode", m.mode);
   read(j, "timing_method", m.timing_method);
   read(j, "l2_flush", m.l2_flush);

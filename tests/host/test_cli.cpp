@@ -247,3 +247,14 @@ TEST_CASE("the executable: without a CUDA device it says so in one line and exit
     CHECK(r.output.find("insufficient") == std::string::npos);
   }
 }
+
+TEST_CASE("--repeat R: the passes, and each pass's share of the sampling budget") {
+  const Plan one = parse({"-f", "reduce"});
+  CHECK(one.repeat == 1);
+  const Plan p = parse({"-f", "reduce", "--repeat", "4", "--max-time", "2", "--max-samples", "1000"});
+  CHECK(p.repeat == 4);
+  CHECK(p.run.stop.min_samples == 3);  // 10 / 4 rounds up to 3, the floor's samples
+  CHECK(p.run.stop.max_samples == 250);
+  CHECK(p.run.stop.max_seconds == doctest::Approx(0.5));
+  CHECK_THROWS_AS(parse({"--repeat", "0"}), UsageError);
+}
