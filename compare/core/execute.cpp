@@ -313,6 +313,9 @@ struct Pipeline {
           if (c.remote && r.check.pass) judge_precision(r.check);
         }
         if (!ctx.opt.time_variants || g_interrupted.load()) return;
+        // A submission that already failed is not timed: its time would say nothing, and a slow
+        // wrong kernel would spend the sampling budget of a whole folder.
+        if (c.remote && (!r.check.pass || (r.exact_check.ran && !r.exact_check.pass))) return;
         ctx.say(label(r, "time"));
         auto op = [&](cudaStream_t st) {
           if (ctx.opt.end_to_end) problem.copy_inputs_to_device(st);
@@ -487,8 +490,10 @@ struct Pipeline {
     if (rule.any) rq.scale = {problem.input_regions().front()};
     rq.elem_bytes = static_cast<int>(elem);
     rq.is_int = is_int;
+    // Chosen among the first kFreshFrom samples: a slow kernel's timed phase may stop on the wall
+    // cap long before kRemoteMinSamples.
     std::vector<std::size_t> picks;
-    for (std::size_t j = 0; j < kRemoteMinSamples; ++j) picks.push_back(j);
+    for (std::size_t j = 0; j < kFreshFrom; ++j) picks.push_back(j);
     std::shuffle(picks.begin(), picks.end(), g);
     rq.snap_at.assign(picks.begin(), picks.begin() + kSnapshots);
     std::vector<DeviceArray<unsigned char>> snaps;

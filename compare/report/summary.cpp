@@ -68,7 +68,7 @@ std::vector<SummaryLine> summarize(const Report& r, const std::vector<std::pair<
     SummaryLine l;
     l.submission = name;
     l.variant = name + "/*";
-    l.verdict = "does not compile: " + why;
+    l.verdict = "left out: " + why;
     lines.push_back(l);
   }
   return lines;

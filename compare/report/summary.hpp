@@ -16,7 +16,7 @@ struct SummaryLine {
   std::string submission;  // the name's prefix before '/', "" for the project's own variants
   std::string variant;     // the full name
   std::string families;    // the families it ran in, comma-separated
-  std::string verdict;     // "passed", "FAIL: family type shape: reason", "does not compile: ..."
+  std::string verdict;     // "passed", "FAIL: family type shape: reason", "left out: why" (a submission that does not build or register)
   int problems = 0, passed = 0, skipped = 0;
   double best_vs_library = 0, worst_vs_library = 0, best_vs_ceiling = 0;  // fractions; 0: none
 };
