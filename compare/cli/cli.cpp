@@ -271,8 +271,8 @@ Plan parse_command_line(int argc, const char* const* argv) {
                  "the library's time says so)")
       ->check(CLI::Range(1.0, 86400.0));
   app.add_flag("--isolate", plan.isolate, "run every problem in a child process: a variant that faults (illegal address, trap) loses only its own row, the problem is resumed without it");
-  app.add_option("--inject-fault", plan.testing.inject_fault, "testing the runner: add a variant that faults to every problem (oob: an out-of-bounds write; trap)")
-      ->check(CLI::IsMember({"oob", "trap"}));
+  app.add_option("--inject-fault", plan.testing.inject_fault, "testing the runner: add a variant that faults to every problem (oob: an out-of-bounds write; trap; hang: a kernel that never ends)")
+      ->check(CLI::IsMember({"oob", "trap", "hang"}));
   std::vector<std::string> delays;
   app.add_option("--inject-delay", delays, "testing compare diff: VARIANT=MICROSECONDS makes that variant wait on the GPU after every launch (repeatable)");
   // Internal: how --isolate starts its children.

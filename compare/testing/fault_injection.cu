@@ -1,4 +1,4 @@
-// compare --inject-fault: kernels that fault on purpose, to test that the runner keeps every other
+// compare --inject-fault: kernels that fault (or never end) on purpose, to test that the runner keeps every other
 // row (--isolate) or writes an incomplete report (without it). Never part of a family's list.
 #include "common/cuda_check.hpp"
 #include "compare/testing/fault_injection.hpp"
@@ -31,6 +31,8 @@ void launch_fault(const std::string& kind, void* workspace, cudaStream_t s) {
     write_out_of_bounds<<<1, 32, 0, s>>>(static_cast<float*>(workspace));
   } else if (kind == "trap") {
     trap<<<1, 1, 0, s>>>();
+  } else if (kind == "hang") {
+    wait_ns<<<1, 1, 0, s>>>(~0ull);  // a kernel that never ends (the watchdog's case)
   } else {
     throw std::invalid_argument("unknown fault '" + kind + "'");
   }

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <cstdio>
 #include <csignal>
 #include <cstdlib>
 #include <filesystem>
@@ -89,6 +90,38 @@ void expect_one_row_lost(const char* kind, const std::string& mode) {
 TEST_CASE("--isolate: a variant that faults loses only its own row") {
   if (under_sanitizer()) return;
   for (const char* kind : {"oob", "trap"}) expect_one_row_lost(kind, "--isolate");
+}
+
+TEST_CASE("the watchdog: under --isolate a kernel that never ends costs its own row; without, one line and exit 5") {
+  if (under_sanitizer()) return;
+  const auto dir = scratch("hang");
+  const int code = run(std::string(kProblems) + " --isolate --phase-timeout 3 --inject-fault hang --out " + dir.string() +
+                       " --name iso");
+  CHECK(code == 1);
+  const auto j = load(dir / "iso.json");
+  CHECK(j["complete"] == true);
+  for (const char* shape : {"n=4096", "n=100003"}) {
+    CAPTURE(shape);
+    const auto* hang = find(j, shape, "test_fault_hang");
+    REQUIRE(hang != nullptr);
+    CHECK((*hang)["status"] == "ERROR");
+    CHECK((*hang)["note"].get<std::string>().find("timed out after 3 s") != std::string::npos);
+    const auto* r = find(j, shape, "reduce7_vectorized_shuffle");
+    REQUIRE(r != nullptr);
+    CHECK((*r)["status"] == "ok");
+  }
+  const std::string plain = compare_exe() + " " + kProblems + " --phase-timeout 3 --inject-fault hang --no-files 2>&1 >/dev/null";
+  FILE* p = popen(plain.c_str(), "r");
+  REQUIRE(p != nullptr);
+  std::string err;
+  char buf[4096];
+  while (std::fgets(buf, sizeof buf, p)) err += buf;
+  const int status = pclose(p);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 5);
+  CHECK(err.find("test_fault_hang") != std::string::npos);
+  CHECK(err.find("did not finish within 3 s") != std::string::npos);
+  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("by default a fault costs one row: the run goes on in child processes") {
