@@ -341,7 +341,7 @@ TEST_CASE("compare-diff applies the renames by itself from any directory, and st
   TempDir dir;
   const Run r = compare_diff(dir, fixture("gemm-old-names.json") + " " + fixture("gemm-new-names-dirty.json") + " --json v.json");
   CHECK(r.code == 0);
-  CHECK(has(r.out, "renames: 14 rows paired through results/config-renames.json"));
+  CHECK(has(r.out, "renames: 14 rows paired through compare/diff/config-renames.json"));
   CHECK(has(r.out, "DIRTY"));
   CHECK(has(r.out, "warning: NEW's commit 4d5e6f708192-dirty was built from a tree with uncommitted changes"));
   CHECK_FALSE(has(r.out, "only in OLD"));
