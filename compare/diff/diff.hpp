@@ -30,7 +30,7 @@
 //     problem's buffers and the GPU's state at that moment: two H100 runs of one commit moved a
 //     whole problem (gemv float 4097x1023, cuBLAS with it) by 1.6-2.8%, beyond what the
 //     samples' spread explains. But the library is not a perfect control either: between two
-//     runs on two lent H100s (results/h100/before_after_4d06753.md) cuBLAS alone got 5-10%
+//     runs on two lent H100s (docs/judging-progress.md, "What "significant" means") cuBLAS alone got 5-10%
 //     faster at some small products while every hand-written kernel stayed put. So a
 //     hand-written row counts as changed only when it changed both ways, in the same direction:
 //     raw (new/old) and relative to its problem's library rows (new/old divided by the median

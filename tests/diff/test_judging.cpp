@@ -88,7 +88,7 @@ bool has(const std::string& s, const std::string& needle) { return s.find(needle
 // its buffers landed, the clocks, what ran before) by a relative part and an absolute part that
 // dominates at a few microseconds, while the samples of one process scatter little around that
 // process's level. `slow` multiplies one variant's true time. The relative part is set to match
-// the same-commit pairs committed under results/h100/ (their rows above 100 us); the absolute
+// the same-commit H100 pairs in tests/fixtures/ (twice_a, twice_b; their rows above 100 us); the absolute
 // part to make shifts of a microsecond at a few microseconds, as in the pair.
 struct Model {
   std::size_t rows = 150;
