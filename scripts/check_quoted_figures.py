@@ -50,7 +50,7 @@ FIGURE = re.compile(rf"(?<![\w.^/])({NUM})(?:\s?(?:–|-|to)\s?({NUM}))?({UNIT})
 EXEMPT_BEFORE = re.compile(r"((?<![\w.])about|~|≈|≥|≤|<|>|±|\+|−|(?:^|[\s(])-|at least|at most|up to|nearly|almost|under|below|above|less than|more than)\s*\**$",
                            re.IGNORECASE)
 EXEMPT_AFTER = re.compile(r"^\s*=")
-CITATION = re.compile(r"(?:\.\./)?(results/[A-Za-z0-9_.=+/*-]+)(?:\{([A-Za-z0-9_.,]+)\})?")
+CITATION = re.compile(r"(?:\.\./)?((?:results|journal)/[A-Za-z0-9_.=+/*-]+)(?:\{([A-Za-z0-9_.,]+)\})?")
 CODE_SPAN = re.compile(r"`[^`]*`")
 # A unit (or a table's caption) that says its figures are not this project's measurements: the
 # course documents' own tables, predictions, settings. Invisible in the rendered page.

@@ -1,4 +1,4 @@
-# What the lent-GPU scripts (device-verdict.sh, device-shapes.sh) share, sourced by them after
+# What the lent-GPU scripts (device-grading.sh, device-judging.sh) share, sourced by them after
 # `cd` into the tree to build:
 #   device_begin SCRIPT OUTDIR TAG   sets out, tag, log (OUTDIR/TAG.log), build (/tmp/kl-TAG), t0
 #   say TEXT                         "== TEXT" on stdout and into the log
@@ -30,7 +30,7 @@ device_build() {
     return
   fi
   say "$tag: configure and build ($*)"
-  if ! { cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DKL_WERROR=ON "$@" && cmake --build "$build" -j "$(nproc)" ${BUILD_TARGET:+--target $BUILD_TARGET}; } > "$out/$tag-build.log" 2>&1; then
+  if ! BUILD_DIR="$build" KL_SKIP_DEPS=1 bash scripts/configure.sh "$@" > "$out/$tag-build.log" 2>&1; then
     grep -E "error|Error" "$out/$tag-build.log" | head -20 | tee -a "$log"
     say "$tag: build FAILED in $((SECONDS - t0)) s"
     exit 1

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Rewrite a compare report's variant names through results/config-renames.json (the tuned
+"""Rewrite a compare report's variant names through compare/diff/config-renames.json (the tuned
 configurations renamed in 2026-11, when names began to spell warp and thread tiles), so that
 `compare diff OLD NEW` pairs an older run's rows with a newer run's.
 
-    scripts/rename_variants.py OLD.json[.gz] OUT.json [--map results/config-renames.json]
+    scripts/rename_variants.py OLD.json[.gz] OUT.json [--map compare/diff/config-renames.json]
 """
 import argparse
 import gzip
@@ -16,7 +16,7 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("report")
     p.add_argument("out")
-    p.add_argument("--map", default=os.path.join(os.path.dirname(__file__), "..", "results", "config-renames.json"))
+    p.add_argument("--map", default=os.path.join(os.path.dirname(__file__), "..", "compare", "diff", "config-renames.json"))
     a = p.parse_args()
     try:
         opener = gzip.open if a.report.endswith(".gz") else open

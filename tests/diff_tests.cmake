@@ -8,17 +8,17 @@ endif()
 add_test(NAME compare_diff_no_cuda
          COMMAND ${CMAKE_COMMAND} -DEXE=$<TARGET_FILE:compare-diff> -DCOMMANDS=${CMAKE_BINARY_DIR}/compile_commands.json
                  "-DCUDA_INCLUDE=${_kl_cuda_include}" -P ${CMAKE_SOURCE_DIR}/tests/scripts/check_no_cuda.cmake)
-# ...and compares two committed reports: two H100 runs of one commit (exit 0), one of them with a
-# kernel slowed on purpose (exit 1), and compressed reports (.json.gz).
+# ...and compares two committed reports (tests/fixtures/): two H100 runs of one commit (exit 0), one
+# of them with a kernel slowed on purpose (exit 1), and a report against itself.
 add_test(NAME compare_diff_standalone
-         COMMAND compare-diff ${CMAKE_SOURCE_DIR}/results/h100/twice_a.json ${CMAKE_SOURCE_DIR}/results/h100/twice_b.json)
+         COMMAND compare-diff ${CMAKE_SOURCE_DIR}/tests/fixtures/twice_a.json.gz ${CMAKE_SOURCE_DIR}/tests/fixtures/twice_b.json.gz)
 set_tests_properties(compare_diff_standalone PROPERTIES PASS_REGULAR_EXPRESSION "no regression \\(exit status 0\\)")
 add_test(NAME compare_diff_standalone_slowed
-         COMMAND compare-diff ${CMAKE_SOURCE_DIR}/results/h100/twice_a.json ${CMAKE_SOURCE_DIR}/results/h100/twice_slowed.json)
+         COMMAND compare-diff ${CMAKE_SOURCE_DIR}/tests/fixtures/twice_a.json.gz ${CMAKE_SOURCE_DIR}/tests/fixtures/twice_slowed.json.gz)
 set_tests_properties(compare_diff_standalone_slowed PROPERTIES WILL_FAIL TRUE)
 add_test(NAME compare_diff_standalone_gz
-         COMMAND compare-diff ${CMAKE_SOURCE_DIR}/results/h100/matvec_003.json.gz
-                 ${CMAKE_SOURCE_DIR}/results/h100/matvec_003.json.gz --only-changed)
+         COMMAND compare-diff ${CMAKE_SOURCE_DIR}/tests/fixtures/matvec_003.json.gz
+                 ${CMAKE_SOURCE_DIR}/tests/fixtures/matvec_003.json.gz --only-changed)
 set_tests_properties(compare_diff_standalone_gz PROPERTIES PASS_REGULAR_EXPRESSION "280 rows: 278 same.*no regression \\(exit status 0\\)")
 
 # The diff's doctest suite (tests/diff/: judging with the run as the unit, renames, incomplete
@@ -54,7 +54,7 @@ add_test(NAME compare_diff_renames
          COMMAND compare-diff ${CMAKE_SOURCE_DIR}/tests/fixtures/diff/gemm-old-names.json
                  ${CMAKE_SOURCE_DIR}/tests/fixtures/diff/gemm-new-names-dirty.json)
 set_tests_properties(compare_diff_renames PROPERTIES
-  PASS_REGULAR_EXPRESSION "renames: 14 rows paired through results/config-renames.json.*DIRTY|DIRTY.*renames: 14 rows paired")
+  PASS_REGULAR_EXPRESSION "renames: 14 rows paired through compare/diff/config-renames.json.*DIRTY|DIRTY.*renames: 14 rows paired")
 add_test(NAME compare_diff_empty_new
          COMMAND ${CMAKE_COMMAND} -DEXE=$<TARGET_FILE:compare-diff> -DEXPECT_RC=2 -DEXPECT_STDERR_LINES=1
                  "-DARGS=${CMAKE_SOURCE_DIR}/tests/fixtures/diff/gemm-old-names.json;${CMAKE_SOURCE_DIR}/tests/fixtures/diff/empty.json"

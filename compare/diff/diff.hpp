@@ -30,7 +30,7 @@
 //     problem's buffers and the GPU's state at that moment: two H100 runs of one commit moved a
 //     whole problem (gemv float 4097x1023, cuBLAS with it) by 1.6-2.8%, beyond what the
 //     samples' spread explains. But the library is not a perfect control either: between two
-//     runs on two lent H100s (results/h100/before_after_4d06753.md) cuBLAS alone got 5-10%
+//     runs on two lent H100s (docs/judging-progress.md, "What "significant" means") cuBLAS alone got 5-10%
 //     faster at some small products while every hand-written kernel stayed put. So a
 //     hand-written row counts as changed only when it changed both ways, in the same direction:
 //     raw (new/old) and relative to its problem's library rows (new/old divided by the median
@@ -50,7 +50,7 @@
 // marked incomplete (a crash, Ctrl-C) fails the comparison (exit 2 after the table) unless
 // --allow-incomplete, because the rows it lacks were never judged.
 // Rows are matched by (family, type, shape, variant); rows present in one run only are listed,
-// except that an unpaired row whose variant was renamed (results/config-renames.json, compiled
+// except that an unpaired row whose variant was renamed (compare/diff/config-renames.json, compiled
 // in: renames.cpp) pairs with the other run's row of the new name, and the header counts them.
 //
 // Files: utest.* (the U test), ttest.* (Welch's t test), run_file.cpp (reports read through
@@ -120,7 +120,7 @@ RunFile load_run(const std::string& path);  // .json or .json.gz; throws DiffInp
 
 // ---- the comparison -----------------------------------------------------------------------
 
-// Old variant name -> new (results/config-renames.json).
+// Old variant name -> new (compare/diff/config-renames.json).
 using Renames = std::map<std::string, std::string>;
 Renames builtin_renames();          // the map compiled in (throws DiffInputError if it does not parse)
 std::string builtin_renames_source();  // the file it was compiled from, relative to the source tree

@@ -38,7 +38,7 @@
 // shared-load wavefronts unchanged (4.0e8) with ~0 bank conflicts; 2 blocks per SM (1 for
 // 128×256). Prediction: 128×128×16 within 1-2% of gemm9; ×32 and 128×256 +3-6% if their issue
 // rate holds (46-48 TFLOP/s, 89-93% of cuBLAS); the issue rate (dispatch stalls) decides
-// Measured (H100, results/h100/sgemm_ladder.md): the prediction failed: 128×128×16 is 5% slower
+// Measured (H100, docs/sgemm-ladder.md, "The SGEMM ladder beyond the documents"): the prediction failed: 128×128×16 is 5% slower
 // than gemm9's (42.63 against 44.98 TFLOP/s at 4096³), ×32 and 128×256 2-4% below gemm9's best;
 // only the 64×64 tile gains (+4-7%). Why is not established: gemm10 was not profiled.
 //

@@ -41,7 +41,7 @@
 // (l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld) and the tensor pipe
 // (sm__pipe_fp64_cycles_active / sm__inst_executed_pipe_dmma or the "tensor (FP64)" row of the
 // compute workload section) busy most of the time; time per 4096³ about 2.6-2.9 ms,
-// i.e. 47-53 TFLOP/s, 80-90% of cublasDgemm. Measured (H100, results/h100/dgemm_ladder.md):
+// i.e. 47-53 TFLOP/s, 80-90% of cublasDgemm. Measured (H100, docs/sgemm-ladder.md, "Double precision"):
 // 48.6-50.9 TFLOP/s at 4096³ (2.70-2.83 ms, 80-83% of cublasDgemm), 46.4-48.1 at 8192³ (83-86%);
 // shared-load conflicts are not the gap (ncu_gemm.md at 2048³: 9.75e4, cuBLAS 1.54e5).
 //

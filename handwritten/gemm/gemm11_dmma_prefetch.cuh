@@ -1,6 +1,6 @@
 // gemm11_dmma_..._pf — beyond the documents: gemm11 with gemm12's fragment schedule.
 //
-// Lesson: Nsight Compute at double 4096³ (results/h100/session29/ncu_dgemm_4096.md) shows gemm11
+// Lesson: Nsight Compute at double 4096³ (docs/sgemm-ladder.md, "Every shape class") shows gemm11
 // issuing in 14.7% of cycles against cuBLAS's 19.1%, its DMMA pipe busy 70.9% of the time
 // against 97.8%, and its warps stalled mostly on "wait" (a fixed-latency dependency) where
 // cuBLAS's are throttled by the math pipe: cuBLAS keeps the tensor pipe fed, gemm11 keeps it

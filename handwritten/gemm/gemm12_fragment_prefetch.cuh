@@ -14,7 +14,7 @@
 // once: the ring's STAGES slots all hold tiles in flight (gemm9 keeps one slot idle for a tile).
 // The price is TM + TN more live registers.
 //
-// Measured (H100, results/h100/sgemm_ladder.md and gemm_targets.md): on cuBLAS's tile, 256 × 128
+// Measured (H100, docs/sgemm-ladder.md, "The SGEMM ladder beyond the documents"): on cuBLAS's tile, 256 × 128
 // × 16 with 4 stages (8 warps of 64 × 64, 16 × 8 outputs per thread, one block per SM), 92.0-93.7%
 // of cublasSgemm at 2048³-8192³; gemm9 on the same tile 89.9-91.3%, gemm9's best (128 × 128 × 16)
 // 87-88%. On gemm9's tile it is 2-3 points *slower* than gemm9: at two blocks per SM (128

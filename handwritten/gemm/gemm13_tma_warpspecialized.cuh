@@ -4,10 +4,10 @@
 // Status (issue 25): in the gemm list only in builds whose architectures name sm_90a (e.g.
 // -DCMAKE_CUDA_ARCHITECTURES="90a-real;90-virtual"; CMakeLists.txt defines KL_BUILD_SM90A): its
 // fast forms need setmaxnreg, and the default build (90) would give them 168 registers and spills.
-// In compare on the H100 (results/h100/session31/g13.md), the form whose producer warpgroup also
+// In compare on the H100 (docs/sgemm-ladder.md, "gemm13: what Hopper adds to a CUDA-core GEMM"), the form whose producer warpgroup also
 // transposes A (_r232_at, 128 × 256 tiles): 100.7% / 100.1% / 101.0% of cublasSgemm at 2048³ /
 // 4096³ / 8192³; _r232 (FMA warps read A as TMA lands it) 94.1% / 95.0% / 96.5%; without the
-// producer warpgroup (_r0) 88.9% / 87.0% / 87.3% (results/h100/session31/g13-warp-arrive.md).
+// producer warpgroup (_r0) 88.9% / 87.0% / 87.3% (docs/sgemm-ladder.md, "gemm13: what Hopper adds to a CUDA-core GEMM").
 // gemm_auto takes _r232_at there. The GPU suite passes every form (81 of 81 cases,
 // warp-arrive.log, before.log); compute-sanitizer's memcheck, racecheck and synccheck are clean
 // over them (before.log; final.log for _r232_at as committed, whose arrival counts came after that
@@ -43,13 +43,13 @@
 // registers for four k steps, because TMA lands A as [m][k]. A timing-only experiment that read
 // the same stage as if A were [k][m] (two LDS.128 per k for a thread's 8 rows, as gemm12 and
 // cuBLAS's kernel read it) ran at 102.6% of cuBLAS at 4096³ against _r232's 96.6%
-// (results/h100/session31/gemm13_at_experiment.log; ncu: dispatch stalls 0.25 against 0.41 per
+// (docs/sgemm-ladder.md, "gemm13: what Hopper adds to a CUDA-core GEMM"; ncu: dispatch stalls 0.25 against 0.41 per
 // issue, issue slots busy 86.0% against 80.7%, ncu_gemm13_at.log). TMA cannot transpose 4-byte
 // elements, so the producer warpgroup, idle but for one thread, does it: TMA lands A's tile in a
 // staging buffer after the stages; all 128 producer threads wait for it, rewrite it into stage s
 // as [k][m] (BK rows of BM floats, unswizzled: a warp's 8 distinct 16-byte A reads per k are one
 // 128-byte line) and arrive on full[s], whose phase also waits for B's TMA bytes. What made it pay
-// (results/h100/session31/gemm13_trial_at*.log, each step's change in its first line):
+// (docs/sgemm-ladder.md, each step's change in its first line):
 //   * few producer instructions: thread p takes whole rows (p, p + 128, ...), computes each row's
 //     swizzle and addresses once and writes its chunks at immediate offsets: a first form that
 //     did the index arithmetic per (row, chunk) pair added 5% to the kernel's instructions (ncu)
@@ -58,10 +58,9 @@
 //     transpose (and room for the second staging buffer below): 101.8% / 101.3% at 4096³ /
 //     8192³ in the trial;
 //   * one thread polls the barriers while the other 127 wait at a named barrier (polling by all
-//     made no difference: gemm13_trial_at2.log). A second staging buffer (the copy of tile t + 2
+//     made no difference). A second staging buffer (the copy of tile t + 2
 //     flies while t + 1 is transposed) is used where it fits beside the stages: on 256 × 128
-//     tiles it leaves room for only 3 stages, which lost more than it gained (gemm13_trial_at3/
-//     4.log); on 128 × 256 tiles A is half as large and two fit beside 4 stages (the kept form);
+//     tiles it leaves room for only 3 stages, which lost more than it gained; on 128 × 256 tiles A is half as large and two fit beside 4 stages (the kept form);
 //   * every thread arrives (128 on full[s], 256 FMA threads on empty[s]) rather than one lane per
 //     warp after __syncwarp: the stage's A is written by threads, not TMA, and compute-sanitizer's
 //     racecheck cannot order the other lanes' accesses through one lane's arrive (384 hazards
@@ -116,8 +115,8 @@
 // -Werror=all-warnings the advisory is an error): the compute_90 image keeps the cluster and its
 // barriers but each CTA loads both B halves itself. Needs sm_90 (clusters; multicast and
 // setmaxnreg from sm_90a) and room for clusters of two 192 KiB blocks (one per SM, two SMs of a
-// GPC). Measured (H100, scripts/trials/gemm13_cluster_trial.cu, results/h100/session30/
-// gemm13_cluster_trial.log): correct (108 of 108 checks, bitwise equal to CLUSTER_M = 1) but slower:
+// GPC). Measured (H100, a trial; docs/sgemm-ladder.md,
+// "gemm13: what Hopper adds to a CUDA-core GEMM"): correct (108 of 108 checks, bitwise equal to CLUSTER_M = 1) but slower:
 // 89.1% / 89.9% of cublasSgemm at 4096³ / 8192³ against 96.3% / 96.8% unclustered. The FP32 tile
 // does 32 multiply-adds per byte loaded, so B's halved L2 traffic buys nothing, while each stage
 // waits for the slower of two blocks and each FMA warp arrives on a remote barrier.
@@ -127,8 +126,8 @@
 // any other product the launcher runs gemm12's launch on its tile (256 × 128 × 16, 4 stages), so
 // every M, N, K >= 1 works.
 //
-// Measured (one H100 SXM, scripts/trials/gemm13_trial.cu, its output in
-// results/h100/trials/gemm13_trial.log; cudaEvent medians of 25, L2 not flushed), 256 × 128 × 32,
+// Measured (one H100 SXM, a standalone trial; docs/sgemm-ladder.md,
+// "gemm13: what Hopper adds to a CUDA-core GEMM"; cudaEvent medians of 25, L2 not flushed), 256 × 128 × 32,
 // 4 stages, 8 × 16 per thread, REGS = 232: 96.1-101.4% of cublasSgemm at 2048³ (cuBLAS's own
 // time varies ±5% there), 96.5-98.0% at 4096³, 96.8-97.1% at 8192³ (49.7 TFLOP/s against
 // 51.2-51.4), over three runs; gemm12 in the same runs 93-95% at 4096³-8192³. REGS = 0: 88-94%
@@ -400,7 +399,7 @@ __global__ void __launch_bounds__(Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REG
           // write fills one 128-byte line of a [k][m] row. Written this way (the row's swizzle and
           // its addresses computed once, the chunks' write offsets immediates) the warpgroup's share
           // of the issue slots stays small: index arithmetic per (row, chunk) pair made it 5% of
-          // all instructions (ncu, results/h100/session31/).
+          // all instructions (ncu, docs/sgemm-ladder.md, "gemm13: what Hopper adds to a CUDA-core GEMM").
           const unsigned char* stg = smem_raw + C::kStagingOffset + (t % NS) * C::kABytes;
           float* dst = reinterpret_cast<float*>(smem_raw + s * C::kStageBytes);
           static_assert(BM % 128 == 0, "whole producer warpgroups of rows");

@@ -11,7 +11,7 @@
 // What it still leaves: every shared load is a 4-byte scalar (TM + TN load instructions per k),
 // and the A reads As[row][k] of a thread are BK apart (gemm7 stores A transposed and loads 16
 // bytes at a time); the tile loads go through registers and stall the block at __syncthreads.
-// Measured (results/h100/ncu_sgemm.md, 4096³ float): 1.43× SMEM-5; FFMA 67% of instructions,
+// Measured (docs/sgemm-ladder.md, 4096³ float): 1.43× SMEM-5; FFMA 67% of instructions,
 // shared-load wavefronts 2.4× fewer, but 40% of them bank conflicts, and long-scoreboard stalls
 // on the staged copy.
 //

@@ -11,18 +11,18 @@
 //           else _c128 (128-byte tiles, slabs up to one block per SM); gevm5 where clusters do
 //           not run;
 //           K <= 4: gemm_thin_k (a store stream: no tiles, 16-byte stores).
-//           Measured on the H100 (results/h100/session29/r2.md): float 4096×1×4096 25.4 µs
+//           Measured on the H100 (docs/sgemm-ladder.md, "Every shape class"): float 4096×1×4096 25.4 µs
 //           against cuBLAS's 30.6 (the tiled split-K step it replaced: 73.1); float 4096×4096×1
 //           23.6 against 29.8. Float 1×4096×4096: _c128 26.8 µs against 26.6 (99.5%; _b1 had
-//           27.3, results/h100/session30/h100.md and session29/h100.md); _c256 26.50 µs in
-//           the trial against _c128's 26.72 and cuBLAS's 26.59 (results/h100/session32/gevm_deep2.log).
+//           27.3, docs/gemv.md, "gevm: y = x·A"); _c256 26.50 µs in
+//           the trial against _c128's 26.72 and cuBLAS's 26.59 (docs/gemv.md, "gevm: y = x·A").
 //   float   0. tiles of 256 × 128 >= a wave (one block per SM) and gemm12's 16-byte path applies
 //              (N a multiple of 4, aligned B and C): in builds that name sm_90a, on a 9.0 device,
 //              gemm13 128×256×32 whose producer warpgroup also transposes A (_r232_at: 100.7/
 //              100.1/101.0% of cuBLAS at 2048³/4096³/8192³ against gemm12's 92.8/91.9/93.3%,
-//              results/h100/session31/g13.md; it runs gemm12 itself where TMA cannot describe
+//              docs/sgemm-ladder.md, "gemm13: what Hopper adds to a CUDA-core GEMM"; it runs gemm12 itself where TMA cannot describe
 //              the operands); otherwise gemm12
-//              256×128×16, 4 stages (92.0-93.3%, results/h100/trials/e_gemm12_stages.md);
+//              256×128×16, 4 stages (92.0-93.3%, docs/sgemm-ladder.md, "gemm12: fragments across the tile boundary, on cuBLAS's tile");
 //           1. tiles of 128² >= two waves: the 128×128×16 tile, 3 stages, unsplit: gemm9's where
 //              its 16-byte path applies, gemm10's otherwise (on the element path gemm10 was 2.65×
 //              faster, 4097×4095×17: 51.0 against 135.3 µs);
@@ -32,17 +32,17 @@
 //              launch and bytes). Against the earlier rule (as many slices as the resident
 //              blocks hold), on 14 shapes it was not fitted on: 0.9% slower than the best split
 //              on average against 4.3%, at worst 8.4% against 19.5%
-//              (results/h100/session33/splitk_trial_check.log).
+//              (docs/sgemm-ladder.md, "Every shape class").
 //   double  (FP64 tensor cores) 0. 128² tiles >= a wave and the device's shared memory holds the
 //              tile (146 KB): gemm11 128×128×16 DMMA m16n8k4 with its fragments prefetched: 95.1/
 //              94.8/94.9% of cuBLAS at 2048³/4096³/8192³ against the 64² tile's 90.4/89.7/86.4%
-//              (results/h100/session30/dg.md; m16n8k8's two fragment sets spill at this tile);
+//              (docs/sgemm-ladder.md, "Every shape class"; m16n8k8's two fragment sets spill at this tile);
 //           1. 64² tiles >= a wave: gemm11 64×64×16 DMMA m16n8k8 with its
 //              fragments prefetched (gemm11_dmma_prefetch.cuh), unsplit. Without the prefetch the
 //              64² tile already matched or beat the 128×128 one everywhere it was measured (1000³
 //              54.4 against 100.6 µs unsplit or 84.8 split; 4096³ 2.792 against 2.975 ms; 8192³
 //              equal); with it, 44.9 µs at 1000³ and 2.487 ms at 4096³, 98.3% and 90.3% of cuBLAS
-//              (results/h100/trials/e_dgemm_pf_gevm_b1.md);
+//              (docs/sgemm-ladder.md);
 //           2. fewer: the 32 × 32 tile (four times the blocks): 513×257×129 7.3 µs, 105.7% of
 //              cuBLAS, against 10.4 for 64² in 3 slices; split the same way only where even its
 //              tiles are short of a wave.
@@ -124,7 +124,7 @@ inline const Here& here() {
 using Shape = gemm_plan::ShapeClass;
 using gemm_plan::shape_class;
 // gemv: gemv7 with 4 loads in flight (105% of cublasSgemv at 16384², 117% at 4097 × 1023 on the
-// H100, results/h100/session28/default.md). gevm: gevm6 _c128 (one launch, the slabs' sums through
+// H100, docs/sgemm-ladder.md). gevm: gevm6 _c128 (one launch, the slabs' sums through
 // distributed shared memory, 128 bytes of a row per tile, 8 loads in flight) or its deep form
 // _c256 where clusters run, else gevm5 with 4 loads in flight, A streamed.
 template <class T>
@@ -134,7 +134,7 @@ const MatVecVariant<T>& gemv_step() {
 }
 // Where clusters run and a slab of gevm6's deep plan holds two whole rounds of its 32 loads
 // (gevm_plan::deep_pays: float and double 4096², 100.4% and 103.1% of cuBLAS against _c128's 99.5%
-// and 101.0%, results/h100/session32/gevm_deep2.log), gevm6 _c256 instead of _c128.
+// and 101.0%, docs/gemv.md, "gevm: y = x·A"), gevm6 _c256 instead of _c128.
 template <class T>
 const MatVecVariant<T>& gevm_step(MatrixShape m) {
   static const bool clusters =
@@ -158,7 +158,7 @@ MatVecArgs<T> gevm_args(const GemmArgs<T>& g) { return {g.B, g.A, g.C, g.K, g.N,
 // "Fills the GPU" reads the multiprocessor count off the device (132 on the H100 and the H200);
 // a wave counts as full at 15/16 of it (gemm_plan::wave; 2048³ has 128 tiles of 256 × 128 for 132
 // SMs: gemm12 there measured 92.0% of cuBLAS against gemm9's 87.8%,
-// results/h100/trials/e_gemm12_stages.md).
+// docs/sgemm-ladder.md, "gemm12: fragments across the tile boundary, on cuBLAS's tile").
 inline long long fill_sms() { return gemm_plan::wave(sm_count()); }
 
 template <class T>

@@ -130,7 +130,7 @@ void append_last_steps(std::vector<GemmVariant<T>>& v) {
         Tile<256, 128, 32, 64, 64, 8, 16, 4>::name("gemm13_tma_warpspecialized", "_r232")));
     // the producer warpgroup also transposes A into [k][m] (TMA cannot), so the FMA warps read
     // A as gemm12 and cuBLAS do; on 128 × 256 tiles there is half as much A to transpose
-    // (results/h100/session31/)
+    // (docs/sgemm-ladder.md, "gemm13: what Hopper adds to a CUDA-core GEMM")
     v.push_back(gemm13::variant<128, 256, 32, 64, 64, 8, 16, 4, 232, false, 1, true>(
         Tile<128, 256, 32, 64, 64, 8, 16, 4>::name("gemm13_tma_warpspecialized", "_r232_at")));
     // the ablation: the same TMA ring without the producer warpgroup (thread 0 of the FMA warps
@@ -138,7 +138,7 @@ void append_last_steps(std::vector<GemmVariant<T>>& v) {
     v.push_back(gemm13::variant<256, 128, 32, 64, 64, 8, 16, 4, 0, false>(
         Tile<256, 128, 32, 64, 64, 8, 16, 4>::name("gemm13_tma_warpspecialized", "_r0")));
     // and the cluster form: two vertically adjacent tiles, each B tile multicast to both by TMA
-    // (correct, but 6-7 points slower: results/h100/session30/gemm13_cluster_trial.log)
+    // (correct, but 6-7 points slower: docs/sgemm-ladder.md, "gemm13: what Hopper adds to a CUDA-core GEMM")
     v.push_back(gemm13::variant<256, 128, 32, 64, 64, 8, 16, 4, 232, false, 2>(
         Tile<256, 128, 32, 64, 64, 8, 16, 4>::name("gemm13_tma_warpspecialized", "_r232_c2")));
 #endif
@@ -151,9 +151,9 @@ void append_last_steps(std::vector<GemmVariant<T>>& v) {
     v.push_back(gemm11_at<DmmaTile<64, 64, 16, 32, 32, 4, 8>>());
     v.push_back(gemm11_at<DmmaTile<32, 32, 16, 16, 16, 4, 8>>());  // small products: more tiles, no split
     // gemm12's fragment schedule on the 64² DMMA tile (the trial of other tiles, k16, BK = 32 and
-    // 6 stages around it: results/h100/trials/e_dgemm_pf_gevm_b1.md) and on the 128² tile with
+    // 6 stages around it: docs/sgemm-ladder.md) and on the 128² tile with
     // m16n8k4 (k8's two fragment sets would not fit in 255 registers; 128 × 64 with 2 blocks per
-    // SM was tried too: results/h100/session30/dg.md)
+    // SM was tried too: docs/sgemm-ladder.md, "Every shape class")
     v.push_back(gemm11_pf_at<DmmaTile<64, 64, 16, 32, 32, 4, 8>>());
     v.push_back(gemm11_pf_at<DmmaTile<128, 128, 16, 64, 32, 4, 4>>());
     v.push_back(gemm11_splitk_at<DmmaTile<128, 128, 16, 64, 32, 4, 8>>());

@@ -50,7 +50,7 @@ struct Plan {
 // are in flight while this round's FMAs run, and the thread never waits on memory with nothing
 // else requested. Every load is checked against the slab (the rounds need not be whole): an
 // instruction per load, and no tail. The FMA order is the same either way. No variant takes it:
-// scripts/trials/gevm_sweep.cu deep times it, and it never won (results/h100/session32/gevm_deep2.log).
+// the deep plan sweep timed it, and it never won (docs/gemv.md, "gevm: y = x·A").
 template <class T, int C, int U, bool kVector, bool kStream, bool kPipelined = false, class Store>
 __device__ __forceinline__ void tile_column_sums(const T* __restrict__ A, const T* __restrict__ x, int N, int r_begin,
                                                  int r_end, T (&warp_sums)[kWarps][C * matvec::item_width<T, kVector>],

@@ -43,21 +43,21 @@ using gevm_plan::kMaxSlabs;      // 8, the portable cluster size
 // the plan (H100, float 2500 × 2000: 15.9 against 12.6 µs; 16384²: 390.6 against 356.7 µs).
 constexpr int kBlocksPerSm = 2;
 // _b1 aims at one block per SM instead, i.e. wider tiles (at 4096² floats 512 bytes of a row per
-// tile instead of 256; 256 blocks instead of 512): on the H100 (results/h100/trials/
-// e_dgemm_pf_gevm_b1.md) 27.3 against 28.0 µs at 4096² floats, 48.5 against 49.8 in double,
+// tile instead of 256; 256 blocks instead of 512): on the H100 (docs/gemv.md,
+// "gevm: y = x·A") 27.3 against 28.0 µs at 4096² floats, 48.5 against 49.8 in double,
 // 18.9 against 19.2 at double 2500 × 2000 (gemm_auto's M = 1 class took it until _c128 below).
 constexpr int kMinRowBytes = 64; // a tile's share of a row: two full 32-byte sectors at least
 // _c128 plans the other way round: tiles of 128 bytes of a row (one line; fewer if the row is
 // shorter), then slabs (powers of two, at most 8) only until tiles × slabs reach one block per
-// SM, with U = 8 loads in flight. The plan sweep (scripts/trials/gevm_sweep.cu, H100,
-// results/h100/session30/gevm_sweep.log) timed every C, S, U: the wide tiles and 8 slabs of _b1
+// SM, with U = 8 loads in flight. The plan sweep (H100,
+// docs/gemv.md, "gevm: y = x·A") timed every C, S, U: the wide tiles and 8 slabs of _b1
 // cost 27.2 µs at 4096² floats where 128-byte tiles in 2 slabs took 26.6-26.7 (cuBLAS 26.3-26.4),
 // 48.6 against 48.5 µs at 4096² doubles (one slab), 12.26 µs at 2500 × 2000 floats (4 slabs,
 // cuBLAS 12.93). gemm_auto's M = 1 class takes it where _c256 (below) does not pay.
 // (The arithmetic: gevm_plan::narrow, matvec_plan.hpp, host-checked with those three plans.)
 // _c256 goes deeper per thread instead: 256 bytes of a row per tile, 32 loads in flight (one
 // block per SM: up to 216 registers), slabs only while tiles × slabs stay within one block per SM.
-// A second sweep (scripts/trials/gevm_sweep.cu deep, results/h100/session32/gevm_deep2.log)
+// A second sweep (docs/gemv.md, "gevm: y = x·A")
 // timed the next round's loads issued before this round's FMAs (gevm4's kPipelined) and U up to
 // 32 on 128- and 256-byte tiles and on the element path: at float 4096² only C16 U32 S2 beat
 // _c128 (26.50 µs in both runs, against 26.66-26.72 and cuBLAS's 26.40-26.59), and at double

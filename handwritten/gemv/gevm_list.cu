@@ -32,13 +32,13 @@ std::vector<MatVecVariant<T>> gevm_handwritten() {
       // one launch: a tile's slabs are a cluster, summed through distributed shared memory
       gevm6::variant<T, 4, false>(unrolled_name("gevm6_cluster_slabs", 4, false)),
       gevm6::variant<T, 4, true>(unrolled_name("gevm6_cluster_slabs", 4, true)),
-      // aiming at one block per SM: wider tiles (results/h100/trials/e_dgemm_pf_gevm_b1.md)
+      // aiming at one block per SM: wider tiles (docs/gemv.md)
       gevm6::variant<T, 4, true, 1>(keep_name(std::string(unrolled_name("gevm6_cluster_slabs", 4, true)) + "_b1")),
       // one line of a row per tile, slabs only up to one block per SM, 8 loads in flight
-      // (the plan sweep: results/h100/session30/gevm_sweep.log)
+      // (the plan sweep: docs/gemv.md, "gevm: y = x·A")
       gevm6::variant<T, 8, true, gevm6::kNarrowPlan>(keep_name(std::string(unrolled_name("gevm6_cluster_slabs", 8, true)) + "_c128")),
       // deeper per thread: 256 bytes of a row per tile, 32 loads in flight, one block per SM
-      // (results/h100/session32/gevm_deep2.log)
+      // (docs/gemv.md, "gevm: y = x·A")
       gevm6::variant<T, gevm_plan::kDeepLoads, true, gevm6::kDeepPlan, 1>(
           keep_name(std::string(unrolled_name("gevm6_cluster_slabs", gevm_plan::kDeepLoads, true)) + "_c256")),
   };

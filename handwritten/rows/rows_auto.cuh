@@ -13,7 +13,7 @@
 //     the SMs short of warps (fewer than kFillWarpsPerSM rows per SM) and a row is at least a
 //     block wide;
 // and to rows_subwarp otherwise (lanes per row sized to the row: a warp for long rows, several
-// rows per warp for short ones). On the H100 (session trials, results/h100/trials/e_rows_threads_unroll.md):
+// rows per warp for short ones). On the H100 (session trials, docs/rows-and-dot.md, "The rows ladder (`compare -f rows`)"):
 // float 16384², 337 µs (rows_block_deep) against 345 (rows_block_split) and 344 (CUB); 1000 × 1000
 // (1000 rows: 7.6 warps per SM), 5.4 against 5.6 µs; double 2500 × 2000, 17.4 µs against 18.9
 // (rows_block_split) and 20.0 (rows_subwarp); rows_subwarp is as fast at float 2500 × 2000 (11.6

@@ -1,6 +1,6 @@
 // rows_cols_cluster's plan and rows_auto's choice of it, as host arithmetic (no CUDA), so that
 // tests/host/test_rows_plan.cpp checks them without a GPU against the plans that were measured
-// (H100, float: results/h100/session34/cols_cluster_trial_a.log).
+// (H100, float: docs/rows-and-dot.md).
 #pragma once
 
 #include <cstddef>
@@ -34,8 +34,8 @@ constexpr std::size_t ceil_div_sz(std::size_t a, std::size_t b) { return (a + b 
 // max_chunks: the largest cluster the device launches for the kernel (16 on the H100 and H200
 // with the non-portable opt-in, else 8). The chunk count doubles, up to max_chunks, while the
 // doubled grid stays within kBlocksPerSm blocks per SM and a chunk keeps kMinChunkRows rows.
-// 16 chunks were measured where 8 leave the grid short (results/h100/session34/
-// cols_cluster_trial_mid.log): float 3000² 384 blocks 18.8 µs against 20.4 for 8 chunks, 4096²
+// 16 chunks were measured where 8 leave the grid short (docs/rows-and-dot.md, "The rows ladder
+// (`compare -f rows`)"): float 3000² 384 blocks 18.8 µs against 20.4 for 8 chunks, 4096²
 // 512 blocks 29.0 against 29.4, 16384 × 4096 96.4 against 99.4.
 constexpr ClusterPlan cols_cluster(std::size_t M, std::size_t N, std::size_t W, std::size_t sms,
                                    unsigned max_chunks = kPortableClusterChunks) {
@@ -51,9 +51,9 @@ constexpr ClusterPlan cols_cluster(std::size_t M, std::size_t N, std::size_t W, 
 // two-launch steps split the rows into as many chunks as filling the GPU takes (up to 1024):
 // float 65536 × 1024 gets 128 blocks here even at 16 chunks (129.0 µs) against
 // rows_cols_coalesced's 95.0, while 2048² at 256 blocks takes 12.4 µs against 13.8 and 2500 × 2000
-// 13.8 against 14.9 (results/h100/session34/cols_cluster_trial_mid.log). The 16-byte path only:
+// 13.8 against 14.9 (docs/rows-and-dot.md, "The rows ladder (`compare -f rows`)"). The 16-byte path only:
 // on the element path (16384 × 16383) the cluster lost at every chunk count (410.8-454.1 µs
-// against 396.7, cols_cluster_trial_a.log).
+// against 396.7).
 constexpr bool cluster_pays(std::size_t M, const ClusterPlan& p, std::size_t sms) {
   return p.col_blocks * p.chunks >= sms || M <= kShortColumn;
 }

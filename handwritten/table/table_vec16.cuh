@@ -4,11 +4,11 @@
 // the same thing a load stream does: enough bytes in flight per instruction and per thread. The
 // document's kernel stores one float per thread (4 bytes, one STG.32 per element, one short-lived
 // thread per element with its own index arithmetic); at 2^28 elements on the H100 it reaches 56%
-// of the copy bandwidth and 69.5% of thrust::tabulate (results/h100/session28/default.md). Here a
+// of the copy bandwidth and 69.5% of thrust::tabulate (docs/transpose-and-table.md). Here a
 // thread computes 4 consecutive elements and writes them as one 16-byte store (STG.128): each
 // store instruction of a warp writes 512 contiguous bytes, a quarter of the threads carry the
 // same bytes. Two such stores per thread (a first version) wrote 2^28 floats as fast (326.7 µs,
-// 135% of thrust::tabulate, results/h100/session29/r2.md) but left half the threads for a
+// 135% of thrust::tabulate, docs/sgemm-ladder.md, "Every shape class") but left half the threads for a
 // million elements (7.6 against thrust's 5.2 µs), with a second kernel for the tail.
 //
 // Every element is the same function of its index as in table_arg_<math>: argument(step, i)

@@ -88,7 +88,7 @@ bool has(const std::string& s, const std::string& needle) { return s.find(needle
 // its buffers landed, the clocks, what ran before) by a relative part and an absolute part that
 // dominates at a few microseconds, while the samples of one process scatter little around that
 // process's level. `slow` multiplies one variant's true time. The relative part is set to match
-// the same-commit pairs committed under results/h100/ (their rows above 100 us); the absolute
+// the same-commit H100 pairs in tests/fixtures/ (twice_a, twice_b; their rows above 100 us); the absolute
 // part to make shifts of a microsecond at a few microseconds, as in the issue's pair.
 struct Model {
   std::size_t rows = 150;
@@ -341,7 +341,7 @@ TEST_CASE("compare-diff applies the renames by itself from any directory, and st
   TempDir dir;
   const Run r = compare_diff(dir, fixture("gemm-old-names.json") + " " + fixture("gemm-new-names-dirty.json") + " --json v.json");
   CHECK(r.code == 0);
-  CHECK(has(r.out, "renames: 14 rows paired through results/config-renames.json"));
+  CHECK(has(r.out, "renames: 14 rows paired through compare/diff/config-renames.json"));
   CHECK(has(r.out, "DIRTY"));
   CHECK(has(r.out, "warning: NEW's commit 4d5e6f708192-dirty was built from a tree with uncommitted changes"));
   CHECK_FALSE(has(r.out, "only in OLD"));

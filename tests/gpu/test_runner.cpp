@@ -52,7 +52,7 @@ const nlohmann::json* find(const nlohmann::json& j, const std::string& shape, co
 // Under compute-sanitizer the injected faults would be reported as the suite's own errors: these
 // cases run in the plain suite only, the quick one included (keyed to KL_GPU_SUITE_QUICK=2 they
 // once hid a bug there). Whoever runs the suite under the sanitizer says so with
-// KL_GPU_SUITE_SANITIZER=1 (scripts/device-check.sh does; cuda-python's tests do the same).
+// KL_GPU_SUITE_SANITIZER=1 (scripts/device.sh does; cuda-python's tests do the same).
 bool under_sanitizer() {
   const char* s = std::getenv("KL_GPU_SUITE_SANITIZER");
   return s && std::string(s) == "1";

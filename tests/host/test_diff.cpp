@@ -307,8 +307,8 @@ TEST_CASE("a run of many rows: noise flags nothing (Holm), one slowed row is fla
 }
 
 TEST_CASE("the library as a control: a whole-problem shift or a library-only shift is not flagged, a kernel's own change is") {
-  // What two H100 runs of one commit showed (results/h100/twice_diff.md): every row of a problem
-  // moved together, the library with them, by ~3%, far beyond the samples' 0.3% spread.
+  // What two H100 runs of one commit showed (tests/fixtures/twice_a.json.gz, twice_b.json.gz):
+  // every row of a problem moved together, the library with them, by ~3%, far beyond the samples' 0.3% spread.
   auto lib = [](const std::vector<double>& s) { return row("lib", s, "ok", 2, "n=1024", "library"); };
   const auto k_old = draws(60, 30, 1.0, 0.003), lib_old = draws(61, 30, 0.8, 0.003);
   const auto k_new = draws(62, 30, 1.03, 0.003), lib_new = draws(63, 30, 0.8 * 1.03, 0.003);
@@ -667,15 +667,16 @@ TEST_CASE("compare diff reads .json.gz as .json; a damaged one is bad input") {
   CHECK(has(cut.err, "cut.json.gz"));
 }
 
-TEST_CASE("every report committed under results/ reads (**/*.json and **/*.json.gz, schema 1 and 2)") {
+TEST_CASE("every report in tests/fixtures/ reads (*.json and *.json.gz, schema 1 and 2)") {
   namespace fs = std::filesystem;
   std::size_t json_files = 0, gz_files = 0, rows = 0;
   std::set<int> versions;
-  for (const auto& e : fs::recursive_directory_iterator(fs::path(KL_SOURCE_DIR) / "results")) {
+  for (const auto& e : fs::directory_iterator(fs::path(KL_SOURCE_DIR) / "tests" / "fixtures")) {
     const std::string p = e.path().string();
     const bool gz = p.size() > 8 && p.ends_with(".json.gz");
     if (!e.is_regular_file() || !(gz || p.ends_with(".json"))) continue;
-    // Other JSON under results/ (e.g. config-renames.json) is no report: it names no schema.
+    // Other JSON there (not-a-report-config-renames.json) is no report: it names no schema; the
+    // diff's own defective inputs (empty, incomplete) are in tests/fixtures/diff/, not read here.
     if (read_report_text(p).find("\"schema\"") == std::string::npos) continue;
     INFO(p);
     RunFile f{};
@@ -690,8 +691,8 @@ TEST_CASE("every report committed under results/ reads (**/*.json and **/*.json.
     REQUIRE(once.rows.size() == twice.rows.size());
     CHECK(nlohmann::json(once.rows).dump() == nlohmann::json(twice.rows).dump());
   }
-  CHECK(json_files >= 20);
-  CHECK(gz_files >= 10);
-  CHECK(rows > 1000);
+  CHECK(json_files >= 2);
+  CHECK(gz_files >= 5);
+  CHECK(rows > 500);
   CHECK(versions == std::set<int>{1, 2});
 }

@@ -93,8 +93,8 @@ TEST_CASE("gemm13 geometry: the configurations of the gemm list") {
   CHECK(AT::kEmptyArrivals == 256);
   CHECK(AT::kFullArrivals == 128);
   // Staging buffers: 128 × 256's A tile (16 KiB) leaves room for two beside 4 stages; 256 × 128's
-  // (32 KiB) for one beside 4 stages, two beside 3 (the forms results/h100/session31/
-  // gemm13_trial_at3.log measured).
+  // (32 KiB) for one beside 4 stages, two beside 3 (the forms measured: docs/sgemm-ladder.md,
+  // "gemm13: what Hopper adds to a CUDA-core GEMM").
   CHECK(AT::kStaging == 2);
   CHECK(Config<256, 128, 32, 64, 64, 8, 16, 4, 232, false, 1, true>::kStaging == 1);
   CHECK(Config<256, 128, 32, 64, 64, 8, 16, 3, 232, false, 1, true>::kStaging == 2);

@@ -289,7 +289,7 @@ TEST_CASE("split-K choice: the examples of gemm_auto's header") {
   CHECK(tiles_of({1000, 1000, 1000}, 64, 64) >= wave(132));    // double 1000³: the 64² DMMA tile
   CHECK(tiles_of({513, 257, 129}, 64, 64) < wave(132));        // 513x257x129: 45 tiles ...
   CHECK(tiles_of({513, 257, 129}, 32, 32) >= wave(132));       // ... the 32² tile unsplit (153)
-  // double: the widest DMMA tile that fills a wave (results/h100/session30/dg.md, h100.md)
+  // double: the widest DMMA tile that fills a wave (docs/sgemm-ladder.md, "Every shape class")
   CHECK(dmma_tile({2048, 2048, 2048}, 132, true) == 128);   // 256 tiles of 128²
   CHECK(dmma_tile({8192, 8192, 8192}, 132, true) == 128);
   CHECK(dmma_tile({2048, 2048, 2048}, 132, false) == 64);   // 128² does not fit (8.6's 99 KB)
@@ -315,7 +315,7 @@ TEST_CASE("split-K by the time model: gemm_auto's small float step, the measured
     return used_splits(s.K, splitk_splits_modeled(s, 64, 64, 16, 4, 132, 4), 16);
   };
   // The fastest split measured on the H100 where the model found it
-  // (results/h100/session33/splitk_trial.log and splitk_trial_check.log) ...
+  // (docs/sgemm-ladder.md, "Every shape class") ...
   CHECK(used({513, 257, 129}) == 1);    // the fill rule: 3 slices, 11.26 against 10.40 µs
   CHECK(used({700, 600, 200}) == 1);    // fill: 4, 15.94 against 12.03
   CHECK(used({1000, 1000, 300}) == 1);  // fill: 2

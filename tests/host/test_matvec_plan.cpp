@@ -40,7 +40,7 @@ void check_plans(Rule rule, std::initializer_list<PlanCase> cases) {
   }
 }
 
-TEST_CASE("gevm6 _c128: the plans of the sweep (results/h100/session30/gevm_sweep.log)") {
+TEST_CASE("gevm6 _c128: the plans of the sweep (docs/gemv.md, gevm)") {
   check_plans(&gevm_plan::narrow, {
            // float 4096², 16-byte items: 128-byte tiles (8 items), 128 tiles < 132 SMs: 2 slabs
            // (the sweep's C8 U8 S2, 26.6 µs against _b1's C32 S8, 27.2)
@@ -63,7 +63,7 @@ TEST_CASE("gevm6 _c128: the plans of the sweep (results/h100/session30/gevm_swee
        });
 }
 
-TEST_CASE("gevm6 _c256: the deep plans of the second sweep (results/h100/session32/gevm_deep2.log)") {
+TEST_CASE("gevm6 _c256: the deep plans of the second sweep (docs/gemv.md, gevm)") {
   check_plans(&gevm_plan::deep, {
            // float 4096²: 256-byte tiles (16 items), 64 tiles, 2 slabs (128 blocks <= 132; 4 would
            // be 256): C16 U32 S2, 26.50 µs in both runs; 2048 rows = 4 rounds of 32 × 16 rows

@@ -1,6 +1,6 @@
 // rows_cols_cluster's plan and rows_auto's choice of it (handwritten/rows/rows_plan.hpp), checked
 // without a GPU against the grids that were measured (H100, 132 SMs, clusters up to 16, float:
-// results/h100/session34/cols_cluster_trial_a.log, cols_cluster_trial_mid.log).
+// docs/rows-and-dot.md, "The rows ladder (`compare -f rows`)").
 #include "handwritten/rows/rows_plan.hpp"
 
 #include <doctest/doctest.h>

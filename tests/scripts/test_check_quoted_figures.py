@@ -37,7 +37,9 @@ def copy_tree(root):
     os.makedirs(root)
     shutil.copy(os.path.join(src, "README.md"), root)
     shutil.copytree(os.path.join(src, "docs"), os.path.join(root, "docs"))
-    shutil.copytree(os.path.join(src, "results"), os.path.join(root, "results"))
+    for d in ("results", "journal"):
+        if os.path.isdir(os.path.join(src, d)):
+            shutil.copytree(os.path.join(src, d), os.path.join(root, d))
 
 
 # 1. The repository as it is passes, and says how many figures it checked.

@@ -112,7 +112,7 @@ for png in glob.glob(os.path.join(results, "**", "plots", "*allreduce*gpus=1*.pn
 bad = os.path.join(work, "bad.json")
 with open(bad, "w") as f:
     f.write('{"benchmarks": []}')
-# A JSON file that is not a report (results/config-renames.json is one) is refused, not drawn.
+# A JSON file that is not a report (compare/diff/config-renames.json is one) is refused, not drawn.
 not_report = os.path.join(fixtures, "not-a-report-config-renames.json")
 for args in ([bad, "-o", out], [os.path.join(work, "missing.json"), "-o", out], [not_report, "-o", out]):
     r = run(args)

@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# The one device script: on a GPU machine, regenerates results/<gpu>/ (or OUT) stage by stage.
+#   scripts/device.sh [STAGE...]        (default: build suites sanitize default shapes ladders
+#                                        families profiles plots)
+# Stages, each optional, each writing the files results/README.md lists:
+#   build     scripts/configure.sh into BUILD_DIR (default build/; the one configure line; BIN_DIR:
+#             use executables built elsewhere for this GPU -- compare, host_suite, gpu_suite --
+#             and build nothing)
+#   suites    the host suite and the GPU suite                        -> gpu_suite_full.log
+#   sanitize  compute-sanitizer memcheck, racecheck, synccheck over the GPU suite's quick pass
+#             (KL_GPU_SUITE_QUICK=2)                                   -> sanitize_summary.txt
+#   default   compare's default run                                   -> default.{md,json.gz}
+#   shapes    every shape class (--sizes shapes) over the last steps  -> shapes.{md,json.gz,log}
+#   ladders   the SGEMM and DGEMM ladders, the gemm targets           -> sgemm_ladder.*, dgemm_ladder.*,
+#                                                                        gemm_targets.*
+#   families  document 003's sizes, the dot types, every rows op, transpose7's sizes
+#                                                                     -> matvec_003.*, dot_types.*,
+#                                                                        rows_all_ops.*, transpose7.*
+#   profiles  Nsight Compute over the steps docs/ explain              -> ncu_*.{md,json}
+#   allreduce (2+ GPUs; OUT defaults to results/<gpu>x<N>) the suite's all-reduce cases and the
+#             ladder against NCCL                                     -> allreduce_*.{md,json.gz},
+#                                                                        allreduce_suite.log, topo.txt
+#   plots     scripts/plot_compare.py over OUT's reports              -> plots/*.png
+#   grading   scripts/device-grading.sh (outside submissions: docs/your-kernel.md)
+#   judging   scripts/device-judging.sh (compare diff's false alarms: docs/judging-progress.md)
+# OUT: where the files go (default results/<gpu>, <gpu> the first GPU's name in lower case without
+# the vendor and memory, e.g. h100, h200). STAGE_TIMEOUT: seconds one step may take (default
+# 1500). COMPARE_EXTRA: options added to every compare run (e.g. "--max-time 0.1" for a first look).
+# Exit status 0 when every step exited 0. Run it from a checkout; commit what lands in OUT.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+stages="${*:-build suites sanitize default shapes ladders families profiles plots}"
+has() { [[ " $stages " == *" $1 "* ]]; }
+export PATH="$PATH:/usr/local/cuda/bin"
+build="${BUILD_DIR:-build}"
+bin="${BIN_DIR:-$build}"
+gpus=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | wc -l)
+gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 | tr 'A-Z' 'a-z' |
+      sed -e 's/^nvidia //' -e 's/ .*//')
+if [ -z "${OUT:-}" ] && has allreduce && [ "$gpus" -ge 2 ]; then out="results/${gpu:-gpu}x$gpus"; else out="${OUT:-results/${gpu:-gpu}}"; fi
+mkdir -p "$out"
+status=0
+step() {  # step LOG CMD...: the output into LOG (under OUT), its tail on the console
+  local name=$1; shift
+  echo "=== $name: $*"
+  local t0=$SECONDS
+  # SIGINT first: compare then writes the rows it measured, marked incomplete
+  timeout -s INT -k 30 "${STAGE_TIMEOUT:-1500}" "$@" > "$out/$name" 2>&1
+  local rc=$?
+  tail -n 15 "$out/$name"
+  echo "=== $name: exit $rc in $((SECONDS - t0)) s"
+  [ "$rc" -eq 0 ] || status=1
+  return $rc
+}
+report() {  # report NAME json|gz ARGS...: compare -q ARGS into OUT/NAME.{md,json[.gz],csv}
+  local name=$1 form=$2; shift 2
+  set -f  # the -v patterns are compare's globs, not the shell's
+  # shellcheck disable=SC2086
+  step "$name.log" "$bin/compare" -q "$@" --out "$out" --name "$name" ${COMPARE_EXTRA:-}
+  set +f
+  if [ "$form" = gz ]; then gzip -9 -n -f "$out/$name.json"; rm -f "$out/$name.csv"; fi
+  [ "$name" = shapes ] || rm -f "$out/$name.log"  # shapes.log keeps the console table
+}
+profile() {  # profile NAME ARGS...: scripts/profile.py into OUT/NAME.{md,json}
+  local name=$1; shift
+  step "$name.log" python3 scripts/profile.py --compare "$bin/compare" --out "$out" --name "$name" -- "$@"
+  rm -f "$out/$name.log"
+}
+
+if has build && [ -z "${BIN_DIR:-}" ]; then
+  step build.log bash scripts/configure.sh ${KL_CMAKE_ARGS:-} && rm -f "$out/build.log"
+fi
+if has suites; then
+  KL_COMPARE_EXE="$bin/compare" step host_suite.log "$bin/host_suite" && rm -f "$out/host_suite.log"
+  KL_COMPARE_EXE="$bin/compare" step gpu_suite_full.log "$bin/gpu_suite" --duration=true
+fi
+if has sanitize; then
+  : > "$out/sanitize_summary.txt"
+  for tool in memcheck racecheck synccheck; do
+    KL_COMPARE_EXE="$bin/compare" KL_GPU_SUITE_QUICK=2 KL_GPU_SUITE_SANITIZER=1 step "sanitize_$tool.log" \
+      compute-sanitizer --tool "$tool" --error-exitcode 9 "$bin/gpu_suite"
+    echo "$tool: exit $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|SYNCCHECK SUMMARY|test cases' "$out/sanitize_$tool.log" | tr '\n' ' ')" \
+      >> "$out/sanitize_summary.txt"
+    rm -f "$out/sanitize_$tool.log"
+  done
+fi
+if has default; then
+  report default gz
+fi
+if has shapes; then  # the last steps of each ladder at every shape class (docs/sgemm-ladder.md)
+  report shapes gz -f gemm,aat,table,gevm,rows,transpose --sizes shapes \
+    -v 'gemm1[0-3]*,gemm_thin_k,gemm_auto,gemm11*,aat_tri*,table*,gevm[56]*,rows_*,transpose[4-7]*'
+fi
+if has ladders; then  # docs/sgemm-ladder.md
+  report sgemm_ladder json -f gemm -t float -s 4096,8192 -v 'gemm_smem5*,gemm[6-9]*,gemm10_swizzled*,gemm12*,gemm13*,gemm_auto'
+  report dgemm_ladder json -f gemm -t double -s 4096,8192 -v 'gemm_smem5*,gemm[6-9]*,gemm10*,gemm11*,gemm_auto'
+  report gemm_targets json -f gemm -t float,double -s 2048,4096,8192,4097x4095x17,513x257x129 \
+    -v 'gemm9_pipelined_128x128x16_s3,gemm9_pipelined_256*,gemm10*,gemm11*,gemm12*,gemm_auto'
+fi
+if has families; then  # docs/gemv.md, docs/rows-and-dot.md, docs/transpose-and-table.md
+  report matvec_003 gz -f gemv,gevm -t float,double -s 003
+  report dot_types gz -f dot -t int,float,double -s 1000,1024,1025,2^28
+  report rows_all_ops gz -f rows -t float -s 1000,2500x2000,2500x2001,16384,100003x7 \
+    --axis op=row_sum,row_mean,col_mean,row_max,row_sumsq,row_min --axis layout=packed,pitched
+  report transpose7 gz -f transpose -t float,double -s 16384,8192,4097x1023,1000 -v 'transpose[4-7]*'
+  report transpose7_shapes gz -f transpose --sizes shapes -v 'transpose[4-7]*'
+fi
+if has profiles; then  # one validation launch per variant under ncu (scripts/profile.py)
+  profile ncu_gemm -f gemm -t double -s 2048 -v gemm11_dmma_64x64x16_s4_k8,gemm9_pipelined_128x128x8_s3
+  profile ncu_sgemm_gemm12 -f gemm -t float -s 4096 -v 'gemm9_pipelined_128x128x16_s3,gemm9_pipelined_256x128x16_s4,gemm12*,cublas_gemm'
+  profile ncu_matvec -f gemv,gevm -t float -s 2500x2000,16384
+  profile ncu_gevm -f gevm -t float -s 2500x2000,16384 -v gevm5_fitted_tiles_u8,gevm5_fitted_tiles_u4_cs,gevm6_cluster_slabs_u4,cublas_gemv_n
+  profile ncu_rows -f rows -t float -s 16384,2500x2000 -a op=row_sum -v rows_block_split,rows_block_deep,rows_subwarp,cub_segmented_reduce
+  profile ncu_transpose -f transpose -t float -s 16384 -v 'transpose4*,transpose6*,cublas_geam'
+  profile ncu_transpose7 -f transpose -t float -s 16384 -v 'transpose6*,transpose7*'
+  profile ncu_rows_transpose_16384 -f rows,transpose -t float -s 16384 --axis op=col_mean,row_sum \
+    -v 'rows_cols_vec16,rows_cols_cluster,rows_block_*,transpose6*'
+fi
+if has allreduce; then  # two or more GPUs (docs/allreduce.md)
+  nvidia-smi topo -m > "$out/topo.txt" 2>&1
+  KL_COMPARE_EXE="$bin/compare" step allreduce_suite.log "$bin/gpu_suite" --duration=true -tc='*allreduce*'
+  report allreduce_default gz -f allreduce
+  report allreduce_sweep gz -f allreduce -t float -s 2,2^10,2^13,2^16,2^18,2^20,2^22,2^24,2^26,2^28 --max-time 0.3
+  report allreduce_odd gz -f allreduce -t int,float,double -s 1,3,1000003
+fi
+if has plots; then
+  shopt -s nullglob
+  step plots.log python3 scripts/plot_compare.py "$out"/*.json "$out"/*.json.gz -o "$out/plots" && rm -f "$out/plots.log"
+fi
+if has grading; then BIN_DIR="${BIN_DIR:-}" bash scripts/device-grading.sh "$out/grading" || status=1; fi
+if has judging; then bash scripts/device-judging.sh "$bin" "$out/judging" || status=1; fi
+exit $status
