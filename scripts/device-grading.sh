@@ -43,11 +43,16 @@ if has default; then
   say "default: exit $? in $((SECONDS - t1)) s"
   gpu=h100
   nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200 && gpu=h200
-  "$build/compare" diff "results/$gpu/default.json" "$out/default/compare.json" > "$out/default-diff.txt" 2>&1
-  python3 - "$out/default/compare.json" "results/$gpu/default.json" <<'PY' | tee -a "$log"
-import json, sys
-new = {(r["family"], r["dtype"], r["shape"], r["variant"]): r["status"] for r in json.load(open(sys.argv[1]))["results"]}
-old = {(r["family"], r["dtype"], r["shape"], r["variant"]): r["status"] for r in json.load(open(sys.argv[2]))["results"]}
+  base="results/$gpu/default.json.gz"
+  [ -f "$base" ] || base="results/h100/default.json.gz"
+  say "default: statuses against $base"
+  "$build/compare" diff "$base" "$out/default/compare.json" > "$out/default-diff.txt" 2>&1
+  python3 - "$out/default/compare.json" "$base" <<'PY' | tee -a "$log"
+import gzip, json, sys
+def rows(p):
+    f = gzip.open(p, "rt") if p.endswith(".gz") else open(p)
+    return {(r["family"], r["dtype"], r["shape"], r["variant"]): r["status"] for r in json.load(f)["results"]}
+new, old = rows(sys.argv[1]), rows(sys.argv[2])
 both = set(new) & set(old)
 changed = [(k, old[k], new[k]) for k in sorted(both) if old[k] != new[k]]
 print(f"default statuses: {len(both)} rows in both runs, {len(changed)} changed, {len(set(new) - set(old))} only new, {len(set(old) - set(new))} only old")
