@@ -9,6 +9,8 @@
 #   scale    a 30-submission folder (scripts/make-class.sh): its first build and run, then one
 #            submission edited: what is rebuilt and how long it takes
 #   multi    that folder graded on every GPU at once (--grade-gpus), against one GPU
+#   sanitize compute-sanitizer (memcheck, racecheck, synccheck) over a short grading of honest
+#            submissions (their sandboxes included) and over the runner's own checks of a ladder step
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source scripts/device-common.sh
@@ -66,9 +68,7 @@ fi
 if has scale || has multi; then
   class=/tmp/kl-class30
   scripts/make-class.sh 30 "$class" >> "$log"
-  cb=/tmp/kl-class-build
-  rm -rf "$cb"
-  cp -a "$build" "$cb"
+  cb="$build"  # the same build, configured with the folder: only the 30 modules (and compare's manifest path) are new
   say "scale: configure with 30 submissions, build their modules"
   t1=$SECONDS
   { cmake -S . -B "$cb" -DKL_USER_KERNELS="$class" && cmake --build "$cb" -j "$(nproc)"; } > "$out/scale-build.log" 2>&1
@@ -95,6 +95,16 @@ if has multi; then
     "$cb/compare" -f reduce,gemv -t float -s 1000003 -v 'student*/*' --grade-gpus "$k" --summary --out "$out/multi$k" -q \
       > "$out/multi$k.txt" 2>&1
     say "multi: 30 submissions on $k GPU(s): exit $? in $((SECONDS - t1)) s"
+  done
+fi
+if has sanitize; then
+  m="$build/submissions/redteam/manifest.json"
+  for tool in memcheck racecheck synccheck; do
+    t1=$SECONDS
+    compute-sanitizer --tool "$tool" --target-processes all --error-exitcode 9 "$build/compare" --submissions "$m" \
+      -f reduce -t float -s 1000,100003 -v 'honest_sum/*,clash_a/*,reduce3*' --max-time 0.05 --min-samples 3 --no-files -q \
+      > "$out/sanitize-$tool.txt" 2>&1
+    say "sanitize $tool: exit $? in $((SECONDS - t1)) s; $(grep -c 'ERROR SUMMARY: 0 errors' "$out/sanitize-$tool.txt") processes with 0 errors, $(grep 'ERROR SUMMARY' "$out/sanitize-$tool.txt" | grep -vc ' 0 errors') with errors"
   done
 fi
 say "done in $((SECONDS - t0)) s"
