@@ -99,6 +99,14 @@ struct Pipeline {
 
   void* ws() const { return workspace ? static_cast<unsigned char*>(workspace.get()) + kGuardBytes : nullptr; }
 
+  // The problem's inputs, output and workspace: what a submission's arguments may point into.
+  std::vector<Problem::Region> buffers() const {
+    std::vector<Problem::Region> b = problem.input_regions();
+    b.push_back(problem.output_region());
+    if (ws()) b.push_back({ws(), ws_bytes});
+    return b;
+  }
+
   std::string label(const Row& r, const char* phase) const {
     return r.family + " " + r.dtype + " " + r.shape + ": " + r.variant + " (" + phase + ")";
   }
@@ -206,7 +214,7 @@ struct Pipeline {
       // Its sandbox captures the launch and replays the graph: always through the stream check.
       poison_all(ctx.timer.stream(), pat);
       ctx.timer.synchronize();
-      c.remote->run(ws(), limit);
+      c.remote->run(ws(), buffers(), limit);
       return;
     }
     WatchdogScope watch(label(rows[i], phase), limit);
@@ -506,6 +514,7 @@ struct Pipeline {
     rq.output = out;
     rq.clock = {clock.get(), 2 * rq.rule.max_samples * sizeof(unsigned long long)};
     rq.poison = {out, {ws(), ws_bytes}};
+    rq.buffers = buffers();
     rq.limit_seconds = phase_limit(true);
     ctx.timer.synchronize();
     const auto t0 = std::chrono::steady_clock::now();

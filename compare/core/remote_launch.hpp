@@ -29,6 +29,7 @@ struct RemoteTimeRequest {
   std::vector<Problem::Region> snaps;  // snap_at.size() + 1
   Problem::Region output, clock;
   std::vector<Problem::Region> poison;  // the output and the workspace
+  std::vector<Problem::Region> buffers;  // every buffer the launch arguments may point into
   double limit_seconds = 0;
 };
 
@@ -44,7 +45,9 @@ class RemoteLaunch {
   // Runs the variant once on the problem's buffers (poisoned and synchronised by the caller) and
   // waits for it. Throws StreamContractError when the launch broke the contract, and
   // std::runtime_error when it failed, timed out ("timed out after N s") or its process died.
-  virtual void run(void* workspace, double limit_seconds) = 0;
+  // `buffers`: the problem's inputs, output and workspace, the only memory its arguments may
+  // point into (each pointer is sent as a buffer and an offset).
+  virtual void run(void* workspace, const std::vector<Problem::Region>& buffers, double limit_seconds) = 0;
   virtual RemoteTimeResult time(void* workspace, const RemoteTimeRequest& request) = 0;
 };
 

@@ -294,17 +294,17 @@ class RemoteVariantLaunch final : public RemoteLaunch {
   RemoteVariantLaunch(const SubmissionVariant& v, std::function<std::vector<unsigned char>(void*)> args_of)
       : v_(v), args_of_(std::move(args_of)) {}
 
-  void run(void* workspace, double limit) override {
+  void run(void* workspace, const std::vector<Problem::Region>& buffers, double limit) override {
     json cmd = {{"op", "run"}, {"entry", v_.entry}};
     std::set<std::string> handles;
-    add_args(cmd, workspace, handles);
+    add_args(cmd, workspace, buffers, handles);
     check(process().request(cmd, limit, "a launch of " + v_.full_name));
   }
 
   RemoteTimeResult time(void* workspace, const RemoteTimeRequest& rq) override {
     json cmd = {{"op", "time"}, {"entry", v_.entry}};
     std::set<std::string> handles;
-    add_args(cmd, workspace, handles);
+    add_args(cmd, workspace, rq.buffers, handles);
     cmd["warmup"] = rq.warmup;
     cmd["min_samples"] = rq.rule.min_samples;
     cmd["max_samples"] = rq.rule.max_samples;
@@ -349,19 +349,24 @@ class RemoteVariantLaunch final : public RemoteLaunch {
     throw std::runtime_error(e);
   }
 
-  // The argument struct as bytes, each 8-byte word that is an address in one of this process's
-  // allocations named as (handle, offset) for the sandbox to rewrite.
-  void add_args(json& cmd, void* workspace, std::set<std::string>& handles) {
+  // The argument struct as bytes, each 8-byte word that is an address in one of the problem's
+  // buffers (its start to one past its end) named as (handle, offset) for the sandbox to rewrite.
+  void add_args(json& cmd, void* workspace, const std::vector<Problem::Region>& buffers, std::set<std::string>& handles) {
     const std::vector<unsigned char> bytes = args_of_(workspace);
     json fixups = json::array();
     for (std::size_t at = 0; at + 8 <= bytes.size(); at += 8) {
       std::uint64_t w = 0;
       std::memcpy(&w, bytes.data() + at, 8);
-      CUdeviceptr base = 0;
-      if (w == 0 || !allocation_of(w, base)) continue;
-      const std::string h = handle_of(base);
-      handles.insert(h);
-      fixups.push_back({{"at", at}, {"h", h}, {"o", w - base}});
+      if (w == 0) continue;
+      for (const Problem::Region& r : buffers) {
+        const auto lo = reinterpret_cast<std::uint64_t>(r.ptr);
+        CUdeviceptr base = 0;
+        if (!r.ptr || w < lo || w > lo + r.bytes || !allocation_of(lo, base)) continue;
+        const std::string h = handle_of(base);
+        handles.insert(h);
+        fixups.push_back({{"at", at}, {"h", h}, {"o", w - base}});
+        break;
+      }
     }
     cmd["args"] = hex(bytes.data(), bytes.size());
     cmd["fixups"] = fixups;
