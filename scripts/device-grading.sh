@@ -107,14 +107,17 @@ if has sanitize; then
     t1=$SECONDS
     extra="--validate-only"
     [ "$tool" = memcheck ] && extra="--max-time 0.05 --min-samples 3"
+    mkdir -p "$out/sanitize/$tool-sandboxes"
+    KL_SANDBOX_LOG_DIR="$out/sanitize/$tool-sandboxes" \
     compute-sanitizer --tool "$tool" --target-processes all --error-exitcode 9 --log-file "$out/sanitize/$tool-%p.log" \
       "$build/compare" --submissions "$m" -f reduce -t float -s 1000,100003 \
       -v 'honest_sum/*,clash_a/*,reduce3*' $extra --no-files -q > "$out/sanitize-$tool.txt" 2>&1
     rc=$?
-    logs=$(ls "$out/sanitize/$tool-"*.log | wc -l)
-    clean=$(grep -lE "(ERROR SUMMARY: 0 errors|0 hazards displayed \(0 errors)" "$out/sanitize/$tool-"*.log | wc -l)
-    say "sanitize $tool: exit $rc in $((SECONDS - t1)) s; $logs processes, $clean with 0 errors"
-    grep -hE "SUMMARY" "$out/sanitize/$tool-"*.log | sort | uniq -c | tee -a "$log"
+    logs=$(ls "$out/sanitize/$tool-"*.log "$out/sanitize/$tool-sandboxes/"*.log 2>/dev/null | wc -l)
+    summaries=$(grep -lE "SUMMARY" "$out/sanitize/$tool-"*.log "$out/sanitize/$tool-sandboxes/"*.log 2>/dev/null | wc -l)
+    clean=$(grep -lE "(ERROR SUMMARY: 0 errors|0 hazards displayed \(0 errors)" "$out/sanitize/$tool-"*.log "$out/sanitize/$tool-sandboxes/"*.log 2>/dev/null | wc -l)
+    say "sanitize $tool: exit $rc in $((SECONDS - t1)) s; $logs process logs (compare and its sandboxes), $summaries with a sanitizer summary, $clean with 0 errors"
+    grep -hE "SUMMARY" "$out/sanitize/$tool-"*.log "$out/sanitize/$tool-sandboxes/"*.log 2>/dev/null | sort | uniq -c | tee -a "$log"
   done
 fi
 say "done in $((SECONDS - t0)) s"

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <poll.h>
@@ -61,8 +62,12 @@ SandboxProcess::SandboxProcess(const std::string& exe, const std::string& module
   if (pipe(down) != 0 || pipe(up) != 0) throw std::runtime_error("sandbox: cannot create pipes");
   const int child_in = high_fd(down[0]), parent_out = high_fd(down[1]);
   const int parent_in = high_fd(up[0]), child_out = high_fd(up[1]);
-  char tmpl[] = "/tmp/kl-sandbox-XXXXXX.log";
-  const int logfd = mkstemps(tmpl, 4);
+  // KL_SANDBOX_LOG_DIR: the sandboxes' output (a sanitizer's report, say) is kept there; otherwise
+  // it goes to a temporary file removed with the process.
+  const char* keep_dir = std::getenv("KL_SANDBOX_LOG_DIR");
+  keep_log_ = keep_dir && *keep_dir;
+  std::string tmpl = std::string(keep_log_ ? keep_dir : "/tmp") + "/kl-sandbox-XXXXXX.log";
+  const int logfd = mkstemps(tmpl.data(), 4);
   log_ = tmpl;
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
@@ -113,7 +118,7 @@ SandboxProcess::~SandboxProcess() {
   }
   if (to_child_ >= 0) close(to_child_);
   if (from_child_ >= 0) close(from_child_);
-  if (!log_.empty()) std::remove(log_.c_str());
+  if (!log_.empty() && !keep_log_) std::remove(log_.c_str());
 }
 
 void SandboxProcess::kill_now() {

@@ -34,6 +34,7 @@ class SandboxProcess {
   pid_t pid_ = -1;
   int to_child_ = -1, from_child_ = -1;
   std::string buffer_, log_;
+  bool keep_log_ = false;  // KL_SANDBOX_LOG_DIR
 };
 
 // Runs `exe --list module` with a time limit; false (and why) when it did not finish cleanly.
