@@ -92,11 +92,15 @@ if has multi; then
   g=$(nvidia-smi -L | wc -l)
   for k in 1 "$g"; do
     t1=$SECONDS
-    "$cb/compare" -f reduce,gemv -t float -s 1000003 -v 'student*/*' --grade-gpus "$k" --summary --out "$out/multi$k" -q \
-      > "$out/multi$k.txt" 2>&1
-    say "multi: 30 submissions on $k GPU(s): exit $? in $((SECONDS - t1)) s"
+    "$cb/compare" -f reduce -t float -s 1000003 -v 'student*/*' --grade-gpus "$k" --summary --out "$out/multi$k" --name reduce -q \
+      > "$out/multi$k-reduce.txt" 2>&1
+    r1=$?
+    "$cb/compare" -f gemv -t float -s 4097x1023 -v 'student*/*' --grade-gpus "$k" --summary --out "$out/multi$k" --name gemv -q \
+      > "$out/multi$k-gemv.txt" 2>&1
+    say "multi: 30 submissions (reduce n=1000003, gemv 4097x1023) on $k GPU(s): exit $r1 and $? in $((SECONDS - t1)) s"
   done
 fi
+
 if has sanitize; then
   m="$build/submissions/redteam/manifest.json"
   # One log per process (compare and each sandbox); memcheck also over the timed phase (the
@@ -108,7 +112,7 @@ if has sanitize; then
     extra="--validate-only"
     [ "$tool" = memcheck ] && extra="--max-time 0.05 --min-samples 3"
     mkdir -p "$out/sanitize/$tool-sandboxes"
-    KL_SANDBOX_LOG_DIR="$out/sanitize/$tool-sandboxes" \
+    KL_SANDBOX_LOG_DIR="$out/sanitize/$tool-sandboxes" KL_SANDBOX_WRAPPER="compute-sanitizer --tool $tool" \
     compute-sanitizer --tool "$tool" --target-processes all --error-exitcode 9 --log-file "$out/sanitize/$tool-%p.log" \
       "$build/compare" --submissions "$m" -f reduce -t float -s 1000,100003 \
       -v 'honest_sum/*,clash_a/*,reduce3*' $extra --no-files -q > "$out/sanitize-$tool.txt" 2>&1

@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <set>
+#include <sstream>
 #include <spawn.h>
 #include <stdexcept>
 #include <sys/wait.h>
@@ -78,11 +79,18 @@ SandboxProcess::SandboxProcess(const std::string& exe, const std::string& module
     posix_spawn_file_actions_adddup2(&fa, logfd, 2);
   }
   const std::string dev = std::to_string(device);
-  std::vector<std::string> args = {exe, "--serve", module, dev};
+  // KL_SANDBOX_WRAPPER: a command the sandbox runs under, e.g. "compute-sanitizer --tool memcheck"
+  // (its words split on spaces; the pipes on fds 3 and 4 pass through it).
+  std::vector<std::string> args;
+  if (const char* w = std::getenv("KL_SANDBOX_WRAPPER"); w && *w) {
+    std::istringstream words(w);
+    for (std::string word; words >> word;) args.push_back(word);
+  }
+  args.insert(args.end(), {exe, "--serve", module, dev});
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
-  const int rc = posix_spawn(&pid_, exe.c_str(), &fa, nullptr, argv.data(), environ);
+  const int rc = posix_spawnp(&pid_, args.front().c_str(), &fa, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&fa);
   close(child_in);
   close(child_out);
