@@ -406,7 +406,10 @@ Plan parse_command_line(int argc, const char* const* argv) {
         for (const auto& p : plan.run.variant_patterns)
           if (matches_any(v.name, {p})) matched_patterns.insert(p), any = true;
       }
-      if (!plan.run.variant_patterns.empty() && !any) continue;
+      // A shard of a graded folder (--shard, --grade-gpus) may hold no submission of a family the
+      // others do: it still runs the family's problems (the library rows), so every shard's report
+      // merges, rather than stopping on a pattern that only other shards match.
+      if (!plan.run.variant_patterns.empty() && !any && submission_shards() == 1) continue;
       for (const auto& d : dims)
         for (const auto& a : points) plan.problems.push_back({f, ProblemKey{t, d, a}});
       if (plain_defaults)
@@ -414,7 +417,7 @@ Plan parse_command_line(int argc, const char* const* argv) {
     }
   }
   for (const auto& p : plan.run.variant_patterns) {
-    if (!matched_patterns.count(p)) {
+    if (!matched_patterns.count(p) && submission_shards() == 1) {
       std::set<std::string> seen;
       std::vector<std::string> names;
       for (const Family* f : fams)

@@ -36,6 +36,7 @@ struct SubmissionVariant {
 
 struct Submission {
   std::string name, folder, module;
+  std::string status_dir;  // where its build's status files (and its cached listing) are
   std::string log;     // the full compiler log, where there is one
   std::string broken;  // non-empty: why the whole submission is left out (one line)
   std::vector<SubmissionVariant> variants;
@@ -50,6 +51,7 @@ const std::string& submission_manifest();
 // --shard K/N: only submissions whose place in the manifest is K modulo N are graded (the others
 // are listed but bring no variant to any family).
 void set_submission_shard(int k, int n);
+int submission_shards();  // N of --shard K/N (1: not sharded)
 
 // Every submission of the manifest, loaded (and listed through its sandbox) at the first call.
 std::vector<Submission>& submissions();
