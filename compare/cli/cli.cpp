@@ -4,12 +4,14 @@
 #include "compare/core/family_core.hpp"
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <filesystem>
 #include <map>
 #include <set>
 #include <sstream>
+#include <unistd.h>
 
 namespace kl {
 namespace {
@@ -165,13 +167,49 @@ std::string join_command_line(int argc, const char* const* argv) {
   return s;
 }
 
-std::string list_text() {
+namespace {
+
+// A family's variants once each, with the types each runs, in listing order.
+struct ListedVariant {
+  VariantListing v;
+  std::vector<std::string> types;
+};
+std::vector<ListedVariant> listed_variants(const Family* f, const ListFilter& filter) {
+  std::vector<ListedVariant> out;
+  for (DType t : f->dtypes()) {
+    const std::string tn(dtype_name(t));
+    if (!filter.types.empty() && std::find(filter.types.begin(), filter.types.end(), tn) == filter.types.end()) continue;
+    for (const auto& v : f->variants(t)) {
+      if (!filter.patterns.empty() && !matches_any(v.name, filter.patterns)) continue;
+      auto it = std::find_if(out.begin(), out.end(), [&](const ListedVariant& l) { return l.v.name == v.name; });
+      if (it == out.end()) out.push_back({v, {tn}});
+      else it->types.push_back(tn);
+    }
+  }
+  return out;
+}
+
+std::vector<const Family*> listed_families(const ListFilter& filter) {
+  std::vector<const Family*> out;
+  for (const Family* f : all_families())
+    if (filter.families.empty() || std::find(filter.families.begin(), filter.families.end(), std::string(f->name())) != filter.families.end())
+      out.push_back(f);
+  return out;
+}
+
+}  // namespace
+
+std::string list_text(const ListFilter& filter) {
   std::ostringstream os;
-  os << "families (compare --family NAME):\n";
-  for (const UnbuiltFamily& u : unbuilt_families()) os << "\n" << u.name << ": " << u.why << "\n";
+  const bool everything = filter.families.empty() && filter.types.empty() && filter.patterns.empty();
+  if (everything) os << "families (compare --family NAME; compare --list -f NAME -t TYPE -v GLOB narrows this, --json for a program):\n";
+  if (filter.families.empty())
+    for (const UnbuiltFamily& u : unbuilt_families()) os << "\n" << u.name << ": " << u.why << "\n";
   for (const Submission& b : submissions())
     if (!b.broken.empty()) os << "\nsubmission " << b.name << " (" << b.folder << "): left out: " << b.broken << "\n";
-  for (const Family* f : all_families()) {
+  for (const Family* f : listed_families(filter)) {
+    const auto variants = listed_variants(f, filter);
+    if (!everything && variants.empty()) continue;
     const SizeSpec& s = f->sizes();
     os << "\n" << f->name() << ": " << f->summary() << "\n";
     os << "  types: " << type_names(f->dtypes()) << " (default: " << type_names(f->default_dtypes())
@@ -192,16 +230,38 @@ std::string list_text() {
       }
       os << "\n";
     }
-    for (DType t : f->dtypes()) {
-      os << "  " << dtype_name(t) << " variants:\n";
-      for (const auto& v : f->variants(t)) {
-        os << "    " << v.name << (v.source == Source::library ? " [library]" : "") << "  (" << v.origin << ")  " << v.lesson;
-        if (const std::string needs = needs_text(v.needs); !needs.empty()) os << "  [" << needs << "]";
-        os << "\n";
-      }
+    os << "  variants (types):\n";
+    for (const ListedVariant& l : variants) {
+      const auto& v = l.v;
+      os << "    " << v.name << (v.source == Source::library ? " [library]" : "") << "  " << joined(l.types) << "  ("
+         << v.origin << ")  " << v.lesson;
+      if (const std::string needs = needs_text(v.needs); !needs.empty()) os << "  [" << needs << "]";
+      os << "\n";
     }
   }
   return os.str();
+}
+
+std::string list_json(const ListFilter& filter) {
+  nlohmann::json fams = nlohmann::json::array();
+  for (const Family* f : listed_families(filter)) {
+    const auto variants = listed_variants(f, filter);
+    nlohmann::json vs = nlohmann::json::array();
+    for (const ListedVariant& l : variants)
+      vs.push_back({{"name", l.v.name}, {"types", l.types}, {"origin", l.v.origin}, {"lesson", l.v.lesson},
+                    {"source", l.v.source == Source::library ? "library" : "handwritten"},
+                    {"needs", needs_text(l.v.needs)}});
+    std::vector<std::string> types, defaults, sizes;
+    for (DType t : f->dtypes()) types.emplace_back(dtype_name(t));
+    for (DType t : f->default_dtypes()) defaults.emplace_back(dtype_name(t));
+    for (const Dims& d : f->sizes().defaults) sizes.push_back(f->sizes().label(d));
+    fams.push_back({{"name", f->name()}, {"summary", f->summary()}, {"metric", f->unit()}, {"types", types},
+                    {"default_types", defaults}, {"default_sizes", sizes}, {"variants", vs}});
+  }
+  nlohmann::json left_out = nlohmann::json::array();
+  for (const Submission& b : submissions())
+    if (!b.broken.empty()) left_out.push_back({{"submission", b.name}, {"folder", b.folder}, {"why", b.broken}});
+  return nlohmann::json{{"families", fams}, {"submissions_left_out", left_out}}.dump(1) + "\n";
 }
 
 Plan parse_command_line(int argc, const char* const* argv) {
@@ -212,7 +272,10 @@ Plan parse_command_line(int argc, const char* const* argv) {
   std::string sweep, mode = "kernel", flush = "read";
   bool sweep_flag = false;
   std::uint64_t seed = 0;
-  app.add_flag("--list", plan.list_only, "list families, types, sizes, axes and variants, then exit (needs no GPU)");
+  app.add_flag("--list", plan.list_only,
+               "list families, types, sizes, axes and variants (one line each, with its types), then exit; -f, -t and -v "
+               "narrow it (needs no GPU)");
+  app.add_flag("--json", plan.list_filter.json, "with --list: the listing as JSON");
   app.add_option("-f,--family", families, "families to run (comma-separated): " + family_names() + " (default: all)");
   app.add_option("-t,--type", types, "element types (comma-separated): " + type_names(all_types()) + " (default: per family)");
   app.add_option("-s,--sizes", sizes, "problem sizes (comma-separated), e.g. 2^28,1000 or 513x257x129, or a named set (see --list)");
@@ -227,7 +290,8 @@ Plan parse_command_line(int argc, const char* const* argv) {
   app.add_option("-o,--out", plan.out_dir, "directory for compare.json, compare.csv, compare.md (default: compare-out)");
   app.add_option("--name", plan.basename, "base name of the report files (default: compare)");
   app.add_flag("--no-files", [&](std::int64_t) { plan.write_files = false; }, "print the table only");
-  auto* seed_opt = app.add_option("--seed", seed, "fixed random seed (default: fresh inputs for every problem)");
+  std::string seed_text;
+  auto* seed_opt = app.add_option("--seed", seed_text, "fixed random seed, 0 to 2^64-1 (default: fresh inputs for every problem)");
   app.add_option("--warmup", plan.run.warmup, "untimed runs before sampling (default 2)")->check(CLI::Range(0, 1000));
   app.add_option("--min-samples", plan.run.stop.min_samples, "fewest samples (default 10)")->check(CLI::Range(1, 1000000));
   app.add_option("--max-samples", plan.run.stop.max_samples, "most samples (default 1000)")->check(CLI::Range(1, 1000000));
@@ -312,7 +376,20 @@ Plan parse_command_line(int argc, const char* const* argv) {
     if (k < 0 || n < 1 || k >= n) throw UsageError("--shard takes K/N with 0 <= K < N (got '" + shard + "')");
     set_submission_shard(k, n);
   }
-  if (plan.list_only) return plan;
+  if (plan.list_filter.json && !plan.list_only) throw UsageError("--json goes with --list (compare diff has its own --json)");
+  if (plan.list_only) {
+    for (const auto& n : split_list(families)) {
+      if (n == "all") continue;
+      if (!find_family(n)) throw UsageError("unknown family '" + n + "' (families: " + family_names() + ")");
+      plan.list_filter.families.push_back(n);
+    }
+    for (const auto& n : split_list(types)) {
+      if (!parse_dtype(n)) throw UsageError("unknown type '" + n + "' (types: " + type_names(all_types()) + ")");
+      plan.list_filter.types.push_back(n);
+    }
+    plan.list_filter.patterns = split_list(variants);
+    return plan;
+  }
   if (plan.run.stop.min_samples > plan.run.stop.max_samples) throw UsageError("--min-samples is larger than --max-samples");
   if (plan.repeat > 1) plan.run.stop = per_pass(plan.run.stop, plan.repeat);
 
@@ -326,7 +403,33 @@ Plan parse_command_line(int argc, const char* const* argv) {
     if (*opt) plan.run.settings[name] = setting_values[name];
   plan.run.end_to_end = mode == "e2e";
   plan.l2_flush = flush == "write" ? L2Flush::write : L2Flush::read;
-  if (*seed_opt) plan.run.seed = seed;
+  if (*seed_opt) {
+    std::size_t used = 0;
+    try {
+      if (seed_text.empty() || seed_text.find_first_not_of("0123456789") != std::string::npos) throw std::invalid_argument("");
+      seed = std::stoull(seed_text, &used);
+    } catch (const std::exception&) {
+      throw UsageError("--seed takes a whole number from 0 to 2^64-1 (got '" + seed_text + "')");
+    }
+    plan.run.seed = seed;
+  }
+  // An empty item in a list (-s '', -s 1,,2) is a typo, not a request for the defaults.
+  for (const auto& [name, items] : {std::pair<const char*, const std::vector<std::string>*>{"--sizes", &sizes},
+                                    {"--family", &families}, {"--type", &types}, {"--variants", &variants}}) {
+    for (const auto& item : *items)
+      if (item.empty() || item.front() == ',' || item.back() == ',' || item.find(",,") != std::string::npos)
+        throw UsageError(std::string(name) + ": an empty item in '" + item + "'");
+  }
+  // Where the report goes must be writable before anything runs, not found out after the run.
+  if (plan.write_files && plan.worker < 0) {
+    // The folder, or the nearest folder above it that exists (compare creates the rest).
+    std::filesystem::path at = std::filesystem::absolute(plan.out_dir);
+    std::error_code ec;
+    while (!std::filesystem::exists(at, ec) && at.has_parent_path() && at != at.parent_path()) at = at.parent_path();
+    if (!std::filesystem::is_directory(at, ec) || access(at.c_str(), W_OK) != 0)
+      throw UsageError("--out: cannot write to " + plan.out_dir + " (" + at.string() +
+                       (std::filesystem::is_directory(at, ec) ? " is not writable)" : " is not a folder)"));
+  }
   plan.run.variant_patterns = split_list(variants);
 
   // Families.
@@ -424,7 +527,10 @@ Plan parse_command_line(int argc, const char* const* argv) {
         for (DType t : f->dtypes())
           for (const auto& v : f->variants(t))
             if (v.source == Source::handwritten && seen.insert(v.name).second) names.push_back(v.name);
-      throw UsageError("no variant matches '" + p + "' (variants: " + joined(names) + "; see compare --list)");
+      std::vector<std::string> some(names.begin(), names.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(names.size(), 8)));
+      const std::string more = names.size() > some.size() ? ", and " + std::to_string(names.size() - some.size()) + " more" : "";
+      throw UsageError("no variant matches '" + p + "' (variants: " + joined(some) + more +
+                       "; compare --list -f FAMILY -v 'GLOB' shows them)");
     }
   }
   if (plan.problems.empty()) throw UsageError("nothing to run: no selected family has the requested types and variants");

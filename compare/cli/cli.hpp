@@ -15,8 +15,15 @@ struct PlannedProblem {
   ProblemKey key;
 };
 
+// What `compare --list` shows: the families, types and variant globs given with it (empty: all).
+struct ListFilter {
+  std::vector<std::string> families, types, patterns;
+  bool json = false;
+};
+
 struct Plan {
   bool list_only = false;
+  ListFilter list_filter;
   bool help_only = false;
   std::string help_text;
   std::vector<PlannedProblem> problems;
@@ -60,7 +67,9 @@ Plan parse_command_line(int argc, const char* const* argv);
 void check_settings(const Plan& plan, int device_count);
 
 // What `compare --list` prints: families, types, sizes, axes, variants with origin and lesson.
-std::string list_text();
+std::string list_text(const ListFilter& filter = {});
+// The same as JSON: families with their variants (name, types, origin, lesson, source, needs).
+std::string list_json(const ListFilter& filter = {});
 
 // The command line as one shell-quoted string (for the report).
 std::string join_command_line(int argc, const char* const* argv);

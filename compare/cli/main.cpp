@@ -32,7 +32,7 @@ int main(int argc, char** argv) {
       return kExitOk;
     }
     if (plan.list_only) {
-      std::cout << list_text();
+      std::cout << (plan.list_filter.json ? list_json(plan.list_filter) : list_text(plan.list_filter));
       return kExitOk;
     }
     std::string why;

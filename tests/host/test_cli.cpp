@@ -258,3 +258,33 @@ TEST_CASE("--repeat R: the passes, and each pass's share of the sampling budget"
   CHECK(p.run.stop.max_seconds == doctest::Approx(0.5));
   CHECK_THROWS_AS(parse({"--repeat", "0"}), UsageError);
 }
+
+TEST_CASE("--list honours -f, -t and -v, names each variant once with its types, and has --json") {
+  const Run small = run_compare("--list -f reduce -t float");
+  REQUIRE(small.code == 0);
+  CHECK(count_lines(small.output) < 30);
+  CHECK(small.output.find("reduce3_sequential_addressing  float  (") != std::string::npos);
+  CHECK(small.output.find("\ngemm: ") == std::string::npos);
+  const Run all = run_compare("--list -f dot");
+  CHECK(all.output.find("dot1_global_memory  int, float, double") != std::string::npos);
+  const Run globbed = run_compare("--list -f gemm -v 'gemm1*'");
+  CHECK(globbed.output.find("gemm2_") == std::string::npos);
+  CHECK(globbed.output.find("gemm1") != std::string::npos);
+  const Run js = run_compare("--list --json -f reduce -t float -v 'reduce3*'");
+  REQUIRE(js.code == 0);
+  CHECK(js.output.find("\"name\": \"reduce3_sequential_addressing\"") != std::string::npos);
+  CHECK(js.output.find("\"types\": [") != std::string::npos);
+  CHECK(run_compare("--list -f reduc").code == 2);
+}
+
+TEST_CASE("the small edges: empty list items, a negative seed, an unwritable --out: one line before any work") {
+  for (const char* args : {"-s ''", "-s 1,,2", "-f reduce, -s 1000", "--seed -1", "--seed 1e3", "-o /etc/passwd/x",
+                           "--json", "-v 'nomatch*'"}) {
+    CAPTURE(args);
+    const Run r = run_compare(args);
+    CHECK(r.code == 2);
+    CHECK(count_lines(r.output) == 1);
+    CHECK(r.output.size() < 400);
+  }
+  CHECK(parse({"--seed", "18446744073709551615"}).run.seed.value() == 18446744073709551615ull);
+}
