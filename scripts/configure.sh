@@ -10,5 +10,13 @@ cd "$(dirname "$0")/.."
 [ "${KL_SKIP_DEPS:-0}" = 1 ] || bash scripts/deps.sh
 export PATH="$PATH:/usr/local/cuda/bin"
 build="${BUILD_DIR:-build}"
-cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DKL_WERROR="${KL_WERROR:-ON}" "$@" >/dev/null
+# Configure quietly, but say which GPUs the build is for (and everything when configure fails).
+log="$(mktemp)"
+if ! cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DKL_WERROR="${KL_WERROR:-ON}" "$@" >"$log" 2>&1; then
+  cat "$log" >&2
+  rm -f "$log"
+  exit 1
+fi
+grep -E "^-- CUDA architectures" "$log" | sed 's/^-- /configure: /' >&2 || true
+rm -f "$log"
 cmake --build "$build" -j "$(nproc)" ${BUILD_TARGET:+--target "$BUILD_TARGET"}

@@ -35,7 +35,15 @@ if ! command -v nvcc >/dev/null; then
   if [ -x /usr/local/cuda/bin/nvcc ]; then
     echo 'deps: nvcc is in /usr/local/cuda/bin (add it to PATH, or the scripts use it directly)' >&2
   else
-    echo "deps: error: no CUDA toolkit found (nvcc); install the CUDA toolkit 12.4 or newer" >&2
+    echo "deps: error: no CUDA toolkit found (nvcc); install the CUDA toolkit 13.0 or newer" >&2
     exit 1
   fi
+fi
+# The toolkit the project is verified with (docs/method.md, "Which GPU, which toolkit"): 13.0 or
+# newer; 12.x's CCCL lacks cub::DeviceTransform and does not build. CMake checks it too.
+nvcc_bin=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+ver=$("$nvcc_bin" --version | sed -n 's/.*release \([0-9][0-9]*\)\.\([0-9][0-9]*\).*/\1.\2/p' | head -1)
+if [ -n "$ver" ] && [ "${ver%%.*}" -lt 13 ]; then
+  echo "deps: error: the CUDA toolkit is $ver ($nvcc_bin); this project needs 13.0 or newer" >&2
+  exit 1
 fi

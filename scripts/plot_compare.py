@@ -31,7 +31,9 @@ try:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+    from matplotlib.patches import Patch
+    from matplotlib.lines import Line2D
+    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter, NullLocator
 except ImportError:
     sys.exit("plot_compare.py: error: matplotlib is missing (apt-get install python3-matplotlib, or pip install matplotlib)")
 
@@ -50,6 +52,8 @@ _TAB20 = [c for i, c in enumerate(plt.get_cmap("tab20").colors) if i not in (14,
 HAND_COLORS = _TAB20[0::2] + _TAB20[1::2]
 HAND_MARKERS = ["o", "v", "^", "<", ">", "p", "h", "*", "X", "P", "d", "8"]
 CEILING_COLOR = "#c0392b"
+LIB_HATCH = "///"
+DPI = 90  # modest: the pictures are committed (results/*/plots/)
 
 
 def fail(msg, code=2):
@@ -116,9 +120,30 @@ def group_rows(report):
     return groups
 
 
+# A sweep: at least SWEEP_MIN_POINTS sizes, spanning SWEEP_MIN_SPAN or more from the smallest to
+# the largest, each SWEEP_MIN_STEP or more times the one before, the steps even on a log axis
+# (the longest at most SWEEP_MAX_UNEVEN times the shortest, in log terms). 2^10..2^20 and document
+# 003's matrices are sweeps; 1000, 1024, 1025, 2^28 (the default run's dot) are not.
+SWEEP_MIN_POINTS, SWEEP_MIN_SPAN, SWEEP_MIN_STEP, SWEEP_MAX_UNEVEN = 4, 8.0, 1.2, 4.0
+
+
+def is_geometric(xs):
+    """Whether the sizes xs (positive numbers, any order) form a sweep worth a line on a log axis."""
+    v = sorted(set(xs))
+    if len(v) < SWEEP_MIN_POINTS or v[0] <= 0 or v[-1] / v[0] < SWEEP_MIN_SPAN:
+        return False
+    steps = [math.log(b / a) for a, b in zip(v, v[1:])]
+    return min(steps) >= math.log(SWEEP_MIN_STEP) and max(steps) <= SWEEP_MAX_UNEVEN * min(steps)
+
+
 def sweep_axis(family, dims_list, dim_names=None):
-    """(x values, x label, tick labels or None) if the sizes form a sweep along one parameter,
-    else None."""
+    """(x values, x label, tick labels or None) if the sizes form a sweep along one parameter
+    (is_geometric), else None: unrelated sizes are drawn as bars, never joined by lines."""
+    found = _sweep_candidate(family, dims_list, dim_names)
+    return found if found and is_geometric(found[0]) else None
+
+
+def _sweep_candidate(family, dims_list, dim_names=None):
     if len(dims_list) < 3 or any(len(d) != len(dims_list[0]) or not d for d in dims_list):
         return None
     names = dim_names or DIM_NAMES.get(family) or [f"dim{i}" for i in range(len(dims_list[0]))]
@@ -215,13 +240,19 @@ def file_stem(text):
     return re.sub(r"[^A-Za-z0-9_.=+-]+", "_", text).strip("_")
 
 
+def picture_path(out_dir, stem, key, kind):
+    """OUTDIR/STEM-family-type[-axes]-KIND.png; KIND: sweep (lines), sizes (bars), ladder."""
+    family, dtype, axes = key
+    return os.path.join(out_dir, f"{stem}-{file_stem(family)}-{file_stem(dtype)}{'-' + file_stem(axes) if axes else ''}-{kind}.png")
+
+
 # ---- sweeps --------------------------------------------------------------------------------
 
 
 def sweep_series(g, xs, all_configs):
     """Lines: [(label, is_library, [(x, rate, pct_of_lib)])] in ladder order; and what failed."""
     order, series, failed = [], {}, []
-    bases = {}
+    bases, why = {}, {}
     for shape in g["shapes"]:
         for r in g["rows"][shape]:
             v = r.get("variant", "?")
@@ -241,13 +272,16 @@ def sweep_series(g, xs, all_configs):
             if t is None:
                 if r.get("status") not in ("ok", "skipped"):
                     failed.append(f"{v} at {shape}: {r.get('status')}")
+                    why.setdefault(base, {})[x] = "failed"
+                else:
+                    why.setdefault(base, {}).setdefault(x, "skipped")
                 continue
             pct = (r.get("metric") or {}).get("vs_library")
             if base not in best or t > best[base][0]:
                 best[base] = (t, 100.0 * pct if isinstance(pct, (int, float)) and pct > 0 else None)
         for base, (t, pct) in best.items():
             series[base]["points"][x] = (t, pct)
-    lines = []
+    lines, missing = [], {}
     for base in order:
         s = series[base]
         n = len(bases.get(base, ()))
@@ -255,30 +289,86 @@ def sweep_series(g, xs, all_configs):
         pts = sorted((x, t, p) for x, (t, p) in s["points"].items())
         if pts:
             lines.append((label, s["lib"], pts))
-    return lines, failed
+            missing[label] = {x: w for x, w in why.get(base, {}).items() if x not in s["points"]}
+    return lines, failed, missing
+
+
+def is_power_of_two(x):
+    return x > 0 and abs(math.log2(x) - round(math.log2(x))) < 1e-9
 
 
 def style_log_x(ax, xs, tick_labels=None):
+    """Log x (base 2), one tick per size: named by its shape where tick_labels are given, as 2^k
+    where every size is a power of two, else the number. declutter_x thins them if they collide."""
     ax.set_xscale("log", base=2)
-    if tick_labels:  # one tick per size, named by its shape
-        ax.set_xticks(xs)
-        ax.set_xticklabels(tick_labels, rotation=30, ha="right")
-        ax.xaxis.set_minor_formatter(NullFormatter())
-        return
-    powers_of_two = all(x > 0 and abs(math.log2(x) - round(math.log2(x))) < 1e-9 for x in xs)
-    fmt = pow2_label if powers_of_two and max(xs) >= 2**14 else plain_label
-    ticks = sorted(set(xs))
-    if len(ticks) > 10:  # thinned, so the labels do not collide
-        ticks = ticks[:: math.ceil(len(ticks) / 10)]
-    ax.set_xticks(ticks)
-    ax.xaxis.set_major_formatter(FuncFormatter(fmt))
     ax.xaxis.set_minor_formatter(NullFormatter())
+    ax.xaxis.set_minor_locator(NullLocator())
+    if tick_labels:
+        pairs = sorted(zip(xs, tick_labels))
+        ax.set_xticks([p[0] for p in pairs])
+        ax.set_xticklabels([p[1] for p in pairs], rotation=30, ha="right")
+        return
+    fmt = pow2_label if all(is_power_of_two(x) for x in xs) else plain_label
+    ax.set_xticks(sorted(set(xs)))
+    ax.xaxis.set_major_formatter(FuncFormatter(fmt))
+    if fmt is plain_label and max(len(plain_label(x)) for x in xs) > 6:
+        for t in ax.get_xticklabels():
+            t.set_rotation(30)
+            t.set_ha("right")
+
+
+def labels_collide(fig, ax):
+    """Whether two of ax's visible x tick labels overlap (2 px of air required)."""
+    renderer = fig.canvas.get_renderer()
+    boxes = [t.get_window_extent(renderer) for t in ax.get_xticklabels()
+             if t.get_visible() and t.get_text()]
+    boxes.sort(key=lambda b: b.x0)
+    return any(b.x0 < a.x1 + 2 and b.y0 < a.y1 and a.y0 < b.y1 for a, b in zip(boxes, boxes[1:]))
+
+
+def declutter_x(fig, axes):
+    """Drops every other x tick (keeping the first and the last) until no two labels overlap."""
+    for ax in axes:
+        fig.canvas.draw()
+        while labels_collide(fig, ax):
+            ticks, labels = list(ax.get_xticks()), [t.get_text() for t in ax.get_xticklabels()]
+            if len(ticks) <= 2:
+                break
+            keep = sorted(set(range(0, len(ticks), 2)) | {len(ticks) - 1})
+            if len(keep) >= 2 and keep[-1] - keep[-2] == 1:
+                keep.pop(-2)  # the last tick and its neighbour would collide again
+            rot = ax.get_xticklabels()[0].get_rotation()
+            ha = ax.get_xticklabels()[0].get_ha()
+            ax.set_xticks([ticks[i] for i in keep])
+            ax.set_xticklabels([labels[i] for i in keep], rotation=rot, ha=ha)
+            fig.canvas.draw()
+
+
+def describe(fig, kind):
+    """What the picture is, for the PNG's Description (test_plot_compare.py reads it): the kind
+    (lines: a sweep; bars: unrelated sizes; ladder: one panel per size), each axis's x scale and
+    x tick labels, and whether any x tick labels overlap."""
+    parts = [f"kind={kind}"]
+    fig.canvas.draw()
+    for i, ax in enumerate(a for a in fig.axes if a.get_visible() and a.axison):
+        labels = [t.get_text() for t in ax.get_xticklabels() if t.get_visible() and t.get_text()]
+        parts.append(f"ax{i}.xscale={ax.get_xscale()}")
+        parts.append(f"ax{i}.xticks=" + "|".join(labels))
+        parts.append(f"ax{i}.overlap={'yes' if labels_collide(fig, ax) else 'no'}")
+    return "; ".join(parts)
+
+
+def save(fig, path, kind, dpi=DPI):
+    fig.savefig(path, dpi=dpi, bbox_inches="tight", pad_inches=0.2,
+                metadata={"Title": os.path.basename(path), "Description": describe(fig, kind)})
+    plt.close(fig)
+    return path
 
 
 def plot_sweep(report, key, g, sweep, out_dir, stem, all_configs):
     family, dtype, axes = key
     xs, xlabel, tick_labels = sweep
-    lines, failed = sweep_series(g, xs, all_configs)
+    lines, failed, _ = sweep_series(g, xs, all_configs)
     if not lines:
         return None
     all_rows = [r for s in g["shapes"] for r in g["rows"][s]]
@@ -329,7 +419,7 @@ def plot_sweep(report, key, g, sweep, out_dir, stem, all_configs):
 
     for ax in (ax_rate, ax_pct):
         style_log_x(ax, xs, tick_labels)
-        ax.set_xlabel(xlabel)
+        ax.set_xlabel(xlabel + "  (log scale)")
         ax.grid(True, which="major", alpha=0.35)
         ax.grid(True, which="minor", axis="y", alpha=0.12)
 
@@ -339,10 +429,141 @@ def plot_sweep(report, key, g, sweep, out_dir, stem, all_configs):
         note = "\nnot plotted: " + "; ".join(failed[:4]) + (f" and {len(failed) - 4} more" if len(failed) > 4 else "")
     fig.suptitle(f"{title}\n{run_subtitle(report)}{note}", fontsize=12)
     ax_pct.legend(handles=handles, loc="center left", bbox_to_anchor=(1.02, 0.5), fontsize=8.5, frameon=False)
-    path = os.path.join(out_dir, f"{stem}-{file_stem(family)}-{file_stem(dtype)}{'-' + file_stem(axes) if axes else ''}-sweep.png")
-    fig.savefig(path, dpi=110, bbox_inches="tight", pad_inches=0.2)
-    plt.close(fig)
-    return path
+    declutter_x(fig, (ax_rate, ax_pct))
+    return save(fig, picture_path(out_dir, stem, key, "sweep"), "lines")
+
+
+# ---- unrelated sizes (grouped bars) -------------------------------------------------------
+
+PCT_CAP = 300.0  # % of library: bars above it are cut there and labelled with their value
+MISSING_MARKS = {"failed": dict(marker="x", color=CEILING_COLOR, markersize=7, markeredgewidth=2),
+                 "skipped": dict(marker="o", markerfacecolor="none", color="#777777", markersize=6, markeredgewidth=1.5)}
+MISSING_TEXT = {"failed": "failed here: no bar (the title says how)", "skipped": "skipped here: no bar (the report says why)"}
+
+
+def size_label(shape, axes):
+    """'1000x1000 op=row_sum layout=packed' -> '1000x1000' (the axes are in the title);
+    'n=268435456' -> 'n=268435456 (2^28)'."""
+    if axes and shape.endswith(" " + axes):
+        shape = shape[: -len(axes) - 1]
+    return re.sub(r"\b(\d{5,})\b", lambda m: m.group(1) + (f" (2^{round(math.log2(int(m.group(1))))})"
+                  if is_power_of_two(int(m.group(1))) else ""), shape)
+
+
+def plot_sizes(report, key, g, out_dir, stem, all_configs):
+    """Sizes that are not a sweep: one group per size (a column), one bar per variant at the same
+    place in every group, numbered in ladder order; above, the rate (each size on its own linear
+    scale: the sizes are unrelated), below, % of the fastest library baseline (one scale)."""
+    family, dtype, axes = key
+    shapes = g["shapes"]
+    series, failed, missing_of = sweep_series(g, list(range(len(shapes))), all_configs)
+    if not series:
+        return None
+    all_rows = [r for s_ in shapes for r in g["rows"][s_]]
+    unit, meaning = rate_meaning(all_rows)
+    n, nb = len(shapes), len(series)
+    cols = min(n, 6)
+    pairs = math.ceil(n / cols)
+    panel_w = max(2.4, 0.17 * nb + 0.7)
+    fig = plt.figure(figsize=(panel_w * cols + 0.6, pairs * 6.4 + 0.6), constrained_layout=True)
+    grid = fig.add_gridspec(2 * pairs, cols, height_ratios=[3.3, 2.6] * pairs)
+
+    styles, lib_i, hand_i = [], 0, 0
+    for label, lib, _ in series:
+        if lib:
+            styles.append(dict(color=LIB_STYLES[lib_i % len(LIB_STYLES)][0], hatch=LIB_HATCH, edgecolor="white"))
+            lib_i += 1
+        else:  # past the palette, the colours come again dotted (and the numbers tell them apart)
+            again = hand_i >= len(HAND_COLORS)
+            styles.append(dict(color=HAND_COLORS[hand_i % len(HAND_COLORS)], hatch="..." if again else None,
+                               edgecolor="white" if again else "none"))
+            hand_i += 1
+    pos = list(range(nb))
+    numbers = [str(i + 1) for i in pos]
+    pct_axes, seen_marks, any_cut, ceiling_off = [], set(), False, []
+    pct_all = [p[2] for _, _, pts in series for p in pts if p[2] is not None]
+    pct_top = min(max(pct_all + [100.0]) * 1.12, PCT_CAP) if pct_all else None
+    for i, shape in enumerate(shapes):
+        row, col = 2 * (i // cols), i % cols
+        ax_rate = fig.add_subplot(grid[row, col])
+        ax_pct = fig.add_subplot(grid[row + 1, col], sharex=ax_rate,
+                                 sharey=pct_axes[0] if pct_axes else None)
+        pct_axes.append(ax_pct)
+        at = [next(((t, p) for x, t, p in pts if x == i), None) for _, _, pts in series]
+        rates = [a[0] if a else 0.0 for a in at]
+        for b, st in enumerate(styles):
+            ax_rate.bar(pos[b], rates[b], width=0.8, zorder=3, linewidth=0.6, **st)
+            pct = at[b][1] if at[b] else None
+            if pct is not None and pct_top is not None:
+                ax_pct.bar(pos[b], min(pct, pct_top), width=0.8, zorder=3, linewidth=0.6, **st)
+                if pct > pct_top:
+                    any_cut = True
+                    ax_pct.text(pos[b], pct_top * 0.97, f"{pct:.0f}%", rotation=90, ha="center", va="top",
+                                fontsize=7, color="white", fontweight="bold", zorder=5)
+        why = [missing_of[label].get(i, "skipped") if at[b] is None else None
+               for b, (label, _, _) in enumerate(series)]
+        marks = {w: [b for b in pos if why[b] == w] for w in ("failed", "skipped")}
+        seen_marks.update(w for w, bs in marks.items() if bs)
+        rows = g["rows"][shape]
+        lib_rates = [rate(r) for r in rows if is_library(r) and rate(r)]
+        best_lib = max(lib_rates) if lib_rates else None
+        ceiling, ceiling_label = ceiling_of(rows)
+        top = max(rates + [best_lib or 0, 1e-12])
+        if ceiling is not None and ceiling <= 2.0 * top:
+            ax_rate.axhline(ceiling, color=CEILING_COLOR, linestyle=":", linewidth=2, zorder=4)
+            top = max(top, ceiling)
+        elif ceiling is not None:
+            ceiling_off.append(size_label(shape, axes))
+        if best_lib:
+            ax_rate.axhline(best_lib, color="#000000", linestyle="--", linewidth=1.3, zorder=4)
+        ax_rate.set_ylim(0, top * 1.1)
+        for ax, ymax in ((ax_rate, top * 1.1), (ax_pct, pct_top or 1)):
+            for w, bs in marks.items():
+                if bs:
+                    ax.plot(bs, [0.03 * ymax] * len(bs), linestyle="none", zorder=6, **MISSING_MARKS[w])
+            ax.grid(True, axis="y", alpha=0.35, zorder=0)
+            ax.set_xlim(-0.7, nb - 0.3)
+        ax_rate.set_title(size_label(shape, axes), fontsize=10.5, fontweight="bold")
+        ax_rate.tick_params(axis="x", labelbottom=False, length=0)
+        ax_pct.set_xticks(pos)
+        ax_pct.set_xticklabels(numbers, fontsize=7 if nb > 12 else 8)
+        ax_pct.tick_params(axis="x", length=0, pad=2)
+        ax_pct.set_xlabel(size_label(shape, axes), fontsize=10)
+        ax_pct.axhline(100, color="#000000", linewidth=1.2, zorder=4)
+        ax_rate.yaxis.set_major_formatter(FuncFormatter(lambda v, _p: f"{v:g}"))
+        if col == 0:
+            ax_rate.set_ylabel(f"rate ({unit}, higher is better)\nthis size's own scale")
+            ax_pct.set_ylabel("% of the fastest library\n(100% = as fast)")
+        else:
+            ax_pct.tick_params(axis="y", labelleft=False)
+    if pct_top is not None:
+        pct_axes[0].set_ylim(0, pct_top)
+        pct_axes[0].yaxis.set_major_formatter(FuncFormatter(percent_label))
+
+    handles = [Patch(facecolor=st["color"], hatch=st.get("hatch"), edgecolor=st["edgecolor"],
+                     label=f"{num}  {label}") for st, num, (label, _, _) in zip(styles, numbers, series)]
+    handles.append(Line2D([], [], color="#000000", linestyle="--", linewidth=1.3,
+                          label="fastest library at the size (rate)"))
+    handles.append(Line2D([], [], color="#000000", linewidth=1.2, label="100% of the fastest library"))
+    ceiling, ceiling_label = ceiling_of(all_rows)
+    if ceiling:
+        text = f"ceiling: {short_ceiling(ceiling_label) or f'{ceiling:.4g} {unit}'}"
+        if ceiling_off:
+            text += f"\n(off the scale at {', '.join(ceiling_off)})"
+        handles.append(Line2D([], [], color=CEILING_COLOR, linestyle=":", linewidth=2, label=text))
+    for w in ("failed", "skipped"):
+        if w in seen_marks:
+            handles.append(Line2D([], [], linestyle="none", label=MISSING_TEXT[w], **MISSING_MARKS[w]))
+    if any_cut:
+        handles.append(Patch(facecolor="#bbbbbb", label=f"bars above {pct_top:.0f}% cut, value written"))
+    fig.legend(handles=handles, loc="center left",
+               bbox_to_anchor=(1.0, 0.5), fontsize=8.5, frameon=False)
+    title = f"{family} {dtype}{(' ' + axes) if axes else ''} at {n} unrelated sizes — {meaning}"
+    note = ""
+    if failed:
+        note = "\nnot plotted: " + "; ".join(failed[:4]) + (f" and {len(failed) - 4} more" if len(failed) > 4 else "")
+    fig.suptitle(f"{title}\n{run_subtitle(report)}{note}", fontsize=12)
+    return save(fig, picture_path(out_dir, stem, key, "sizes"), "bars")
 
 
 # ---- ladders (bars) --------------------------------------------------------------------------
@@ -412,10 +633,7 @@ def plot_ladders(report, key, g, out_dir, stem):
         axs[j // cols][j % cols].axis("off")
     title = f"{family} {dtype}{(' ' + axes) if axes else ''}: the ladder — {meaning}"
     fig.suptitle(f"{title}\n{run_subtitle(report)}", fontsize=12)
-    path = os.path.join(out_dir, f"{stem}-{file_stem(family)}-{file_stem(dtype)}{'-' + file_stem(axes) if axes else ''}-ladder.png")
-    fig.savefig(path, dpi=110, bbox_inches="tight", pad_inches=0.2)
-    plt.close(fig)
-    return path
+    return save(fig, picture_path(out_dir, stem, key, "ladder"), "ladder")
 
 
 def report_stem(path):
@@ -456,8 +674,13 @@ def main(argv):
                 sys.stderr.write(f"{PROG}: {path}: {label}: every row skipped, no picture"
                                  + (f" ({reason})" if reason else "") + "\n")
                 continue
-            sweep = None if args.bars else sweep_axis(key[0], [g["dims"][s] for s in g["shapes"]], g.get("dim_names"))
-            out = plot_sweep(report, key, g, sweep, args.out, stem, args.all_configs) if sweep else None
+            out = None
+            if not args.bars:
+                sweep = sweep_axis(key[0], [g["dims"][s] for s in g["shapes"]], g.get("dim_names"))
+                if sweep:
+                    out = plot_sweep(report, key, g, sweep, args.out, stem, args.all_configs)
+                elif len(g["shapes"]) > 1:
+                    out = plot_sizes(report, key, g, args.out, stem, args.all_configs)
             if out is None:
                 out = plot_ladders(report, key, g, args.out, stem)
             written.append(out)
