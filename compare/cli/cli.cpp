@@ -276,6 +276,11 @@ Plan parse_command_line(int argc, const char* const* argv) {
                "list families, types, sizes, axes and variants (one line each, with its types), then exit; -f, -t and -v "
                "narrow it (needs no GPU)");
   app.add_flag("--json", plan.list_filter.json, "with --list: the listing as JSON");
+  app.add_flag("--dry-run", plan.dry_run,
+               "print the problems and variants this command would run, the ones --gpu would skip and why, and an "
+               "estimated time from that GPU's committed default run; launches nothing (needs no GPU)");
+  app.add_option("--gpu", plan.dry_run_gpu, "with --dry-run: judge the variants against this GPU's limits (T4, A100, A10, "
+                                            "L4, H100, H200, B200, RTX5090, ...)");
   app.add_option("-f,--family", families, "families to run (comma-separated): " + family_names() + " (default: all)");
   app.add_option("-t,--type", types, "element types (comma-separated): " + type_names(all_types()) + " (default: per family)");
   app.add_option("-s,--sizes", sizes, "problem sizes (comma-separated), e.g. 2^28,1000 or 513x257x129, or a named set (see --list)");
@@ -376,6 +381,7 @@ Plan parse_command_line(int argc, const char* const* argv) {
     if (k < 0 || n < 1 || k >= n) throw UsageError("--shard takes K/N with 0 <= K < N (got '" + shard + "')");
     set_submission_shard(k, n);
   }
+  if (!plan.dry_run_gpu.empty() && !plan.dry_run) throw UsageError("--gpu goes with --dry-run (a real run uses the GPU it finds: --device)");
   if (plan.list_filter.json && !plan.list_only) throw UsageError("--json goes with --list (compare diff has its own --json)");
   if (plan.list_only) {
     for (const auto& n : split_list(families)) {
@@ -421,7 +427,7 @@ Plan parse_command_line(int argc, const char* const* argv) {
         throw UsageError(std::string(name) + ": an empty item in '" + item + "'");
   }
   // Where the report goes must be writable before anything runs, not found out after the run.
-  if (plan.write_files && plan.worker < 0) {
+  if (plan.write_files && plan.worker < 0 && !plan.dry_run) {
     // The folder, or the nearest folder above it that exists (compare creates the rest).
     std::filesystem::path at = std::filesystem::absolute(plan.out_dir);
     std::error_code ec;

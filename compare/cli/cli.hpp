@@ -58,6 +58,9 @@ struct Plan {
   // Grading a folder of submissions at scale (compare/cli/shards.hpp): --grade-gpus G runs G
   // children, one per GPU, each over every G-th submission, and merges their reports.
   int grade_gpus = 1;
+  // --dry-run [--gpu NAME]: print what would run, skip and take how long (compare/cli/dry_run.hpp).
+  bool dry_run = false;
+  std::string dry_run_gpu;
 };
 
 // Parses argv into a Plan (throws UsageError). Works without a GPU.

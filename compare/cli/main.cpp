@@ -1,6 +1,7 @@
 // compare: the command-line front of the runner library (compare/). See README.md.
 #include "common/cuda_check.hpp"
 #include "compare/cli/cli.hpp"
+#include "compare/cli/dry_run.hpp"
 #include "compare/core/device.hpp"
 #include "compare/cli/isolate.hpp"
 #include "compare/diff/diff.hpp"
@@ -29,6 +30,10 @@ int main(int argc, char** argv) {
                 << "\nSubcommands:\n  compare diff OLD.json NEW.json   compare two runs' reports: medians, ratio, "
                    "significance (needs no GPU; compare diff --help)\n"
                    "  compare merge A.json B.json ...  join reports, such as the shards of a graded folder (needs no GPU)\n";
+      return kExitOk;
+    }
+    if (plan.dry_run) {
+      std::cout << dry_run_text(plan);
       return kExitOk;
     }
     if (plan.list_only) {

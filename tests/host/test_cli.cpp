@@ -288,3 +288,22 @@ TEST_CASE("the small edges: empty list items, a negative seed, an unwritable --o
   }
   CHECK(parse({"--seed", "18446744073709551615"}).run.seed.value() == 18446744073709551615ull);
 }
+
+TEST_CASE("--dry-run --gpu NAME: what would run, what that GPU skips and why, without a driver") {
+  const Run t4 = run_compare("--dry-run --gpu T4 -f gemm");
+  REQUIRE(t4.code == 0);
+  CHECK(t4.output.find("requirements checked for T4") != std::string::npos);
+  CHECK(t4.output.find("skipped  gemm9_pipelined_64x64x16_w32x32_t4x8_s4: needs compute capability 8.0 for cp.async; this GPU is 7.5") !=
+        std::string::npos);
+  CHECK(t4.output.find("gemm double 2048x2048x2048") != std::string::npos);
+  const Run h100 = run_compare("--dry-run --gpu h100 -f reduce -t float");
+  REQUIRE(h100.code == 0);
+  CHECK(h100.output.find(", 0 skipped; about ") != std::string::npos);
+  CHECK(h100.output.find("from results/h100/default.json") != std::string::npos);
+  for (const char* args : {"--dry-run --gpu Z80", "--gpu T4"}) {
+    CAPTURE(args);
+    const Run r = run_compare(args);
+    CHECK(r.code == 2);
+    CHECK(count_lines(r.output) == 1);
+  }
+}
