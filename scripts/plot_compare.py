@@ -3,16 +3,24 @@
 
 usage: scripts/plot_compare.py REPORT.json[.gz] [REPORT ...] -o OUTDIR [--all-configs] [--bars]
 
-- A sweep (three or more sizes of one family and type that differ along one dimension, or
+- A sweep (four or more sizes of one family and type that differ along one dimension, or
   square/cubic sizes, or five or more matrices whose element counts grow in the order given,
-  drawn against M·N): rate against size, one line per variant, log-log where the values span
-  more than a decade, library baselines dashed in greys, the ceiling as a horizontal line;
-  beside it the same variants as % of the fastest library baseline against size.
-- Any other set of sizes (or --bars): the ladder at each size as horizontal bars (rate), with
-  the fastest library baseline and the ceiling marked, one panel per size.
+  drawn against M·N; in each case sizes in a geometric progression: see is_geometric):
+  REPORT-family-type-sweep.png, rate against size, one line per variant, on a log x axis
+  (ticks 2^k where every size is a power of two, thinned until none overlap), log y where the
+  values span more than a decade, library baselines dashed in greys, the ceiling as a
+  horizontal line; beside it the same variants as % of the fastest library baseline.
+- Several sizes that are not a sweep (the default run's 1000, 1024, 1025, 2^28): never lines,
+  REPORT-family-type-sizes.png, grouped bars: one group per size, one numbered bar per variant in
+  ladder order, library bars hatched; the rate above (each size on its own linear scale), % of
+  the fastest library below (one scale for all sizes).
+- A single size (or --bars): REPORT-family-type-ladder.png, the ladder at each size as horizontal
+  bars (rate), with the fastest library baseline and the ceiling marked, one panel per size.
 
+Each PNG's Description (a tEXt/iTXt chunk) says what was drawn: kind=lines|bars|ladder, each
+panel's x scale and x tick labels, and whether any of them overlap (the test reads it).
 Variants that differ only in a spelled-out configuration (gemm9_pipelined_128x128x8_w64x32_t8x8_s3,
-..._64x64x16_s4) are drawn in a sweep as one line, the best configuration at each size,
+..._64x64x16_s4) are drawn in a sweep as one line (in grouped bars as one bar), the best configuration at each size,
 unless --all-configs. Reads schema 1 and 2 reports (kernel-ladder/compare/N), plain or gzipped
 (REPORT.json.gz, as results/ keeps the large ones). A (family, type[, axis values]) whose every
 row was skipped (allreduce on one GPU) gets no picture; the script says so on stderr.
@@ -210,12 +218,20 @@ def value_text(v):
     return f"{v:,.0f}" if v >= 100 else f"{v:.3g}"
 
 
+SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+
+
+def pow2_text(k):
+    """2**k as 2 and a superscript k (plain text, no mathtext: quicker to draw)."""
+    return "2" + str(k).translate(SUPERSCRIPT)
+
+
 def pow2_label(v, _pos=None):
     if v <= 0:
         return ""
     e = math.log2(v)
     if abs(e - round(e)) < 1e-9:
-        return f"$2^{{{int(round(e))}}}$"
+        return pow2_text(int(round(e)))
     return f"{v:g}"
 
 
@@ -327,29 +343,32 @@ def labels_collide(fig, ax):
 
 
 def declutter_x(fig, axes):
-    """Drops every other x tick (keeping the first and the last) until no two labels overlap."""
-    for ax in axes:
+    """Drops every other x tick (keeping the first and the last) until no two labels overlap.
+    Leaves the figure drawn (describe() need not draw it again)."""
+    for _ in range(8):
         fig.canvas.draw()
-        while labels_collide(fig, ax):
+        crowded = [ax for ax in axes if labels_collide(fig, ax) and len(ax.get_xticks()) > 2]
+        if not crowded:
+            return
+        for ax in crowded:
             ticks, labels = list(ax.get_xticks()), [t.get_text() for t in ax.get_xticklabels()]
-            if len(ticks) <= 2:
-                break
             keep = sorted(set(range(0, len(ticks), 2)) | {len(ticks) - 1})
-            if len(keep) >= 2 and keep[-1] - keep[-2] == 1:
+            if len(keep) >= 3 and keep[-1] - keep[-2] == 1:
                 keep.pop(-2)  # the last tick and its neighbour would collide again
-            rot = ax.get_xticklabels()[0].get_rotation()
-            ha = ax.get_xticklabels()[0].get_ha()
+            rot, ha = ax.get_xticklabels()[0].get_rotation(), ax.get_xticklabels()[0].get_ha()
             ax.set_xticks([ticks[i] for i in keep])
             ax.set_xticklabels([labels[i] for i in keep], rotation=rot, ha=ha)
-            fig.canvas.draw()
 
 
-def describe(fig, kind):
+def describe(fig, kind, drawn=False):
     """What the picture is, for the PNG's Description (test_plot_compare.py reads it): the kind
     (lines: a sweep; bars: unrelated sizes; ladder: one panel per size), each axis's x scale and
     x tick labels, and whether any x tick labels overlap."""
     parts = [f"kind={kind}"]
-    fig.canvas.draw()
+    if not drawn:
+        fig.canvas.draw()
+    # The layout is made: savefig's two draws keep it instead of making it twice again.
+    fig.set_layout_engine("none")
     for i, ax in enumerate(a for a in fig.axes if a.get_visible() and a.axison):
         labels = [t.get_text() for t in ax.get_xticklabels() if t.get_visible() and t.get_text()]
         parts.append(f"ax{i}.xscale={ax.get_xscale()}")
@@ -358,9 +377,9 @@ def describe(fig, kind):
     return "; ".join(parts)
 
 
-def save(fig, path, kind, dpi=DPI):
-    fig.savefig(path, dpi=dpi, bbox_inches="tight", pad_inches=0.2,
-                metadata={"Title": os.path.basename(path), "Description": describe(fig, kind)})
+def save(fig, path, kind, drawn=False):
+    fig.savefig(path, dpi=DPI, bbox_inches="tight", pad_inches=0.2,
+                metadata={"Title": os.path.basename(path), "Description": describe(fig, kind, drawn)})
     plt.close(fig)
     return path
 
@@ -430,7 +449,7 @@ def plot_sweep(report, key, g, sweep, out_dir, stem, all_configs):
     fig.suptitle(f"{title}\n{run_subtitle(report)}{note}", fontsize=12)
     ax_pct.legend(handles=handles, loc="center left", bbox_to_anchor=(1.02, 0.5), fontsize=8.5, frameon=False)
     declutter_x(fig, (ax_rate, ax_pct))
-    return save(fig, picture_path(out_dir, stem, key, "sweep"), "lines")
+    return save(fig, picture_path(out_dir, stem, key, "sweep"), "lines", drawn=True)
 
 
 # ---- unrelated sizes (grouped bars) -------------------------------------------------------
@@ -446,7 +465,7 @@ def size_label(shape, axes):
     'n=268435456' -> 'n=268435456 (2^28)'."""
     if axes and shape.endswith(" " + axes):
         shape = shape[: -len(axes) - 1]
-    return re.sub(r"\b(\d{5,})\b", lambda m: m.group(1) + (f" (2^{round(math.log2(int(m.group(1))))})"
+    return re.sub(r"\b(\d{5,})\b", lambda m: m.group(1) + (f" ({pow2_text(round(math.log2(int(m.group(1)))))})"
                   if is_power_of_two(int(m.group(1))) else ""), shape)
 
 
@@ -517,6 +536,13 @@ def plot_sizes(report, key, g, out_dir, stem, all_configs):
         if best_lib:
             ax_rate.axhline(best_lib, color="#000000", linestyle="--", linewidth=1.3, zorder=4)
         ax_rate.set_ylim(0, top * 1.1)
+        # A bar too short to see is written out, so that it is not read as missing.
+        for ax, vals, ymax, fmt in ((ax_rate, [a[0] if a else None for a in at], top * 1.1, value_text),
+                                    (ax_pct, [a[1] if a else None for a in at], pct_top or 1, lambda v: f"{v:.2g}%")):
+            for b, v in enumerate(vals):
+                if v is not None and v < 0.03 * ymax:
+                    ax.text(pos[b], v + 0.01 * ymax, fmt(v), rotation=90, ha="center", va="bottom",
+                            fontsize=6.5, color="#222222", zorder=5)
         for ax, ymax in ((ax_rate, top * 1.1), (ax_pct, pct_top or 1)):
             for w, bs in marks.items():
                 if bs:
@@ -585,7 +611,11 @@ def ladder_panel(ax, rows, shape, unit):
             shown = isinstance(pct, (int, float)) and pct > 0 and not is_library(r)
             notes.append(value_text(t) + (f"  ({100 * pct:.0f}% of lib)" if shown else ""))
     y = list(range(len(rows)))
-    ax.barh(y, vals, color=colors, height=0.72, zorder=3)
+    bars = ax.barh(y, vals, color=colors, height=0.72, zorder=3, linewidth=0.6)
+    for bar, r in zip(bars, rows):
+        if is_library(r):  # as in the sizes pictures: library bars hatched
+            bar.set_hatch(LIB_HATCH)
+            bar.set_edgecolor("white")
     ax.set_yticks(y)
     ax.set_yticklabels(names, fontsize=8.5)
     # Ladder order top to bottom, and an empty strip below the last bar for the legend.
@@ -656,7 +686,8 @@ def main(argv):
     ap.add_argument("-o", "--out", required=True, metavar="OUTDIR", help="directory for the PNGs (created)")
     ap.add_argument("--all-configs", action="store_true",
                     help="in sweeps, one line per configuration instead of the best configuration per size")
-    ap.add_argument("--bars", action="store_true", help="ladder bars for every size, also where the sizes form a sweep")
+    ap.add_argument("--bars", action="store_true",
+                    help="ladder bars (one panel per size, every configuration) instead of sweep lines or grouped bars")
     args = ap.parse_args(argv)
     try:
         os.makedirs(args.out, exist_ok=True)
