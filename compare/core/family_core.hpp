@@ -186,7 +186,8 @@ class TypedFamily final : public Family {
     return dispatch_type(typename F::Types{}, k.dtype, [&](auto tag) {
       using T = typename decltype(tag)::type;
       std::size_t elems = P<T>::output_size(k);
-      for (std::size_t n : P<T>::input_sizes(k)) elems += n;
+      // Inputs twice where the problem keeps a pristine copy of each (ProblemBase: the read-only check).
+      for (std::size_t n : P<T>::input_sizes(k)) elems += std::is_base_of_v<ProblemBase<T>, P<T>> ? 2 * n : n;
       std::size_t ws = 0;
       // The largest workspace any variant asks for at this size.
       const auto size = size_for<T>(k, opt);
