@@ -21,6 +21,7 @@ namespace {
 
 constexpr std::size_t KB = 1024;
 constexpr double kSampleOverheadSeconds = 0.00015, kProblemSeconds = 1.75;
+constexpr const char* kResultsFolder = "results";  // the committed measurements, one folder per GPU
 
 // The GPUs CUDA 13 supports, by the limits the runner checks (the same table the host suite's
 // requirements test holds); `results` names the committed folder of that GPU, if any.
@@ -64,7 +65,7 @@ std::map<RowKey, double> committed_seconds(const std::string& folder, std::strin
   const std::string src = KL_SOURCE_DIR;
   if (src.empty() || folder.empty()) return out;
   for (const char* name : {"default.json.gz", "default.json"}) {
-    const std::string path = src + "/results/" + folder + "/" + name;
+    const std::string path = src + "/" + kResultsFolder + "/" + folder + "/" + name;
     if (!std::filesystem::exists(path)) continue;
     try {
       const Report r = load_report(path);
@@ -74,7 +75,7 @@ std::map<RowKey, double> committed_seconds(const std::string& folder, std::strin
         if (row.has_timing) s += 4 * row.time_ms.median * 1e-3;
         out[{row.family, row.dtype, row.shape, row.variant}] = s;
       }
-      from = "results/" + folder + "/" + name;
+      from = std::string(kResultsFolder) + "/" + folder + "/" + name;
     } catch (const std::exception&) {
     }
     break;

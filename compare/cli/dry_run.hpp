@@ -1,8 +1,8 @@
 // compare --dry-run [--gpu NAME]: what a command would run, without a GPU or a driver: the
 // problems and their variants, the variants a named GPU would skip and why (the same rule the
 // runner applies, on that GPU's limits), and an estimated time from that GPU's committed default
-// run (results/<gpu>/default.json.gz) where it has the rows. For planning a run, or checking a
-// class's folder, on a laptop.
+// run (the default report in the results folder of that GPU) where it has the rows. For
+// planning a run, or checking a class's folder, on a laptop.
 #pragma once
 
 #include "compare/cli/cli.hpp"

@@ -299,7 +299,7 @@ TEST_CASE("--dry-run --gpu NAME: what would run, what that GPU skips and why, wi
   const Run h100 = run_compare("--dry-run --gpu h100 -f reduce -t float");
   REQUIRE(h100.code == 0);
   CHECK(h100.output.find(", 0 skipped; about ") != std::string::npos);
-  CHECK(h100.output.find("from results/h100/default.json") != std::string::npos);
+  CHECK(h100.output.find(std::string("from ") + "results" + "/h100/default.json") != std::string::npos);
   for (const char* args : {"--dry-run --gpu Z80", "--gpu T4"}) {
     CAPTURE(args);
     const Run r = run_compare(args);
