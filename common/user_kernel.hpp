@@ -59,37 +59,39 @@ inline void copy_message(char* dst, std::size_t len, const char* what) {
   dst[len - 1] = '\0';
 }
 
-template <class Args>
-int bind(const void* variant, const void* size_bytes, KlBindResult* out) {
-  const auto& v = *static_cast<const Variant<Args>*>(variant);
-  typename Args::Size size;
-  std::memcpy(static_cast<void*>(&size), size_bytes, sizeof size);
+// Runs `call` and turns an exception into a one-line reason (0 on success): nothing a
+// submission throws crosses into the sandbox's code.
+template <class Call>
+int reported(char* err, std::size_t len, const char* what, Call&& call) {
   try {
-    if (v.unsupported)
-      if (const char* why = v.unsupported(size)) copy_message(out->unsupported, sizeof out->unsupported, why);
-    out->workspace_bytes = v.workspace_bytes ? v.workspace_bytes(size) : 0;
-    out->rounding_depth = v.rounding_depth ? v.rounding_depth(size) : 0;
-    out->work = v.work ? v.work(size) : 0;
+    call();
     return 0;
   } catch (const std::exception& e) {
-    copy_message(out->error, sizeof out->error, e.what());
+    copy_message(err, len, e.what());
   } catch (...) {
-    copy_message(out->error, sizeof out->error, "a hook threw something that is not a std::exception");
+    copy_message(err, len, what);
   }
   return 1;
 }
 
 template <class Args>
+int bind(const void* variant, const void* size_bytes, KlBindResult* out) {
+  const auto& v = *static_cast<const Variant<Args>*>(variant);
+  typename Args::Size size;
+  std::memcpy(static_cast<void*>(&size), size_bytes, sizeof size);
+  return reported(out->error, sizeof out->error, "a hook threw something that is not a std::exception", [&] {
+    if (v.unsupported)
+      if (const char* why = v.unsupported(size)) copy_message(out->unsupported, sizeof out->unsupported, why);
+    out->workspace_bytes = v.workspace_bytes ? v.workspace_bytes(size) : 0;
+    out->rounding_depth = v.rounding_depth ? v.rounding_depth(size) : 0;
+    out->work = v.work ? v.work(size) : 0;
+  });
+}
+
+template <class Args>
 int prepare(const void* variant, char* err, std::size_t len) {
-  try {
-    static_cast<const Variant<Args>*>(variant)->prepare();
-    return 0;
-  } catch (const std::exception& e) {
-    copy_message(err, len, e.what());
-  } catch (...) {
-    copy_message(err, len, "prepare threw something that is not a std::exception");
-  }
-  return 1;
+  return reported(err, len, "prepare threw something that is not a std::exception",
+                  [&] { static_cast<const Variant<Args>*>(variant)->prepare(); });
 }
 
 template <class Args>
@@ -97,15 +99,8 @@ int launch(const void* variant, const void* args_bytes, CUstream_st* stream, cha
   static_assert(std::is_trivially_copyable_v<Args>, "a family's argument struct crosses processes as bytes");
   Args a;
   std::memcpy(static_cast<void*>(&a), args_bytes, sizeof a);
-  try {
-    static_cast<const Variant<Args>*>(variant)->launch(a, stream);
-    return 0;
-  } catch (const std::exception& e) {
-    copy_message(err, len, e.what());
-  } catch (...) {
-    copy_message(err, len, "the launch threw something that is not a std::exception");
-  }
-  return 1;
+  return reported(err, len, "the launch threw something that is not a std::exception",
+                  [&] { static_cast<const Variant<Args>*>(variant)->launch(a, stream); });
 }
 
 // The element type of a known argument struct ("unknown" for any other struct).

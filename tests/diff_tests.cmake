@@ -25,14 +25,7 @@ set_tests_properties(compare_diff_standalone_gz PROPERTIES PASS_REGULAR_EXPRESSI
 # inputs, JSON and JUnit verdicts): CUDA-free, in every build. A diff-only build has no runner,
 # so there it also runs the host suite's test_diff.cpp, against a stand-in for `compare` that
 # serves `compare diff` with compare-diff (the full build runs that file in host_suite).
-if(NOT TARGET doctest::doctest)
-  find_package(doctest QUIET)
-  if(NOT doctest_FOUND)
-    find_path(DOCTEST_INCLUDE_DIR doctest/doctest.h REQUIRED)
-    add_library(doctest::doctest INTERFACE IMPORTED)
-    target_include_directories(doctest::doctest INTERFACE ${DOCTEST_INCLUDE_DIR})
-  endif()
-endif()
+include(${CMAKE_CURRENT_LIST_DIR}/doctest.cmake)
 file(GLOB KL_DIFF_TESTS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/diff/*.cpp)
 if(KL_DIFF_ONLY)
   list(APPEND KL_DIFF_TESTS ${CMAKE_SOURCE_DIR}/tests/host/test_diff.cpp)

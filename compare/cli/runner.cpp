@@ -251,20 +251,22 @@ Report run_plan(const Plan& plan, const std::string& command_line, std::ostream&
     write_reports(base, rep);
     out << "  wrote " << base << ".json, .csv, .md" << (m.incomplete ? " (marked incomplete)" : "") << "\n";
   }
-  if (plan.summary) {
-    std::vector<std::pair<std::string, std::string>> broken;
-    for (const Submission& b : submissions())
-      if (!b.broken.empty()) broken.emplace_back(b.name, b.broken);
-    const auto lines = summarize(rep, broken);
-    out << "\n" << summary_markdown(lines);
-    if (plan.write_files) {
-      const std::string base = plan.out_dir + "/" + plan.basename;
-      write_file_atomic(base + ".summary.md", summary_markdown(lines));
-      write_file_atomic(base + ".summary.csv", summary_csv(lines));
-      out << "  wrote " << base << ".summary.md, .summary.csv\n";
-    }
-  }
+  if (plan.summary) write_summary(plan, rep, out);
   return rep;
+}
+
+void write_summary(const Plan& plan, const Report& rep, std::ostream& out) {
+  std::vector<std::pair<std::string, std::string>> broken;
+  for (const Submission& b : submissions())
+    if (!b.broken.empty()) broken.emplace_back(b.name, b.broken);
+  const auto lines = summarize(rep, broken);
+  out << "\n" << summary_markdown(lines);
+  if (plan.write_files) {
+    const std::string base = plan.out_dir + "/" + plan.basename;
+    write_file_atomic(base + ".summary.md", summary_markdown(lines));
+    write_file_atomic(base + ".summary.csv", summary_csv(lines));
+    out << "  wrote " << base << ".summary.md, .summary.csv\n";
+  }
 }
 
 }  // namespace kl

@@ -26,6 +26,10 @@ Report run_plan(const Plan& plan, const std::string& command_line, std::ostream&
 // The exit status for a finished (or stopped) run.
 int exit_code_for(const Report& r);
 
+// --summary: the verdict table of `rep` (every submission left out included) on `out`, and as
+// BASE.summary.md and .csv where the plan writes files.
+void write_summary(const Plan& plan, const Report& rep, std::ostream& out);
+
 // Installs the SIGINT handler that sets g_interrupted (a second Ctrl-C kills as usual).
 void install_interrupt_handler();
 

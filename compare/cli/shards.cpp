@@ -2,8 +2,6 @@
 
 #include "compare/cli/runner.hpp"
 #include "compare/report/merge.hpp"
-#include "compare/report/summary.hpp"
-#include "compare/sandbox/submissions.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -78,12 +76,9 @@ Report run_graded_on_gpus(const Plan& plan, std::ostream& out) {
   if (parts.empty()) throw std::runtime_error("--grade-gpus: no child wrote a report (" + failed + ")");
   std::string warning;
   Report rep = merge_reports(parts, warning);
-  rep.meta.command_line = join_command_line(static_cast<int>(plan.argv.size()), [&] {
-    static std::vector<const char*> v;
-    v.clear();
-    for (const auto& a : plan.argv) v.push_back(a.c_str());
-    return v.data();
-  }());
+  std::vector<const char*> argv;
+  for (const auto& a : plan.argv) argv.push_back(a.c_str());
+  rep.meta.command_line = join_command_line(static_cast<int>(argv.size()), argv.data());
   if (!failed.empty()) {
     rep.meta.incomplete = true;
     rep.meta.incomplete_reason += (rep.meta.incomplete_reason.empty() ? "" : "; ") + failed;
@@ -95,18 +90,7 @@ Report run_graded_on_gpus(const Plan& plan, std::ostream& out) {
     write_reports(base, rep);
     out << "  wrote " << base << ".json, .csv, .md (merged from " << parts.size() << " GPUs)\n";
   }
-  if (plan.summary) {
-    std::vector<std::pair<std::string, std::string>> broken;
-    for (const Submission& b : submissions())
-      if (!b.broken.empty()) broken.emplace_back(b.name, b.broken);
-    const auto lines = summarize(rep, broken);
-    out << "\n" << summary_markdown(lines);
-    if (plan.write_files) {
-      const std::string base = plan.out_dir + "/" + plan.basename;
-      write_file_atomic(base + ".summary.md", summary_markdown(lines));
-      write_file_atomic(base + ".summary.csv", summary_csv(lines));
-    }
-  }
+  if (plan.summary) write_summary(plan, rep, out);
   return rep;
 }
 

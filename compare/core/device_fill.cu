@@ -3,6 +3,7 @@
 #include "common/cuda_check.hpp"
 #include "common/device_helpers.cuh"
 #include "compare/core/problem.hpp"
+#include "compare/core/scale.cuh"
 
 #include <cstdint>
 
@@ -39,13 +40,6 @@ __global__ void count_differences_kernel(const unsigned char* a, const unsigned 
   if (local) atomicAdd(count, local);
 }
 
-template <class T>
-__global__ void scale_kernel(T* p, std::size_t n, double factor) {
-  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
-       i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
-    p[i] = static_cast<T>(static_cast<double>(p[i]) * factor);
-}
-
 }  // namespace
 
 std::size_t count_differences(const void* a, const void* b, std::size_t bytes) {
@@ -66,10 +60,7 @@ std::size_t count_differences(const void* a, const void* b, std::size_t bytes) {
 
 template <class T>
 void scale_device(T* p, std::size_t n, double factor) {
-  if (n == 0) return;
-  const std::size_t blocks = std::min<std::size_t>(ceil_div(n, std::size_t{256}), 4096);
-  scale_kernel<T><<<static_cast<unsigned>(blocks), 256, 0, cudaStream_t{}>>>(p, n, factor);
-  KL_CHECK_LAUNCH();
+  scale_on(p, n, factor, cudaStream_t{});
 }
 template void scale_device<int>(int*, std::size_t, double);
 template void scale_device<float>(float*, std::size_t, double);

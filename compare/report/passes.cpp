@@ -1,6 +1,8 @@
 // Passes merged into one report (passes.hpp says what is kept and why).
 #include "compare/report/passes.hpp"
 
+#include "compare/core/stats.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -10,26 +12,6 @@
 namespace kl {
 
 namespace {
-
-// The statistics compare's timer reports (compare/core/stats.cpp's summarize), recomputed here
-// because kl_report does not link the runner's core.
-SampleStats stats_of(std::vector<double> v) {
-  SampleStats s;
-  s.samples = v.size();
-  if (v.empty()) return s;
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  s.min = v.front();
-  s.max = v.back();
-  s.median = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-  s.mean = std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(n);
-  if (n >= 2 && s.mean > 0) {
-    double ss = 0;
-    for (double x : v) ss += (x - s.mean) * (x - s.mean);
-    s.noise = std::sqrt(ss / static_cast<double>(n - 1)) / s.mean;
-  }
-  return s;
-}
 
 std::string row_key(const Row& r) { return r.family + '\x1f' + r.dtype + '\x1f' + r.shape + '\x1f' + r.variant; }
 std::string problem_key(const Row& r) { return r.family + '\x1f' + r.dtype + '\x1f' + r.shape; }
@@ -76,7 +58,7 @@ void absorb(Row& into, const Row& pass, bool first) {
 void finish(Row& r) {
   if (!r.has_timing) return;
   const double first_median = r.time_ms.median;
-  if (!r.samples_ms.empty()) r.time_ms = stats_of(r.samples_ms);
+  if (!r.samples_ms.empty()) r.time_ms = summarize(r.samples_ms);
   if (first_median > 0 && r.time_ms.median > 0) {
     const double f = first_median / r.time_ms.median;
     r.throughput *= f;

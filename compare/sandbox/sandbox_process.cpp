@@ -302,6 +302,17 @@ json region_ref(const void* p, std::size_t bytes, std::set<std::string>& handles
   return {{"h", h}, {"o", reinterpret_cast<std::uint64_t>(p) - base}, {"bytes", bytes}};
 }
 
+// The running sandbox of submission `name`, started (again, after it died) where there is none.
+SandboxProcess& sandbox_for(const std::string& name) {
+  for (Submission& s : submissions())
+    if (s.name == name) {
+      if (!s.process || !s.process->alive())
+        s.process = std::make_shared<SandboxProcess>(sandbox_executable(), s.module, g_device, 120.0);
+      return *s.process;
+    }
+  throw std::runtime_error("no submission " + name);
+}
+
 class RemoteVariantLaunch final : public RemoteLaunch {
  public:
   RemoteVariantLaunch(const SubmissionVariant& v, std::function<std::vector<unsigned char>(void*)> args_of)
@@ -385,15 +396,7 @@ class RemoteVariantLaunch final : public RemoteLaunch {
     cmd["fixups"] = fixups;
   }
 
-  SandboxProcess& process() {
-    for (Submission& s : submissions())
-      if (s.name == v_.submission) {
-        if (!s.process || !s.process->alive())
-          s.process = std::make_shared<SandboxProcess>(sandbox_executable(), s.module, g_device, 120.0);
-        return *s.process;
-      }
-    throw std::runtime_error("no submission " + v_.submission);
-  }
+  SandboxProcess& process() { return sandbox_for(v_.submission); }
 
   const SubmissionVariant& v_;
   std::function<std::vector<unsigned char>(void*)> args_of_;
@@ -407,13 +410,7 @@ RemoteBind remote_bind(const SubmissionVariant& v, const void* size, std::size_t
     b.error = "its size struct is " + std::to_string(v.size_bytes) + " bytes, the family's " + std::to_string(size_bytes);
     return b;
   }
-  Submission* sub = nullptr;
-  for (Submission& s : submissions())
-    if (s.name == v.submission) sub = &s;
-  if (!sub) throw std::runtime_error("no submission " + v.submission);
-  if (!sub->process || !sub->process->alive())
-    sub->process = std::make_shared<SandboxProcess>(sandbox_executable(), sub->module, g_device, 120.0);
-  const json r = sub->process->request({{"op", "bind"}, {"entry", v.entry}, {"size", hex(size, size_bytes)}}, 30.0,
+  const json r = sandbox_for(v.submission).request({{"op", "bind"}, {"entry", v.entry}, {"size", hex(size, size_bytes)}}, 30.0,
                                        "the hooks of " + v.full_name);
   if (!r.value("ok", false)) {
     b.error = r.value("error", std::string("?"));

@@ -48,6 +48,14 @@ std::string trim(std::string s) {
   return s;
 }
 
+// `text` with the path of the folder holding the submission removed ("/f/alice/sum.cu" ->
+// "alice/sum.cu"), as rows and listings name a submission's files.
+std::string relative_to_submissions(std::string text, const std::string& folder) {
+  const std::string prefix = fs::path(folder).parent_path().string() + "/";
+  for (std::size_t at; !prefix.empty() && (at = text.find(prefix)) != std::string::npos;) text.erase(at, prefix.size());
+  return text;
+}
+
 // The first line of a compiler log that says "error", with the submission's folder made relative
 // (nvcc: "/f/alice/sum.cu(12): error: ..."; the host compiler: "/f/alice/sum.cu:12:5: error: ...").
 std::string first_error(const std::string& log, const std::string& folder) {
@@ -66,9 +74,7 @@ std::string first_error(const std::string& log, const std::string& folder) {
         break;
       }
   }
-  const std::string prefix = fs::path(folder).parent_path().string() + "/";
-  for (std::size_t at; !prefix.empty() && (at = first.find(prefix)) != std::string::npos;) first.erase(at, prefix.size());
-  return trim(first);
+  return trim(relative_to_submissions(first, folder));
 }
 
 // Why the build of a submission failed, from the status files its compiler wrapper wrote
@@ -115,10 +121,7 @@ std::string refusal(const json& e) {
 }
 
 std::string where(const json& e, const std::string& folder) {
-  std::string file = e.value("file", "");
-  const std::string prefix = fs::path(folder).parent_path().string() + "/";
-  if (file.rfind(prefix, 0) == 0) file = file.substr(prefix.size());
-  return file + ":" + std::to_string(e.value("line", 0));
+  return relative_to_submissions(e.value("file", ""), folder) + ":" + std::to_string(e.value("line", 0));
 }
 
 // Lists the module through a sandbox (kl-sandbox --list: no GPU needed) and keeps what fits; the

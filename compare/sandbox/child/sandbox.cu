@@ -15,6 +15,7 @@
 // written to compare's buffer, so compare checks the reported times against a clock it reads itself.
 #include "common/submission_abi.hpp"
 #include "compare/core/l2_flush.cuh"
+#include "compare/core/scale.cuh"
 #include "compare/core/stats.hpp"
 
 #include <cuda_runtime.h>
@@ -115,13 +116,6 @@ __global__ void stamp_kernel(unsigned long long* at) {
   unsigned long long t;
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
   *at = t;
-}
-
-template <class T>
-__global__ void scale_kernel(T* p, std::size_t n, double factor) {
-  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
-       i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
-    p[i] = static_cast<T>(static_cast<double>(p[i]) * factor);
 }
 
 void check(cudaError_t e, const char* what) {
@@ -278,11 +272,14 @@ struct Server {
     return {};
   }
 
-  json run(const json& cmd) {
-    const auto index = cmd.at("entry").get<std::size_t>();
+  // The graph of the command's entry and arguments, captured if it is not the one kept: "" or why not.
+  std::string graph_for(const json& cmd) {
     const KlSubmissionEntry& e = entry(cmd);
-    const auto args = args_of(cmd, e);
-    const std::string why = ensure_graph(index, e, args);
+    return ensure_graph(cmd.at("entry").get<std::size_t>(), e, args_of(cmd, e));
+  }
+
+  json run(const json& cmd) {
+    const std::string why = graph_for(cmd);
     if (!why.empty()) return {{"ok", false}, {"error", why}};
     check(cudaGraphLaunch(exec, stream), "cudaGraphLaunch");
     check(cudaStreamSynchronize(stream), "the launch");
@@ -294,19 +291,16 @@ struct Server {
   struct Scaled {
     unsigned char* p;
     std::size_t count;
-    int elem;  // 4 float/int, 8 double; 0: int (sign only)
+    int elem;  // bytes per element: 4 (float, int) or 8 (double)
     bool is_int;
   };
 
   void scale(const std::vector<Scaled>& ins, double factor) {
     if (factor == 1.0) return;
     for (const Scaled& s : ins) {
-      const unsigned blocks = static_cast<unsigned>(std::min<std::size_t>((s.count + 255) / 256, 4096));
-      if (s.count == 0) continue;
-      if (s.is_int) scale_kernel<int><<<blocks, 256, 0, stream>>>(reinterpret_cast<int*>(s.p), s.count, factor);
-      else if (s.elem == 8) scale_kernel<double><<<blocks, 256, 0, stream>>>(reinterpret_cast<double*>(s.p), s.count, factor);
-      else scale_kernel<float><<<blocks, 256, 0, stream>>>(reinterpret_cast<float*>(s.p), s.count, factor);
-      check(cudaGetLastError(), "scaling an input");
+      if (s.is_int) kl::scale_on(reinterpret_cast<int*>(s.p), s.count, factor, stream);
+      else if (s.elem == 8) kl::scale_on(reinterpret_cast<double*>(s.p), s.count, factor, stream);
+      else kl::scale_on(reinterpret_cast<float*>(s.p), s.count, factor, stream);
     }
   }
 
@@ -321,10 +315,7 @@ struct Server {
   }
 
   json time(const json& cmd) {
-    const auto index = cmd.at("entry").get<std::size_t>();
-    const KlSubmissionEntry& e = entry(cmd);
-    const auto args = args_of(cmd, e);
-    const std::string why = ensure_graph(index, e, args);
+    const std::string why = graph_for(cmd);
     if (!why.empty()) return {{"ok", false}, {"error", why}};
     ensure_flush();
     kl::StopRule rule;
