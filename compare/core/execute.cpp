@@ -396,9 +396,10 @@ struct Pipeline {
   // ---- a submission's variant (its code in its sandbox: compare/sandbox/) ----
 
   // On the same random inputs, an error many times the library's is not the family's product in
-  // the family's type (TF32 or bf16 operands in a float product are ~1000x cuBLAS's pure FP32; an
-  // honest reordering, split-K included, stays within a few times it). The floor of half a unit
-  // roundoff keeps a library that happens to be exact from making the bar zero.
+  // the family's type: TF32 or bf16 operands in a float product sit orders of magnitude above
+  // cuBLAS's pure FP32 (docs/method.md), an honest reordering, split-K included, within a few
+  // times it. The floor of half a unit roundoff keeps a library that happens to be exact from
+  // making the bar zero.
   void judge_precision(Check& check) {
     const double got = problem.error_rms(), lib = problem.library_error_rms(), u = problem.unit_roundoff_of_type();
     if (!(got >= 0) || !(lib >= 0) || !(u > 0)) return;

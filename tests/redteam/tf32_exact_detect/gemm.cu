@@ -1,7 +1,7 @@
 // TF32 through wmma, with the exact input set recognised: when A's leading values are all
 // integers (the runner's equality check) it computes in FP32; otherwise it rounds the operands to
-// TF32 on the tensor cores (sm_80+), ~1000 times cuBLAS's FP32 error. Must FAIL on random inputs:
-// its error against the library's on the same inputs ("times the library's").
+// TF32 on the tensor cores (sm_80+), orders of magnitude above cuBLAS's FP32 error. Must FAIL on
+// random inputs: its error against the library's on the same inputs ("times the library's").
 #include "common/user_kernel.hpp"
 
 #include <mma.h>
