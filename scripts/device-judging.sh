@@ -2,27 +2,30 @@
 # The false-alarm rate and the power of `compare diff`, measured on one GPU (issue 38, item 5):
 #   scripts/device-judging.sh BUILD_DIR OUTDIR
 # BUILD_DIR: a built tree (BUILD_DIR/compare and BUILD_DIR/compare-diff). It runs a pool of
-# separate `compare` processes of one build, interleaved in time:
+# separate `compare` processes of one build, interleaved in time (A, then a B, then A, ...):
 #   A   plain runs (the same build, nothing injected)
 #   B5  runs with --inject-delay VARIANT=D5 (VARIANT about 5% slower)
 #   B2  runs with --inject-delay VARIANT=D2 (about 2% slower)
-# in the order A B5 A B2 A B5 A B2 ..., then forms the pairs from the pool and diffs them:
-#   A/A  on passes: 10 pairs, 3 runs vs 3 runs of A (merged, Welch's t on the pass medians)
-#   A/B5, A/B2 on passes: 10 pairs each, 3 runs of A vs 3 runs of B
-#   A/A, A/B5 in one pass: 10 pairs each, one run vs one run (the run floor's regime)
-# Pairs share runs (a pool of N_A runs of A makes every pair), so the pairs are not independent:
-# the summary says how many runs made them. VARIANT (default: reduce7_vectorized_shuffle, else
-# the slowest hand-written reduce row of the first run) and its delays are taken from the first
-# A run's median: D = round(fraction x median in us). --inject-delay waits after every launch,
-# so the slowdown reached is measured and reported (the median ratio of B to A).
+# then forms pairs from the pool and diffs them, 10 of each kind (PAIRS):
+#   A/A, K vs K runs  two disjoint random sets of K runs of A, each merged into one report of K
+#                     passes from K processes (the t test on the pass medians)
+#   A/B, K vs K runs  K random runs of A against K random runs of B5 (or B2)
+#   1 vs 1 run        one run of A against another (or a B5): the run floor's regime
+# for K = 5 and K = 3 where the pool holds enough runs. Pairs share runs (a pool of 10 runs of A
+# makes every A/A pair), so they are not independent trials: the summary says how many runs made
+# them. VARIANT (default: reduce7_vectorized_shuffle, else the slowest hand-written reduce row of
+# the first run) and its delays come from the first A run's median: D = round(fraction x median
+# in us). --inject-delay waits on the GPU after every launch, so the slowdown reached is measured
+# and reported (the median ratio of B to A).
 #
-# Environment: N_A=12 N_B=6 (runs of A, and of each B), BUDGET_S=420 (no new run starts past
-# this many seconds; the pairs are then formed from what ran, fewer if need be),
-# COMPARE_ARGS (default: -f reduce,dot,transpose,gemv -t float --max-time 0.3 --no-recheck),
-# VARIANT. Everything lands in OUTDIR: runs/{A,B5,B2}/runN.json (+ .log), pairs/*/ (merged
-# reports, diff.txt/.json/.md), summary.md and summary.json, judging.log.
+# Environment: N_A=10 N_B5=5 N_B2=5 (runs of each; 0 leaves a kind out), BUDGET_S=480 (no run
+# starts that would end past this many seconds; the pairs are formed from what ran), PAIRS=10,
+# SEED=38 (the pairs' random draw), COMPARE_ARGS (default: -f reduce,dot,transpose,gemv -t float
+# --max-time 0.3 --no-recheck --no-exact-check: the comparison's timing, validated once), VARIANT.
+# Everything lands in OUTDIR: runs/{A,B5,B2}/runN.json (+ .log), pairs/*/ (merged reports,
+# diff.txt/.json/.md), summary.md and summary.json, judging.log.
 set -uo pipefail
-[ $# -eq 2 ] || { sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+[ $# -eq 2 ] || { sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 build=$(cd "$1" && pwd) || exit 2
 out=$2
 mkdir -p "$out/runs/A" "$out/runs/B5" "$out/runs/B2" "$out/pairs" || exit 2
@@ -31,15 +34,16 @@ compare=$build/compare
 cdiff=$build/compare-diff
 [ -x "$cdiff" ] || cdiff="$compare diff"
 [ -x "$compare" ] || { echo "device-judging.sh: $compare is not an executable" >&2; exit 2; }
-N_A=${N_A:-12}
-N_B=${N_B:-6}
-BUDGET_S=${BUDGET_S:-420}
+N_A=${N_A:-10}
+N_B5=${N_B5:-5}
+N_B2=${N_B2:-5}
+BUDGET_S=${BUDGET_S:-480}
 # shellcheck disable=SC2206
-args=(${COMPARE_ARGS:--f reduce,dot,transpose,gemv -t float --max-time 0.3 --no-recheck})
+args=(${COMPARE_ARGS:--f reduce,dot,transpose,gemv -t float --max-time 0.3 --no-recheck --no-exact-check})
 log=$out/judging.log
 say() { echo "$*" | tee -a "$log"; }
 : > "$log"
-say "device-judging.sh: build $build; compare ${args[*]}; N_A=$N_A N_B=$N_B BUDGET_S=$BUDGET_S"
+say "device-judging.sh: build $build; compare ${args[*]}; N_A=$N_A N_B5=$N_B5 N_B2=$N_B2 BUDGET_S=$BUDGET_S"
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,temperature.gpu,power.draw --format=csv >> "$log" 2>&1 || true
 t0=$SECONDS
 last=0
@@ -72,63 +76,75 @@ EOF
 )
 say "slowed variant: $variant; --inject-delay $variant=$d5 (5%), $variant=$d2 (2%)"
 
-# The pool, interleaved: A B5 A B2 ..., until every kind has its runs or the budget is spent.
-na=1 n5=0 n2=0
-while [ $na -lt "$N_A" ] || [ $n5 -lt "$N_B" ] || [ $n2 -lt "$N_B" ]; do
-  for kind in B5 A B2 A; do
-    [ $((SECONDS - t0 + last)) -le "$BUDGET_S" ] || break 2
-    case $kind in
-      A) [ $na -lt "$N_A" ] || continue; one A $((na + 1)) && na=$((na + 1)) ;;
-      B5) [ $n5 -lt "$N_B" ] || continue; one B5 $((n5 + 1)) --inject-delay "$variant=$d5" && n5=$((n5 + 1)) ;;
-      B2) [ $n2 -lt "$N_B" ] || continue; one B2 $((n2 + 1)) --inject-delay "$variant=$d2" && n2=$((n2 + 1)) ;;
-    esac
-  done
+# The pool, interleaved: A and a B in turn (B5, B2 alternating), until every kind has its runs or
+# the budget is spent.
+na=1 n5=0 n2=0 turn=0
+while [ $na -lt "$N_A" ] || [ $n5 -lt "$N_B5" ] || [ $n2 -lt "$N_B2" ]; do
+  [ $((SECONDS - t0 + last)) -le "$BUDGET_S" ] || break
+  turn=$((turn + 1))
+  if [ $((turn % 2)) = 0 ] && [ $na -lt "$N_A" ]; then one A $((na + 1)) && na=$((na + 1)); continue; fi
+  if { [ $((turn % 4)) = 1 ] || [ $n2 -ge "$N_B2" ]; } && [ $n5 -lt "$N_B5" ]; then
+    one B5 $((n5 + 1)) --inject-delay "$variant=$d5" && n5=$((n5 + 1))
+  elif [ $n2 -lt "$N_B2" ]; then
+    one B2 $((n2 + 1)) --inject-delay "$variant=$d2" && n2=$((n2 + 1))
+  else
+    one A $((na + 1)) && na=$((na + 1))
+  fi
 done
 say "pool: $na runs of A, $n5 of B5, $n2 of B2 in $((SECONDS - t0)) s"
 
-# pair NAME OLD_FILES NEW_FILES: merges each side (when several runs) and diffs them.
-pair() {
-  local name=$1 d=$out/pairs/$1
-  mkdir -p "$d"
-  # shellcheck disable=SC2086
-  $cdiff --merge-passes "$d/old.json" $2 > /dev/null && $cdiff --merge-passes "$d/new.json" $3 > /dev/null || return
-  $cdiff "$d/old.json" "$d/new.json" --only-changed --json "$d/diff.json" --markdown "$d/diff.md" > "$d/diff.txt" 2>&1
-  echo "$name exit $?" >> "$out/pairs/exits.txt"
-}
-run_file() { echo "$out/runs/$1/run$2.json"; }
-: > "$out/pairs/exits.txt"
-# Pair i's A sides interleave in time (runs i, i+2, i+4 against i+1, i+3, i+5), modulo the pool.
-a3() { local i=$1 s=$2; echo "$(run_file A $(((i + s) % na + 1))) $(run_file A $(((i + s + 2) % na + 1))) $(run_file A $(((i + s + 4) % na + 1)))"; }
-b3() { local k=$1 n=$2 i=$3; echo "$(run_file "$k" $((i % n + 1))) $(run_file "$k" $(((i + 1) % n + 1))) $(run_file "$k" $(((i + 2) % n + 1)))"; }
-for i in $(seq 0 9); do
-  [ "$na" -ge 6 ] && pair "aa-passes-$i" "$(a3 "$i" 0)" "$(a3 "$i" 1)"
-  [ "$na" -ge 3 ] && [ "$n5" -ge 3 ] && pair "ab5-passes-$i" "$(a3 "$i" 0)" "$(b3 B5 "$n5" "$i")"
-  [ "$na" -ge 3 ] && [ "$n2" -ge 3 ] && pair "ab2-passes-$i" "$(a3 "$i" 0)" "$(b3 B2 "$n2" "$i")"
-  [ "$na" -ge 2 ] && pair "aa-single-$i" "$(run_file A $((i % na + 1)))" "$(run_file A $(((i + 1) % na + 1)))"
-  [ "$na" -ge 1 ] && [ "$n5" -ge 1 ] && pair "ab5-single-$i" "$(run_file A $((i % na + 1)))" "$(run_file B5 $((i % n5 + 1)))"
-done
+python3 - "$out" "$variant" "$cdiff" "${PAIRS:-10}" "${SEED:-38}" <<'EOF' | tee -a "$log"
+import glob, json, os, random, shlex, statistics, subprocess, sys
+out, variant, cdiff, npairs, seed = sys.argv[1], sys.argv[2], shlex.split(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+rng = random.Random(seed)
+pool = {k: sorted(glob.glob(os.path.join(out, "runs", k, "run*.json"))) for k in ("A", "B5", "B2")}
 
-python3 - "$out" "$variant" "$na" "$n5" "$n2" <<'EOF' | tee -a "$log"
-import json, os, sys, glob, statistics
-out, variant, na, n5, n2 = sys.argv[1], sys.argv[2], *map(int, sys.argv[3:6])
-def load(p):
-    with open(p) as f:
-        return json.load(f)
-groups = {"aa-passes": "A/A, 3 vs 3 runs (passes)", "ab5-passes": "A/B 5%, 3 vs 3 runs (passes)",
-          "ab2-passes": "A/B 2%, 3 vs 3 runs (passes)", "aa-single": "A/A, 1 vs 1 run (run floor)",
-          "ab5-single": "A/B 5%, 1 vs 1 run (run floor)"}
-summary = {"variant": variant, "runs": {"A": na, "B5": n5, "B2": n2}, "groups": {}}
+def merged(files, path):
+    if len(files) == 1:
+        return files[0]
+    subprocess.run(cdiff + ["--merge-passes", path] + files, check=True, stdout=subprocess.DEVNULL)
+    return path
+
+def pair(name, old, new):
+    d = os.path.join(out, "pairs", name)
+    os.makedirs(d, exist_ok=True)
+    o, n = merged(old, os.path.join(d, "old.json")), merged(new, os.path.join(d, "new.json"))
+    with open(os.path.join(d, "diff.txt"), "w") as f:
+        subprocess.run(cdiff + [o, n, "--only-changed", "--json", os.path.join(d, "diff.json"),
+                                "--markdown", os.path.join(d, "diff.md")], stdout=f, stderr=subprocess.STDOUT)
+    with open(os.path.join(d, "runs.txt"), "w") as f:
+        f.write("old: " + " ".join(os.path.relpath(x, out) for x in old) + "\nnew: " +
+                " ".join(os.path.relpath(x, out) for x in new) + "\n")
+    return json.load(open(os.path.join(d, "diff.json")))
+
+groups = []  # (key, title, pairs' diffs)
+A = pool["A"]
+for k in (5, 3):
+    if len(A) >= 2 * k:
+        groups.append((f"aa-{k}", f"A/A, {k} vs {k} runs (passes)",
+                       [pair(f"aa-{k}-{i}", *(lambda s: (s[:k], s[k:]))(rng.sample(A, 2 * k))) for i in range(npairs)]))
+    for b in ("B5", "B2"):
+        if len(A) >= k and len(pool[b]) >= k:
+            groups.append((f"a{b.lower()}-{k}", f"A/B {b[1]}%, {k} vs {k} runs (passes)",
+                           [pair(f"a{b.lower()}-{k}-{i}", rng.sample(A, k), rng.sample(pool[b], k)) for i in range(npairs)]))
+if len(A) >= 2:
+    groups.append(("aa-1", "A/A, 1 vs 1 run (run floor)", [pair(f"aa-1-{i}", *(lambda s: ([s[0]], [s[1]]))(rng.sample(A, 2))) for i in range(npairs)]))
+for b in ("B5", "B2"):
+    if A and pool[b]:
+        groups.append((f"a{b.lower()}-1", f"A/B {b[1]}%, 1 vs 1 run (run floor)",
+                       [pair(f"a{b.lower()}-1-{i}", [rng.choice(A)], [rng.choice(pool[b])]) for i in range(npairs)]))
+
+summary = {"variant": variant, "runs": {k: len(v) for k, v in pool.items()}, "seed": seed, "groups": {}}
 lines = ["# compare diff: false alarms and power (scripts/device-judging.sh)", "",
-         f"Pool: {na} runs of A, {n5} of B5, {n2} of B2 (pairs share runs). Slowed variant: `{variant}`.", "",
-         "| pairs | n | exit 0 | exit 1 | exit 2 | target flagged | target alone flagged | other rows flagged (total) | slowdown reached (median new/old) |",
-         "|---|--:|--:|--:|--:|--:|--:|--:|---|"]
-for g, title in groups.items():
-    ds = sorted(glob.glob(os.path.join(out, "pairs", g + "-*", "diff.json")))
+         f"Pool: {len(A)} runs of A, {len(pool['B5'])} of B5, {len(pool['B2'])} of B2 (pairs drawn from it at random, "
+         f"seed {seed}: they share runs). Slowed variant: `{variant}`.", "",
+         "| pairs | n | exit 0 | exit 1 | exit 2 | target flagged | target alone flagged | pairs with another row flagged | other rows flagged (total) | slowdown reached (median new/old) |",
+         "|---|--:|--:|--:|--:|--:|--:|--:|--:|---|"]
+for key, title, diffs in groups:
     exits = {0: 0, 1: 0, 2: 0}
-    target = alone = others = 0
+    target = alone = others = with_others = 0
     ratios = []
-    for p in ds:
-        d = load(p)
+    for d in diffs:
         exits[d["exit_status"]] = exits.get(d["exit_status"], 0) + 1
         flagged = [r for r in d["rows"] if r["verdict"] in ("SLOWER", "faster") or r["outcome"] in ("regressed", "newly_failing")]
         hit = [r for r in flagged if r["variant"] == variant and r["verdict"] == "SLOWER"]
@@ -136,12 +152,14 @@ for g, title in groups.items():
         target += bool(hit)
         alone += bool(hit) and not rest and d["exit_status"] == 1
         others += len(rest)
+        with_others += bool(rest)
         ratios += [r["ratio"] for r in d["rows"] if r["variant"] == variant and r["ratio"]]
     reached = f"{statistics.median(ratios):.4f} ({min(ratios):.4f}-{max(ratios):.4f})" if ratios else "-"
-    summary["groups"][g] = {"title": title, "pairs": len(ds), "exit": exits, "target_flagged": target,
-                            "target_alone": alone, "other_rows_flagged": others, "target_ratio": ratios}
-    lines.append(f"| {title} | {len(ds)} | {exits[0]} | {exits[1]} | {exits[2]} | {target} | {alone} | {others} | {reached} |")
-lines += ["", "Done when: A/A on passes 10 of 10 exit 0; A/B 5% on passes 10 of 10 target alone flagged (exit 1).", ""]
+    summary["groups"][key] = {"title": title, "pairs": len(diffs), "exit": exits, "target_flagged": target,
+                              "target_alone": alone, "pairs_with_other_rows": with_others,
+                              "other_rows_flagged": others, "target_ratio": ratios}
+    lines.append(f"| {title} | {len(diffs)} | {exits[0]} | {exits[1]} | {exits[2]} | {target} | {alone} | {with_others} | {others} | {reached} |")
+lines += ["", "Done when: A/A 5 vs 5: 10 of 10 exit 0; A/B 5% 5 vs 5: 10 of 10 exit 1 with the target alone flagged.", ""]
 with open(os.path.join(out, "summary.md"), "w") as f:
     f.write("\n".join(lines))
 with open(os.path.join(out, "summary.json"), "w") as f:

@@ -7,8 +7,9 @@
 // the samples of one run never decide alone. A row changed when all of these hold:
 //  1. Significance, on the unit the reports allow:
 //     a. passes (both rows carry at least DiffOptions::min_passes per-pass medians: compare
-//        --repeat, or separate runs merged by scripts/ab.sh): Welch's t test on the logarithms
-//        of the pass medians (ttest.hpp). Each pass median is one draw of the run-to-run
+//        --repeat, or separate runs merged by scripts/ab.sh): a t test on the logarithms of
+//        the pass medians (ttest.hpp's pass_t: Student's pooled t for equal pass counts, else
+//        Welch's). Each pass median is one draw of the run-to-run
 //        variation, so the test's error is the spread between passes, not within one.
 //     b. samples (a side with fewer passes): the two-sided Mann-Whitney U test on the samples,
 //        as Google Benchmark's tools/compare.py does (mannwhitneyu, alpha 0.05). It sees only
@@ -53,7 +54,7 @@
 // except that an unpaired row whose variant was renamed (compare/diff/config-renames.json, compiled
 // in: renames.cpp) pairs with the other run's row of the new name, and the header counts them.
 //
-// Files: utest.* (the U test), ttest.* (Welch's t test), run_file.cpp (reports read through
+// Files: utest.* (the U test), ttest.* (the t tests), run_file.cpp (reports read through
 // compare/report/schema.hpp), renames.cpp (the rename map), verdict.cpp (the comparison),
 // render.cpp (table and markdown), machine.cpp (JSON and JUnit verdicts for CI), command.cpp (the
 // command line, and --merge-passes);
@@ -169,7 +170,7 @@ struct DiffRow {
   double raw_ratio = 0;  // new median / old median
   double control = 0;    // the problem's library ratio (0: judged raw)
   double threshold = 0;  // the effective threshold of this row
-  UTest test;              // the U test, or on passes Welch's t (ran, n1, n2, p, min_p filled)
+  UTest test;              // the U test, or on passes the t test (ran, n1, n2, p, min_p filled)
   bool on_passes = false;  // tested on per-pass medians (n1, n2: passes), not on samples
   bool floored = false;    // the run floor is part of `threshold` (diff.hpp, 3b)
   bool tested = false;      // the U test ran and can reach p < alpha at these sample counts

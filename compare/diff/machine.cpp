@@ -68,7 +68,7 @@ json row_json(const DiffRow& r) {
             {"control", number_or_null(r.control)},
             {"threshold", r.threshold},
             {"run_floor_applied", r.floored},
-            {"test", !r.test.ran ? "none" : r.on_passes ? "welch_t_pass_medians" : "mann_whitney_u_samples"},
+            {"test", !r.test.ran ? "none" : r.on_passes ? "t_pass_medians" : "mann_whitney_u_samples"},
             {"p", r.test.ran ? json(r.test.p) : json(nullptr)},
             {"p_adjusted", r.tested ? json(r.p_adjusted) : json(nullptr)},
             {"why", r.why}};

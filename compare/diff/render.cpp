@@ -95,8 +95,9 @@ std::string method_line(const DiffResult& d) {
   }
   char floor_us[32];
   std::snprintf(floor_us, sizeof floor_us, "%g", d.options.run_floor_us);
-  const std::string test = passes == m && m ? "Welch's t test on the runs' per-pass medians (log scale)"
-                           : passes        ? "Welch's t test on the per-pass medians (" + std::to_string(passes) +
+  const std::string test = passes == m && m ? "a t test on the runs' per-pass medians (log scale; Student's pooled "
+                                               "t where both sides have as many passes, else Welch's)"
+                           : passes        ? "a t test on the per-pass medians (" + std::to_string(passes) +
                                          " rows) or the two-sided Mann-Whitney U test on the samples (the rest)"
                                            : "the two-sided Mann-Whitney U test on the samples";
   return "a change counts when " + test + " gives p < " + alpha_text(d.options.alpha) +
@@ -113,7 +114,7 @@ std::string method_line(const DiffResult& d) {
 const char* const kLegend =
     "new/old: ratio of the medians; /lib: new/old divided by the library's new/old in the same problem ('-': "
     "judged raw); speed: 1/r - 1 (+ = faster) for r the ratio judged (of new/old and /lib the one nearer 1; none "
-    "when they disagree); p: the test's p-value (the U test on the samples, or Welch's t on the per-pass medians; "
+    "when they disagree); p: the test's p-value (the U test on the samples, or the t test on the per-pass medians; "
     "with /lib the larger of the two tests'), Holm-adjusted; "
     "'?': not testable (no samples, or too few), judged by the threshold alone; samples: 'N vs M passes' where the "
     "test was on per-pass medians";

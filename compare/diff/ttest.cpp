@@ -1,4 +1,5 @@
-// Welch's t test and Student's t distribution through the regularized incomplete beta function
+// Welch's and Student's t tests and Student's t distribution, through the regularized
+// incomplete beta function
 // (the continued fraction of Numerical Recipes, 3rd ed., section 6.4).
 #include "compare/diff/ttest.hpp"
 
@@ -64,18 +65,10 @@ double student_t_two_sided_p(double t, double df) {
   return incomplete_beta(df / 2, 0.5, df / (df + t * t));
 }
 
-WelchTest welch_t(std::span<const double> a, std::span<const double> b) {
-  WelchTest w;
-  w.n1 = a.size();
-  w.n2 = b.size();
-  if (w.n1 < 2 || w.n2 < 2) {
-    w.why_not = "fewer than 2 values in a run";
-    return w;
-  }
-  w.ran = true;
-  const Moments ma = moments(a), mb = moments(b);
-  const double va = ma.var / static_cast<double>(w.n1), vb = mb.var / static_cast<double>(w.n2);
-  const double se2 = va + vb;
+namespace {
+
+// Both tests: t from the two means and the squared standard error se2, p from df.
+WelchTest finish(WelchTest w, const Moments& ma, const Moments& mb, double se2, double df) {
   if (!(se2 > 0)) {  // no spread on either side: the means are equal or not, nothing to weigh
     w.t = mb.mean == ma.mean ? 0 : std::copysign(std::numeric_limits<double>::infinity(), mb.mean - ma.mean);
     w.df = static_cast<double>(w.n1 + w.n2 - 2);
@@ -83,9 +76,46 @@ WelchTest welch_t(std::span<const double> a, std::span<const double> b) {
     return w;
   }
   w.t = (mb.mean - ma.mean) / std::sqrt(se2);
-  w.df = se2 * se2 / (va * va / static_cast<double>(w.n1 - 1) + vb * vb / static_cast<double>(w.n2 - 1));
+  w.df = df;
   w.p = student_t_two_sided_p(w.t, w.df);
   return w;
+}
+
+bool enough(WelchTest& w, std::span<const double> a, std::span<const double> b) {
+  w.n1 = a.size();
+  w.n2 = b.size();
+  if (w.n1 < 2 || w.n2 < 2) {
+    w.why_not = "fewer than 2 values in a run";
+    return false;
+  }
+  w.ran = true;
+  return true;
+}
+
+}  // namespace
+
+WelchTest welch_t(std::span<const double> a, std::span<const double> b) {
+  WelchTest w;
+  if (!enough(w, a, b)) return w;
+  const Moments ma = moments(a), mb = moments(b);
+  const double va = ma.var / static_cast<double>(w.n1), vb = mb.var / static_cast<double>(w.n2);
+  const double se2 = va + vb;
+  const double df = se2 > 0 ? se2 * se2 / (va * va / static_cast<double>(w.n1 - 1) + vb * vb / static_cast<double>(w.n2 - 1)) : 0;
+  return finish(w, ma, mb, se2, df);
+}
+
+WelchTest student_t(std::span<const double> a, std::span<const double> b) {
+  WelchTest w;
+  if (!enough(w, a, b)) return w;
+  w.pooled = true;
+  const Moments ma = moments(a), mb = moments(b);
+  const double n1 = static_cast<double>(w.n1), n2 = static_cast<double>(w.n2), df = n1 + n2 - 2;
+  const double pooled = ((n1 - 1) * ma.var + (n2 - 1) * mb.var) / df;
+  return finish(w, ma, mb, pooled * (1 / n1 + 1 / n2), df);
+}
+
+WelchTest pass_t(std::span<const double> a, std::span<const double> b) {
+  return a.size() == b.size() ? student_t(a, b) : welch_t(a, b);
 }
 
 }  // namespace kl

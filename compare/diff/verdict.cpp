@@ -61,10 +61,11 @@ std::vector<double> logs(const std::vector<double>& v, double factor = 1.0) {
   return out;
 }
 
-// Welch's t on the pass medians, as a UTest for the rest of the judging: min_p is 0 (a t test
-// can always reach significance) unless neither side has any spread and their means agree.
+// The t test on the pass medians (pass_t: Student's or Welch's), as a UTest for the rest of the
+// judging: min_p is 0 (a t test can always reach significance) unless neither side has any
+// spread and their means agree.
 UTest pass_test(const std::vector<double>& o, const std::vector<double>& n, double carried_by = 1.0) {
-  const WelchTest w = welch_t(logs(o, carried_by), logs(n));
+  const WelchTest w = pass_t(logs(o, carried_by), logs(n));
   UTest t;
   t.ran = w.ran;
   t.n1 = w.n1;

@@ -1,4 +1,4 @@
-// Judging with the run as the unit (issue 38): Welch's t test, merged passes, the run floor of
+// Judging with the run as the unit (issue 38): the t tests, merged passes, the run floor of
 // one-pass comparisons, simulated A/A and A/B pairs whose variation lies between processes, the
 // rename map, dirty commits, empty and incomplete inputs, output paths checked first, and the
 // JSON and JUnit verdicts. CUDA-free: built in every build, the -DKL_DIFF_ONLY one included.
@@ -190,6 +190,27 @@ TEST_CASE("Welch's t test: statistic, degrees of freedom and p against values co
   CHECK(welch_t(std::vector<double>{2, 2, 2}, std::vector<double>{3, 3, 3}).p == 0.0);
 }
 
+TEST_CASE("Student's pooled t: scipy's ttest_ind values; pass_t takes it for equal sizes only") {
+  // scipy.stats.ttest_ind([1, 2, 3], [3, 4, 5, 6.5]): statistic -2.607405060798789, p 0.04781947180459358
+  const std::vector<double> a = {1, 2, 3}, b = {3, 4, 5, 6.5};
+  const WelchTest s = student_t(a, b);
+  REQUIRE(s.ran);
+  CHECK(s.pooled);
+  CHECK(s.t == doctest::Approx(2.607405060798789).epsilon(1e-10));
+  CHECK(s.df == 5.0);
+  CHECK(s.p == doctest::Approx(0.04781947180459358).epsilon(1e-6));
+  CHECK_FALSE(pass_t(a, b).pooled);  // 3 vs 4: Welch's
+  // Equal sizes: the same t as Welch's (the pooled standard error equals Welch's), all n1 + n2 - 2
+  // degrees of freedom; scipy.stats.ttest_ind([1, 2, 3, 4, 5], [3, 4, 5, 6, 7.5]): p 0.08136477681870641.
+  const std::vector<double> c = {1, 2, 3, 4, 5}, d = {3, 4, 5, 6, 7.5};
+  const WelchTest e = pass_t(c, d);
+  CHECK(e.pooled);
+  CHECK(e.t == doctest::Approx(welch_t(c, d).t).epsilon(1e-12));
+  CHECK(e.df == 8.0);
+  CHECK(e.p == doctest::Approx(0.08136477681870641).epsilon(1e-6));
+  CHECK(student_t(std::vector<double>{2, 2, 2}, std::vector<double>{3, 3, 3}).p == 0.0);
+}
+
 // ---- merging passes ------------------------------------------------------------------------
 
 TEST_CASE("merge_passes: samples concatenated, one median per pass, a failure in any pass wins") {
@@ -312,7 +333,7 @@ TEST_CASE("passes of one process a side are tested on their medians but keep the
   std::ostringstream os;
   print_diff(os, d, false);
   CHECK(has(os.str(), "5 vs 5 passes"));
-  CHECK(has(os.str(), "Welch's t test"));
+  CHECK(has(os.str(), "a t test on the"));
 }
 
 // ---- renames, dirt, emptiness, incompleteness ----------------------------------------------
