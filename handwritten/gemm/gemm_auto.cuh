@@ -1,55 +1,43 @@
 // gemm_auto — beyond the documents: the ladder used as a library. One entry that picks, from the
 // shape and the device, which step runs (as cuBLAS's heuristics pick a kernel); every step it can
-// pick is also in a list under its own name, so a run shows what each choice costs.
+// pick is also in a list under its own name, so a run shows what each choice costs, and
+// docs/sgemm-ladder.md ("Every shape class", "gemm_auto's rules") holds the measurements each
+// rule rests on.
 //
-// Lesson: no one kernel is best for every shape (docs/sgemm-ladder.md, "Every shape class").
-// First the shape's class, then, for a real matrix product, the tile:
+// Lesson: no one kernel is best for every shape. First the shape's class, then, for a real
+// matrix product, the tile:
 //
 //   class   N = 1: y = A·x, gemv7 (4 loads in flight) with A as its matrix and B as x;
-//           M = 1: y = x·B, gevm6 with B as its matrix: _c256 (256-byte tiles, 32 loads
-//           in flight, at most one block per SM) where its slabs hold two whole rounds of loads,
-//           else _c128 (128-byte tiles, slabs up to one block per SM); gevm5 where clusters do
-//           not run;
+//           M = 1: y = x·B, gevm6 with B as its matrix: _c256 (256-byte tiles, 32 loads in
+//           flight, at most one block per SM) where its slabs hold two whole rounds of loads,
+//           else _c128; gevm5 where clusters do not run;
 //           K <= 4: gemm_thin_k (a store stream: no tiles, 16-byte stores).
-//           Measured on the H100 (docs/sgemm-ladder.md, "Every shape class"): float 4096×1×4096 25.4 µs
-//           against cuBLAS's 30.6 (the tiled split-K step it replaced: 73.1); float 4096×4096×1
-//           23.6 against 29.8. Float 1×4096×4096: _c128 26.8 µs against 26.6 (99.5%; _b1 had
-//           27.3, docs/gemv.md, "gevm: y = x·A"); _c256 26.50 µs in
-//           the trial against _c128's 26.72 and cuBLAS's 26.59 (docs/gemv.md, "gevm: y = x·A").
-//   float   0. tiles of 256 × 128 >= a wave (one block per SM) and gemm12's 16-byte path applies
-//              (N a multiple of 4, aligned B and C): in builds that name sm_90a, on a 9.0 device,
-//              gemm13 128×256×32 whose producer warpgroup also transposes A (_r232_at: 100.7/
-//              100.1/101.0% of cuBLAS at 2048³/4096³/8192³ against gemm12's 92.8/91.9/93.3%,
-//              docs/sgemm-ladder.md, "gemm13: what Hopper adds to a CUDA-core GEMM"; it runs gemm12 itself where TMA cannot describe
-//              the operands); otherwise gemm12
-//              256×128×16, 4 stages (92.0-93.3%, docs/sgemm-ladder.md, "gemm12: fragments across the tile boundary, on cuBLAS's tile");
-//           1. tiles of 128² >= two waves: the 128×128×16 tile, 3 stages, unsplit: gemm9's where
-//              its 16-byte path applies, gemm10's otherwise (on the element path gemm10 was 2.65×
-//              faster, 4097×4095×17: 51.0 against 135.3 µs);
-//           2. otherwise gemm10 64×64×16, 4 stages (four blocks per SM), k split into the
-//              number of slices (1 to 16) a time model puts first (gemm_plan::splitk_model_us:
-//              k tiles per slice × the busiest SM's co-resident blocks, plus the reduction's
-//              launch and bytes). Against the earlier rule (as many slices as the resident
-//              blocks hold), on 14 shapes it was not fitted on: 0.9% slower than the best split
-//              on average against 4.3%, at worst 8.4% against 19.5%
-//              (docs/sgemm-ladder.md, "Every shape class").
-//   double  (FP64 tensor cores) 0. 128² tiles >= a wave and the device's shared memory holds the
-//              tile (146 KB): gemm11 128×128×16 DMMA m16n8k4 with its fragments prefetched: 95.1/
-//              94.8/94.9% of cuBLAS at 2048³/4096³/8192³ against the 64² tile's 90.4/89.7/86.4%
-//              (docs/sgemm-ladder.md, "Every shape class"; m16n8k8's two fragment sets spill at this tile);
-//           1. 64² tiles >= a wave: gemm11 64×64×16 DMMA m16n8k8 with its
-//              fragments prefetched (gemm11_dmma_prefetch.cuh), unsplit. Without the prefetch the
-//              64² tile already matched or beat the 128×128 one everywhere it was measured (1000³
-//              54.4 against 100.6 µs unsplit or 84.8 split; 4096³ 2.792 against 2.975 ms; 8192³
-//              equal); with it, 44.9 µs at 1000³ and 2.487 ms at 4096³, 98.3% and 90.3% of cuBLAS
-//              (docs/sgemm-ladder.md);
-//           2. fewer: the 32 × 32 tile (four times the blocks): 513×257×129 7.3 µs, 105.7% of
-//              cuBLAS, against 10.4 for 64² in 3 slices; split the same way only where even its
-//              tiles are short of a wave.
-// "A wave" is 15/16 of the device's multiprocessors (2048³ has 128 tiles of 256 × 128 for the
-// H100's 132); the split reads the multiprocessor count too. Split partial tiles go to the
-// workspace and an ordered reduction adds them (deterministic). Its rounding depth is the chosen
-// step's (the matrix-vector steps' trees, the split's slices, K otherwise).
+//   float   0. k not shallow (gemm_plan::shallow_k: K > 64), tiles of 256 × 128 >= a wave (one
+//              block per SM) and gemm12's 16-byte path applies (N a multiple of 4, aligned B and
+//              C): gemm13 (TMA, a producer warpgroup that also transposes A) where the build has
+//              sm_90a and the device is 9.0, gemm12 where TMA cannot describe the operands or
+//              the build lacks sm_90a; otherwise gemm12 256×128×16, 4 stages;
+//           1. k not shallow and tiles of 128² >= two waves: the 128×128×16 tile, 3 stages,
+//              unsplit: gemm9's where its 16-byte path applies, gemm10's otherwise;
+//           2. otherwise gemm10 64×64×16, 4 stages (four blocks per SM), k split into the number
+//              of slices (1 to 16) a time model puts first (gemm_plan::splitk_model_us: k tiles
+//              per slice × the busiest SM's co-resident blocks, plus the reduction's launch and
+//              bytes). A shallow product stays here at any size: its blocks are mostly prologue
+//              and epilogue, which four blocks per SM hide and the larger tiles do not.
+//   double  (FP64 tensor cores) 0. k not shallow, 128² tiles >= a wave and the device's shared
+//              memory holds the tile (146 KB): gemm11 128×128×16 DMMA m16n8k4 with its fragments
+//              prefetched (m16n8k8's two fragment sets spill at this tile);
+//           1. 64² tiles >= a wave: gemm11 64×64×16 DMMA m16n8k8, unsplit, its fragments
+//              prefetched across k tiles (gemm11_dmma_prefetch.cuh) unless k is shallow, where
+//              there is no next tile to overlap and the prefetch's prologue is pure cost;
+//           2. fewer: the 32 × 32 tile (four times the blocks), split only where even its tiles
+//              are short of a wave and the time model (with the k tile's time in proportion to
+//              the tile's area) puts a split first.
+// "A wave" is 15/16 of the device's multiprocessors; the split reads the multiprocessor count
+// too. Split partial tiles go to the workspace and an ordered reduction adds them
+// (deterministic). Its rounding depth is the chosen step's (the matrix-vector steps' trees, the
+// split's slices, K otherwise). The rules' arithmetic is gemm_plan.hpp's, host-checked in
+// tests/host/test_gemm_plan.cpp with the choice measured for each shape class.
 #pragma once
 
 #include "handwritten/gemm/gemm8_warptiled.cuh"
@@ -123,18 +111,16 @@ inline const Here& here() {
 // The class, and the wave below, are gemm_plan.hpp's (host-checked in tests/host/test_gemm_plan.cpp).
 using Shape = gemm_plan::ShapeClass;
 using gemm_plan::shape_class;
-// gemv: gemv7 with 4 loads in flight (105% of cublasSgemv at 16384², 117% at 4097 × 1023 on the
-// H100, docs/sgemm-ladder.md). gevm: gevm6 _c128 (one launch, the slabs' sums through
-// distributed shared memory, 128 bytes of a row per tile, 8 loads in flight) or its deep form
-// _c256 where clusters run, else gevm5 with 4 loads in flight, A streamed.
+// gemv: gemv7 with 4 loads in flight (docs/gemv.md). gevm: gevm6 _c128 (one launch, the slabs'
+// sums through distributed shared memory, 128 bytes of a row per tile, 8 loads in flight) or its
+// deep form _c256 where clusters run, else gevm5 with 4 loads in flight, A streamed.
 template <class T>
 const MatVecVariant<T>& gemv_step() {
   static const MatVecVariant<T> v = gemv7::variant<T, 4, false>("gemv7_warps_per_row_u4");
   return v;
 }
 // Where clusters run and a slab of gevm6's deep plan holds two whole rounds of its 32 loads
-// (gevm_plan::deep_pays: float and double 4096², 100.4% and 103.1% of cuBLAS against _c128's 99.5%
-// and 101.0%, docs/gemv.md, "gevm: y = x·A"), gevm6 _c256 instead of _c128.
+// (gevm_plan::deep_pays; docs/gemv.md, "gevm: y = x·A"), gevm6 _c256 instead of _c128.
 template <class T>
 const MatVecVariant<T>& gevm_step(MatrixShape m) {
   static const bool clusters =
@@ -156,14 +142,14 @@ MatVecArgs<T> gevm_args(const GemmArgs<T>& g) { return {g.B, g.A, g.C, g.K, g.N,
 
 // ---- tiled products ------------------------------------------------------------------------------
 // "Fills the GPU" reads the multiprocessor count off the device (132 on the H100 and the H200);
-// a wave counts as full at 15/16 of it (gemm_plan::wave; 2048³ has 128 tiles of 256 × 128 for 132
-// SMs: gemm12 there measured 92.0% of cuBLAS against gemm9's 87.8%,
-// docs/sgemm-ladder.md, "gemm12: fragments across the tile boundary, on cuBLAS's tile").
+// a wave counts as full at 15/16 of it (gemm_plan::wave: 2048³ has 128 tiles of 256 × 128 for
+// 132 SMs, and gemm12 there beats the smaller tiles; docs/sgemm-ladder.md, "gemm12: fragments
+// across the tile boundary, on cuBLAS's tile").
 inline long long fill_sms() { return gemm_plan::wave(sm_count()); }
 
 template <class T>
-bool large_tile(GemmShape s) {  // float's 128² tile: two blocks per SM, two waves of them
-  return gemm_plan::tiles_of(s, kLarge, kLarge) >= 2 * fill_sms();
+bool large_tile(GemmShape s) {  // float's 128² tile: two blocks per SM, two waves of them, k not shallow
+  return !gemm_plan::shallow_k(s) && gemm_plan::tiles_of(s, kLarge, kLarge) >= 2 * fill_sms();
 }
 // double on the FP64 tensor cores: gemm11_pf's 128 × 128 tile where it fills a wave and fits,
 // else the 64 × 64 one where that does, else gemm11's 32 × 32 tile (four times the tiles), split
@@ -178,7 +164,7 @@ int splits(GemmShape s) {
     return large_tile<T>(s) ? 1 : gemm10::splits_modeled<float, 64, 64, 16, 32, 32, 4, 8, 4>(s, sm_count());
   } else {
     if (!here().dmma || !gemm_plan::dmma_split_k(s, sm_count(), here().dmma_large)) return 1;  // gemm9's FMA tile; unsplit
-    return gemm11::splits<32, 32, 16, 16, 16, 4, 8>(s, sm_count());
+    return gemm11::splits_modeled<32, 32, 16, 16, 16, 4, 8>(s, sm_count());
   }
 }
 
@@ -206,7 +192,8 @@ void launch(const GemmArgs<T>& g, cudaStream_t s) {
     if (!h.cp_async) gemm8::launch<double, 64, 64, 8, 32, 16, 4, 4>(g, s);
     else if (!h.dmma) gemm9::launch<double, 128, 128, 8, 64, 32, 8, 8, 3>(g, s);
     else if (const int tile = dmma_tile(sh); tile == 128) gemm11_pf::launch<128, 128, 16, 64, 32, 4, 4>(g, s);
-    else if (tile == 64) gemm11_pf::launch<64, 64, 16, 32, 32, 4, 8>(g, s);
+    else if (tile == 64 && gemm_plan::dmma_prefetch(sh)) gemm11_pf::launch<64, 64, 16, 32, 32, 4, 8>(g, s);
+    else if (tile == 64) gemm11::launch<64, 64, 16, 32, 32, 4, 8>(g, s);
     else gemm11::launch_split<32, 32, 16, 16, 16, 4, 8>(g, splits<T>(sh), s);
   }
 }
@@ -229,6 +216,7 @@ void prepare() {
   } else {
     if (h.dmma_large) gemm11_pf::prepare<128, 128, 16, 64, 32, 4, 4>();
     gemm11_pf::prepare<64, 64, 16, 32, 32, 4, 8>();
+    gemm11::prepare<64, 64, 16, 32, 32, 4, 8>();
     gemm11::prepare<32, 32, 16, 16, 16, 4, 8>();
   }
 }

@@ -146,16 +146,28 @@ inline long long tiles_of(GemmShape s, int bm, int bn) {
   return static_cast<long long>(div_up(s.M, bm)) * div_up(s.N, bn);
 }
 inline long long wave(long long sms) { return sms * 15 / 16; }
+// A shallow product: its whole k range fits the 4-stage ring of 16-deep k tiles the small tiles
+// load (K <= 64). Its blocks never reach the steady state a deep tile is built for: each is
+// mostly prologue (the first loads) and epilogue (C's stores), so the larger tiles' longer
+// prologue and fewer blocks per SM to hide it cost more than their reuse saves, and register
+// prefetching across k tiles has no next tile to overlap. gemm_auto keeps such products on the
+// 64² tiles without prefetch.
+constexpr int kShallowK = 64;
+inline bool shallow_k(GemmShape s) { return s.K <= kShallowK; }
 // Double on the FP64 tensor cores: the widest square DMMA tile (128, 64 or 32) whose tiles fill
 // a wave of `sms` multiprocessors; 128 only where the device's shared memory holds that tile
-// (`large_fits`). 32 is the floor: below a wave even there, split-K adds blocks.
+// (`large_fits`) and k is not shallow. 32 is the floor: below a wave even there, split-K may add
+// blocks (dmma_split_k).
 inline int dmma_tile(GemmShape s, long long sms, bool large_fits) {
-  if (large_fits && tiles_of(s, 128, 128) >= wave(sms)) return 128;
+  if (large_fits && !shallow_k(s) && tiles_of(s, 128, 128) >= wave(sms)) return 128;
   if (tiles_of(s, 64, 64) >= wave(sms)) return 64;
   return 32;
 }
-// Whether the double product splits k: only on the 32² floor, and only where even its tiles are
-// short of a wave.
+// Whether the DMMA tile prefetches its fragments across k tiles (gemm11_pf): wherever k is deep
+// enough to have a next tile to overlap.
+inline bool dmma_prefetch(GemmShape s) { return !shallow_k(s); }
+// Whether the double product may split k: only on the 32² floor, and only where even its tiles
+// are short of a wave (how many slices, then, is the time model's choice below).
 inline bool dmma_split_k(GemmShape s, long long sms, bool large_fits) {
   return dmma_tile(s, sms, large_fits) == 32 && tiles_of(s, 32, 32) < wave(sms);
 }
@@ -203,7 +215,12 @@ inline int splitk_splits(GemmShape s, int bm, int bn, int bk, int blocks_per_sm,
 // average, 8.4% at worst, 3000×200×300, one slice where two were best; the fill rule there:
 // 4.3% and 19.5%); the SM count is the device's. The model only ranks the splits of one shape,
 // so its constants matter as ratios: the k tile's time against the reduction's.
+// kSplitTileUs is a 64 × 64 × 16 k tile's; another tile of the same depth takes it in proportion
+// to its area (gemm11's 32² DMMA tile a quarter: the FP64 tensor cores of 8.0 and 9.0 do as many
+// multiply-adds per cycle as the FP32 lanes), so the reduction's fixed cost weighs four times as
+// much against a small double tile's k loop as against the float one's.
 constexpr double kSplitTileUs = 0.7, kSplitCoResident = 0.5, kSplitReduceUs = 3.5, kSplitReduceBytesPerUs = 2.5e6;
+inline double split_tile_us(int bm, int bn) { return kSplitTileUs * double(bm) * double(bn) / (64.0 * 64.0); }
 inline double splitk_model_us(GemmShape s, int bm, int bn, int bk, int splits, int blocks_per_sm, long long sms,
                               std::size_t elem_bytes) {
   const int used = used_splits(s.K, splits, bk);
@@ -211,7 +228,7 @@ inline double splitk_model_us(GemmShape s, int bm, int bn, int bk, int splits, i
   const long long busiest = div_up(tiles_of(s, bm, bn) * used, sms);
   const auto resident = [&](long long n) { return n ? 1 + kSplitCoResident * double(n - 1) : 0.0; };
   const double load = double(busiest / blocks_per_sm) * resident(blocks_per_sm) + resident(busiest % blocks_per_sm);
-  double t = kSplitTileUs * double(k_tiles) * load;
+  double t = split_tile_us(bm, bn) * double(k_tiles) * load;
   if (used > 1) t += kSplitReduceUs + double(used + 1) * s.M * s.N * double(elem_bytes) / kSplitReduceBytesPerUs;
   return t;
 }

@@ -295,8 +295,21 @@ TEST_CASE("split-K choice: the examples of gemm_auto's header") {
   CHECK(dmma_tile({2048, 2048, 2048}, 132, false) == 64);   // 128² does not fit (8.6's 99 KB)
   CHECK(dmma_tile({1000, 1000, 1000}, 132, true) == 64);    // 64 tiles of 128², 256 of 64²
   CHECK(dmma_tile({513, 257, 129}, 132, true) == 32);       // 45 tiles of 64²
-  CHECK(dmma_tile({1408, 1408, 64}, 132, true) == 64);      // 121 tiles of 128²: short of 123
-  CHECK(dmma_tile({1536, 1536, 64}, 132, true) == 128);     // 144 tiles of 128²
+  CHECK(dmma_tile({1408, 1408, 128}, 132, true) == 64);     // 121 tiles of 128²: short of 123
+  CHECK(dmma_tile({1536, 1536, 128}, 132, true) == 128);    // 144 tiles of 128²
+  // A shallow product (K <= 64: the whole k range in the 4-stage ring) keeps the 64² tile, without
+  // the prefetch, however many 128² tiles it has: measured on the H100 (docs/sgemm-ladder.md,
+  // "gemm_auto's rules"), 4097×4095×17 and 3001×2999×61 ran fastest on gemm11 64² unprefetched.
+  CHECK(shallow_k({4097, 4095, 17}));
+  CHECK(shallow_k({3001, 2999, 64}));
+  CHECK_FALSE(shallow_k({3001, 2999, 65}));
+  CHECK(dmma_tile({4097, 4095, 17}, 132, true) == 64);
+  CHECK(dmma_tile({3001, 2999, 61}, 132, true) == 64);
+  CHECK(dmma_tile({1536, 1536, 64}, 132, true) == 64);
+  CHECK_FALSE(dmma_prefetch({4097, 4095, 17}));
+  CHECK_FALSE(dmma_prefetch({3001, 2999, 61}));
+  CHECK(dmma_prefetch({1000, 1000, 1000}));                 // deep: the prefetching 64² tile
+  CHECK(dmma_prefetch({2048, 2048, 2048}));
   // ... and k is split only on the 32² floor, where even its tiles are short of a wave
   CHECK_FALSE(dmma_split_k({513, 257, 129}, 132, true));    // 153 tiles of 32²: unsplit
   CHECK_FALSE(dmma_split_k({2048, 2048, 2048}, 132, true));
@@ -329,6 +342,17 @@ TEST_CASE("split-K by the time model: gemm_auto's small float step, the measured
   CHECK(used({2000, 1000, 500}) == 1);
   // ... and where it did not: 3000×200×300, one slice where two were 8.4% faster.
   CHECK(used({3000, 200, 300}) == 1);
+  // The double 32² DMMA tile (two blocks per SM), its k tile a quarter of the 64² one's time: the
+  // reduction's fixed cost then outweighs the k loop it shortens unless k is long. 211×223×227 ran
+  // 7.8 µs unsplit against 9.4 split on the H100 (docs/sgemm-ladder.md, "gemm_auto's rules").
+  const auto used_dmma = [](GemmShape s) {
+    return used_splits(s.K, splitk_splits_modeled(s, 32, 32, 16, 2, 132, 8), 16);
+  };
+  CHECK(split_tile_us(32, 32) == doctest::Approx(0.7 / 4));
+  CHECK(split_tile_us(64, 64) == doctest::Approx(0.7));
+  CHECK(used_dmma({211, 223, 227}) == 1);
+  CHECK(used_dmma({256, 256, 256}) == 1);
+  CHECK(used_dmma({100, 100, 4096}) > 1);                  // 16 tiles, 256 k tiles deep
   // The model's own arithmetic (splitk_model_us): one slice, one block per SM: k tiles × 0.7 µs;
   // 700×600×200 in 4 slices: 440 blocks (4 on the busiest SM, 2.5 blocks' time) of 4 k tiles,
   // plus the reduction (3.5 µs and 5 × 420000 floats at 2.5 TB/s).
