@@ -17,13 +17,15 @@
 //              C): gemm13 (TMA, a producer warpgroup that also transposes A) where the build has
 //              sm_90a and the device is 9.0, gemm12 where TMA cannot describe the operands or
 //              the build lacks sm_90a; otherwise gemm12 256×128×16, 4 stages;
-//           1. k not shallow and tiles of 128² >= two waves: the 128×128×16 tile, 3 stages,
-//              unsplit: gemm9's where its 16-byte path applies, gemm10's otherwise;
+//           1. tiles of 128² >= two waves: the 128×128×16 tile, 3 stages, unsplit: gemm9's where
+//              its 16-byte path applies; gemm10's otherwise, unless k is shallow;
 //           2. otherwise gemm10 64×64×16, 4 stages (four blocks per SM), k split into the number
 //              of slices (1 to 16) a time model puts first (gemm_plan::splitk_model_us: k tiles
 //              per slice × the busiest SM's co-resident blocks, plus the reduction's launch and
-//              bytes). A shallow product stays here at any size: its blocks are mostly prologue
-//              and epilogue, which four blocks per SM hide and the larger tiles do not.
+//              bytes); a shallow product with the 16-byte path takes gemm9's 64² tile instead
+//              (its blocks are mostly prologue and epilogue, where gemm9's direct 16-byte copies
+//              beat gemm10's swizzled A), and a shallow one without it stays on gemm10's 64² tile
+//              at any size (the 128² tile's longer prologue is not amortised over a few k tiles).
 //   double  (FP64 tensor cores) 0. k not shallow, 128² tiles >= a wave and the device's shared
 //              memory holds the tile (146 KB): gemm11 128×128×16 DMMA m16n8k4 with its fragments
 //              prefetched (m16n8k8's two fragment sets spill at this tile);
@@ -148,8 +150,8 @@ MatVecArgs<T> gevm_args(const GemmArgs<T>& g) { return {g.B, g.A, g.C, g.K, g.N,
 inline long long fill_sms() { return gemm_plan::wave(sm_count()); }
 
 template <class T>
-bool large_tile(GemmShape s) {  // float's 128² tile: two blocks per SM, two waves of them, k not shallow
-  return !gemm_plan::shallow_k(s) && gemm_plan::tiles_of(s, kLarge, kLarge) >= 2 * fill_sms();
+bool large_tile(GemmShape s) {  // float's 128² tile: two blocks per SM, two waves of them
+  return gemm_plan::tiles_of(s, kLarge, kLarge) >= 2 * fill_sms();
 }
 // double on the FP64 tensor cores: gemm11_pf's 128 × 128 tile where it fills a wave and fits,
 // else the 64 × 64 one where that does, else gemm11's 32 × 32 tile (four times the tiles), split
@@ -179,13 +181,15 @@ void launch(const GemmArgs<T>& g, cudaStream_t s) {
   }
   const Here& h = here();
   if constexpr (std::is_same_v<T, float>) {
-    const bool vec = vec_io_ok(g, /*need_a=*/false);
+    const bool vec = vec_io_ok(g, /*need_a=*/false), shallow = gemm_plan::shallow_k(sh);
     if (!h.cp_async) gemm8::launch<float, 128, 128, 8, 64, 32, 8, 8>(g, s);
-    else if (!large_tile<T>(sh)) gemm10::launch_split<float, 64, 64, 16, 32, 32, 4, 8, 4>(g, splits<T>(sh), s);
+    else if (shallow && vec && !large_tile<T>(sh)) gemm9::launch<float, 64, 64, 16, 32, 32, 4, 8, 4>(g, s);
+    else if (!large_tile<T>(sh) || (shallow && !vec))  // shallow: splits() is 1 on a large shape
+      gemm10::launch_split<float, 64, 64, 16, 32, 32, 4, 8, 4>(g, splits<T>(sh), s);
 #if defined(KL_BUILD_SM90A)
-    else if (vec && huge_tile(sh) && h.tma) gemm13::launch<KL_AUTO_GEMM13>(g, s);  // gemm12 where TMA cannot
+    else if (vec && !shallow && huge_tile(sh) && h.tma) gemm13::launch<KL_AUTO_GEMM13>(g, s);  // gemm12 where TMA cannot
 #endif
-    else if (vec && huge_tile(sh) && h.huge) gemm12::launch<float, 256, 128, 16, 64, 64, 16, 8, 4>(g, s);
+    else if (vec && !shallow && huge_tile(sh) && h.huge) gemm12::launch<float, 256, 128, 16, 64, 64, 16, 8, 4>(g, s);
     else if (vec) gemm9::launch<float, 128, 128, 16, 64, 32, 8, 8, 3>(g, s);
     else gemm10::launch_split<float, 128, 128, 16, 64, 32, 8, 8, 3>(g, 1, s);
   } else {
@@ -209,6 +213,7 @@ void prepare() {
     if (h.tma) gemm13::prepare<KL_AUTO_GEMM13>();
 #endif
     gemm9::prepare<float, 128, 128, 16, 64, 32, 8, 8, 3>();
+    gemm9::prepare<float, 64, 64, 16, 32, 32, 4, 8, 4>();
     gemm10::prepare<float, 128, 128, 16, 64, 32, 8, 8, 3>();
     gemm10::prepare<float, 64, 64, 16, 32, 32, 4, 8, 4>();
   } else if (!h.dmma) {
