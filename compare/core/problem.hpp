@@ -19,9 +19,9 @@
 #include "compare/core/device_memory.hpp"
 #include "compare/core/dtype.hpp"
 #include "compare/core/family.hpp"
-#include "compare/core/metric.hpp"
 #include "compare/core/random.hpp"
 #include "compare/core/tolerance.hpp"
+#include "compare/report/row.hpp"
 
 #include <cmath>
 #include <cstdint>

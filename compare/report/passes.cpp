@@ -1,8 +1,6 @@
 // Passes merged into one report (passes.hpp says what is kept and why).
 #include "compare/report/passes.hpp"
 
-#include "compare/core/stats.hpp"
-
 #include <algorithm>
 #include <cmath>
 #include <map>
