@@ -125,6 +125,10 @@ struct Row {
   Source source = Source::handwritten;
   RowStatus status = RowStatus::ok;
   std::string note;                       // skip reason, error message or failure detail
+  // The variant runs on this GPU but on a slow path (compare/core/requirements.hpp: slow_note), and
+  // the note says so: the reports show the note on a passing row too. Set where that is written
+  // into the note, never read back from its text.
+  bool slow_path = false;
   Check check;                            // random inputs against the fp64 reference, within the bound
   Check exact_check;                      // integer-valued inputs, compared for equality
   Check library_check;                    // against the library baseline's output
