@@ -23,7 +23,7 @@
 #pragma once
 
 #include "common/cuda_check.hpp"
-#include "handwritten/allreduce/allreduce_args.hpp"
+#include "common/args/allreduce_args.hpp"
 
 #include <cuda_runtime_api.h>
 

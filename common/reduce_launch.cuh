@@ -13,8 +13,8 @@
 #pragma once
 
 #include "common/device_helpers.cuh"
-#include "handwritten/reduce/reduce_args.hpp"
-#include "handwritten/rows/rows_args.hpp"
+#include "common/args/reduce_args.hpp"
+#include "common/args/rows_args.hpp"
 
 #include <cmath>
 #include <cstddef>

@@ -23,13 +23,13 @@
 #include "common/cuda_check.hpp"
 #include "common/submission_abi.hpp"
 #include "common/variant.hpp"
-#include "handwritten/dot/dot_args.hpp"
-#include "handwritten/gemm/gemm_args.hpp"
-#include "handwritten/gemv/matvec_args.hpp"
-#include "handwritten/reduce/reduce_args.hpp"
-#include "handwritten/rows/rows_args.hpp"
-#include "handwritten/table/table_args.hpp"
-#include "handwritten/transpose/transpose_args.hpp"
+#include "common/args/dot_args.hpp"
+#include "common/args/gemm_args.hpp"
+#include "common/args/matvec_args.hpp"
+#include "common/args/reduce_args.hpp"
+#include "common/args/rows_args.hpp"
+#include "common/args/table_args.hpp"
+#include "common/args/transpose_args.hpp"
 
 #include <cstring>
 #include <deque>

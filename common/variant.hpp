@@ -5,11 +5,11 @@
 // pointers in, no allocation, no host copies, no synchronisation, no timing, no other stream.
 // Everything else (inputs, references, validation, timing, reports) belongs to compare/.
 //
-// `Args` is a family's launch-argument struct, defined with the family in
-// handwritten/<family>/<family>_args.hpp (ReduceArgs, GemmArgs, ...), together with the
-// declarations of its two lists, `<family>_handwritten<T>()` (handwritten/<family>/) and
-// `<family>_library<T>()` (library_baselines/). Adding a variant = one kernel file + one line in
-// its family's list (docs/adding-a-kernel.md).
+// `Args` is a family's launch-argument struct, defined in common/args/<family>_args.hpp
+// (ReduceArgs, GemmArgs, ...) together with the declarations of its two lists,
+// `<family>_handwritten<T>()` (handwritten/<family>/) and `<family>_library<T>()`
+// (library_baselines/). Adding a variant = one kernel file + one line in its family's list
+// (docs/adding-a-kernel.md).
 //
 // Variants are written with designated initializers, so a descriptor names what it fills in:
 //   return {.info = {"reduce3_sequential_addressing", "000, 001: reduce3", "..."},
@@ -61,7 +61,7 @@ inline constexpr std::string_view kFeatureClusters = "thread-block clusters and 
 inline constexpr std::string_view kFeatureFp64Mma = "FP64 tensor-core mma";
 
 // One descriptor type for every family. `Args` is the family's launch-argument struct
-// (handwritten/<family>/<family>_args.hpp); `Args::Size` is what the optional hooks receive (the
+// (common/args/<family>_args.hpp); `Args::Size` is what the optional hooks receive (the
 // problem's dimensions, nothing else).
 template <class Args>
 struct Variant {

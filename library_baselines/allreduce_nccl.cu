@@ -7,7 +7,7 @@
 // tree) with the LL/LL128/Simple protocols it picks by size.
 #include "common/gpu_group.hpp"
 #include "common/nccl_check.hpp"
-#include "handwritten/allreduce/allreduce_args.hpp"
+#include "common/args/allreduce_args.hpp"
 
 #include <nccl.h>
 

@@ -46,7 +46,7 @@
 #include "common/cublas_handle.hpp"
 #include "common/cuda_check.hpp"
 #include "common/reduce_launch.cuh"
-#include "handwritten/dot/dot_args.hpp"
+#include "common/args/dot_args.hpp"
 #include "library_baselines/library_common.cuh"
 
 namespace kl {

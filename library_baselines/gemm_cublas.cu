@@ -21,7 +21,7 @@
 
 #include "common/cublas_handle.hpp"
 #include "common/cuda_check.hpp"
-#include "handwritten/gemm/gemm_args.hpp"
+#include "common/args/gemm_args.hpp"
 
 namespace kl {
 namespace {

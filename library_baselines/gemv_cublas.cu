@@ -18,7 +18,7 @@
 
 #include "common/cublas_handle.hpp"
 #include "common/cuda_check.hpp"
-#include "handwritten/gemv/matvec_args.hpp"
+#include "common/args/matvec_args.hpp"
 
 namespace kl {
 namespace {

@@ -33,7 +33,7 @@
 #include "common/cuda_check.hpp"
 #include "common/device_helpers.cuh"
 #include "common/reduce_launch.cuh"
-#include "handwritten/reduce/reduce_args.hpp"
+#include "common/args/reduce_args.hpp"
 #include "library_baselines/library_common.cuh"
 
 namespace kl {

@@ -53,7 +53,7 @@
 #include "common/cuda_check.hpp"
 #include "common/device_helpers.cuh"
 #include "common/reduce_launch.cuh"
-#include "handwritten/rows/rows_args.hpp"
+#include "common/args/rows_args.hpp"
 #include "library_baselines/library_common.cuh"
 
 namespace kl {

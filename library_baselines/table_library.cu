@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "common/cuda_check.hpp"
-#include "handwritten/table/table_args.hpp"
+#include "common/args/table_args.hpp"
 
 namespace kl {
 namespace {

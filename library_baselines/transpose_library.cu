@@ -27,7 +27,7 @@
 
 #include "common/cublas_handle.hpp"
 #include "common/cuda_check.hpp"
-#include "handwritten/transpose/transpose_args.hpp"
+#include "common/args/transpose_args.hpp"
 
 namespace kl {
 namespace {

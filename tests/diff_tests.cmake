@@ -56,3 +56,7 @@ add_test(NAME compare_diff_incomplete_new
          COMMAND ${CMAKE_COMMAND} -DEXE=$<TARGET_FILE:compare-diff> -DEXPECT_RC=2
                  "-DARGS=${CMAKE_SOURCE_DIR}/tests/fixtures/diff/gemm-new-names-dirty.json;${CMAKE_SOURCE_DIR}/tests/fixtures/diff/incomplete.json"
                  -P ${CMAKE_SOURCE_DIR}/tests/scripts/check_diff_exit.cmake)
+
+# The layers include one way, in every build: common/ nothing above it, the report nothing of the
+# runner, the diff nothing but the report (tests/scripts/check_layering.cmake).
+add_test(NAME layering COMMAND ${CMAKE_COMMAND} -DSRC=${CMAKE_SOURCE_DIR} -P ${CMAKE_SOURCE_DIR}/tests/scripts/check_layering.cmake)

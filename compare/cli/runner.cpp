@@ -1,6 +1,7 @@
 #include "compare/cli/runner.hpp"
 
 #include "common/cuda_check.hpp"
+#include "compare/core/device_state.hpp"
 #include "compare/core/family.hpp"
 #include "compare/sandbox/sandbox_process.hpp"
 #include "compare/sandbox/submissions.hpp"

@@ -139,11 +139,12 @@ struct Pipeline {
 
   bool stop() const { return !ctx.fatal.empty() || g_interrupted.load(); }
 
-  // Marks every row still pending as not run, saying why.
-  void abandon(const std::string& why) {
+  // Marks every row still pending as not run (`status`: skipped, or error where the runner itself
+  // failed them), saying why.
+  void abandon(const std::string& why, RowStatus status = RowStatus::skipped) {
     for (std::size_t i = 0; i < rows.size(); ++i)
       if (pending[i]) {
-        rows[i].status = RowStatus::skipped;
+        rows[i].status = status;
         rows[i].note = why;
         rows[i].has_timing = false;
         pending[i] = false;
@@ -651,7 +652,10 @@ struct Pipeline {
     else if (!lib_ok) r.note = "disagrees with the library: " + r.library_check.detail;
     else if (r.source == Source::handwritten && !r.had_library_output)
       r.note = "no library output to cross-check against (no library baseline passed)";
-    if (!cands[i].remark.empty()) r.note = r.note.empty() ? cands[i].remark : r.note + "; " + cands[i].remark;
+    if (!cands[i].remark.empty()) {
+      r.note = r.note.empty() ? cands[i].remark : r.note + "; " + cands[i].remark;
+      r.slow_path = true;
+    }
     if (r.has_timing && r.time_ms.median > 0) {
       r.throughput = r.metric.rate(r.work, r.time_ms.median * 1e-3);
       r.vs_ceiling = r.metric.ceiling > 0 ? r.throughput / r.metric.ceiling : 0;
@@ -660,6 +664,7 @@ struct Pipeline {
     if (!impossible.empty() && r.status == RowStatus::ok) {
       r.status = RowStatus::fail;
       r.note = impossible;
+      r.slow_path = false;  // the note no longer says it
     }
   }
 };
@@ -708,9 +713,7 @@ std::vector<Row> execute(const Row& proto, Problem& problem, std::vector<Candida
     p.workspace = ctx.timer.allocate(p.ws_bytes ? kGuardBytes + p.ws_bytes + kGuardBytes : 0);
     p.arm_workspace_guard();
   } catch (const std::exception& e) {
-    p.abandon(std::string("could not allocate the workspace: ") + e.what());
-    for (Row& r : rows)
-      if (r.note.rfind("could not allocate", 0) == 0) r.status = RowStatus::error;
+    p.abandon(std::string("could not allocate the workspace: ") + e.what(), RowStatus::error);
     return rows;
   }
 

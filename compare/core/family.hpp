@@ -7,9 +7,9 @@
 #include "common/variant.hpp"
 #include "compare/core/device.hpp"
 #include "compare/core/dtype.hpp"
-#include "compare/report/report.hpp"
 #include "compare/core/sizes.hpp"
 #include "compare/core/stats.hpp"
+#include "compare/report/row.hpp"
 
 #include <atomic>
 #include <functional>

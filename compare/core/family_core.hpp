@@ -1,5 +1,6 @@
 // The family template: what every family does the same way, said once. A family is a traits
-// struct (compare/family_<name>.hpp) and one registry line (compare/families/families.cpp):
+// struct (compare/families/family_<name>.hpp) and one registration line in a translation unit of
+// its own (compare/families/<name>.cpp: KL_REGISTER_FAMILY, compare/core/family.hpp):
 //
 //   struct ReduceFamily : FamilyTraits {
 //     static constexpr std::string_view name = "reduce", summary = "...", unit = "GB/s";
@@ -360,7 +361,7 @@ class TypedFamily final : public Family {
   SizeSpec spec_;
 };
 
-// The one instance of family F (the registry in families.cpp lists these).
+// The one instance of family F (what KL_REGISTER_FAMILY registers).
 template <class F>
 const Family& family() {
   static const TypedFamily<F> f;

@@ -19,9 +19,9 @@
 #include "compare/core/device_memory.hpp"
 #include "compare/core/dtype.hpp"
 #include "compare/core/family.hpp"
-#include "compare/core/metric.hpp"
 #include "compare/core/random.hpp"
 #include "compare/core/tolerance.hpp"
+#include "compare/report/row.hpp"
 
 #include <cmath>
 #include <cstdint>
@@ -53,7 +53,7 @@ struct Candidate {
   // hand-written variants yes; library baselines that synchronise by design (thrust::reduce
   // returns its value to the host) and families whose operation spans several GPUs' streams no.
   bool check_stream = false;
-  std::string remark;         // said in the row's note when nothing else is (a slow path on this GPU)
+  std::string remark;         // a slow path on this GPU (requirements.hpp: slow_note): added to the row's note, slow_path set
   std::function<void(void* workspace, cudaStream_t)> launch;
   // Set for a submission's variant: its code runs in its sandbox process, never in this one
   // (launch is then unused), and it is judged by the submission rules (README, "Method").

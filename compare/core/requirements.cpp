@@ -61,7 +61,7 @@ std::string why_not_runnable(const Requirements& r, const DeviceLimits& d, int l
 
 std::string slow_note(const Requirements& r, const DeviceLimits& d) {
   if (r.feature == kFeatureFp64Mma && !d.fp64_tensor_cores && d.compute_capability >= r.compute_capability)
-    return std::string(kSlowNote) + "this GPU (" + cc_text(d.compute_capability) +
+    return "slow here: this GPU (" + cc_text(d.compute_capability) +
            ") has no FP64 tensor cores, so its DMMA instructions run at a small fraction of the rate of 8.0, 9.0 "
            "and 10.0 (run anyway, not hidden)";
   return {};

@@ -52,11 +52,9 @@ inline constexpr int kNoImage = -1;
 // "needs compute capability 9.0 for thread-block clusters and distributed shared memory; this GPU is 8.6".
 std::string why_not_runnable(const Requirements& r, const DeviceLimits& d, int loaded_ptx_version = 0);
 // "" unless the variant runs here but on a slow path the row should say (DMMA without FP64
-// tensor cores: the instruction runs, slowly).
+// tensor cores: the instruction runs, slowly). The runner adds it to the row's note and sets the
+// row's slow_path (compare/report/row.hpp), which the reports read.
 std::string slow_note(const Requirements& r, const DeviceLimits& d);
-// Whether a row's note holds such a remark (the reports show it on a passing row too).
-inline constexpr std::string_view kSlowNote = "slow here: ";
-inline bool has_slow_note(const std::string& note) { return note.find(kSlowNote) != std::string::npos; }
 
 // The CUDA side (device_limits.cpp). The current device's limits, read once per process;
 // nullptr when there is no device (then nothing is checked: the run has already stopped).

@@ -1,7 +1,10 @@
 // Problem sizes: the named dimensions of a family ("n"; "M x N"; "M x N x K"), how `--sizes`
 // entries are parsed into them, named size sets (document 003's sweep as `--sizes 003`), and
-// power-of-two sweeps. Said once here for every family; errors name the dimension.
+// power-of-two sweeps. Said once here for every family; errors name the dimension. Dims, the
+// values themselves, is a report type (compare/report/row.hpp).
 #pragma once
+
+#include "compare/report/row.hpp"
 
 #include <cstddef>
 #include <string>
@@ -9,8 +12,6 @@
 #include <vector>
 
 namespace kl {
-
-using Dims = std::vector<long long>;
 
 // Every dimension the runner accepts is at most this: kernels index with int and step tiles
 // past the last element (k0 += BK), so a dimension within 2^30 never overflows a signed int.

@@ -1,18 +1,13 @@
-// Sample statistics and the noise-driven stopping rule used by the timer.
+// The noise-driven stopping rule used by the timer. The statistics it judges by (SampleStats,
+// summarize) are the report's: compare/report/row.hpp.
 #pragma once
+
+#include "compare/report/row.hpp"
 
 #include <cstddef>
 #include <vector>
 
 namespace kl {
-
-struct SampleStats {
-  std::size_t samples = 0;
-  double median = 0, min = 0, max = 0, mean = 0;
-  double noise = 0;  // relative standard deviation: stddev / mean (0 for fewer than 2 samples)
-};
-
-SampleStats summarize(std::vector<double> samples);
 
 // When to stop taking samples (nvbench's rule, simplified): at least min_samples and
 // min_seconds of measured time, then stop as soon as the relative noise is at most

@@ -8,7 +8,11 @@
 // carries an error of its own; its bound is added (it is tiny next to float's, and for double
 // the references are built to keep it well under the kernel's). Integers are exact: bound 0.
 // NaN or Inf where the reference is finite never passes.
+//
+// A comparison's outcome, Check, is recorded in the report's rows: compare/report/row.hpp.
 #pragma once
+
+#include "compare/report/row.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -26,18 +30,6 @@ inline double gamma_bound(double k, double u) {
   if (ku >= 1.0) return std::numeric_limits<double>::infinity();
   return ku / (1.0 - ku);
 }
-
-// The outcome of comparing one output (a scalar, or the worst element of a matrix).
-struct Check {
-  bool ran = false;
-  bool pass = false;
-  double max_abs_err = 0;   // largest |got - ref|
-  double worst_ratio = 0;   // largest |got - ref| / bound over elements (pass iff <= 1)
-  double bound_at_worst = 0;
-  std::size_t worst_index = 0;
-  std::size_t bad_count = 0;  // elements over their bound (NaN included)
-  std::string detail;         // human-readable reason when it fails
-};
 
 // One element: does `got` lie within `bound` of `ref`? NaN/Inf never passes, and neither does
 // anything against a bound that is not a finite number (a bound of +inf says nothing).

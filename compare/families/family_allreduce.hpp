@@ -32,7 +32,7 @@
 // comparable with.
 #pragma once
 
-#include "handwritten/allreduce/allreduce_args.hpp"
+#include "common/args/allreduce_args.hpp"
 #include "common/gpu_group.hpp"
 #include "compare/families/allreduce_group.hpp"
 #include "compare/core/family_core.hpp"

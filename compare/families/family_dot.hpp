@@ -12,7 +12,7 @@
 // wrap.
 #pragma once
 
-#include "handwritten/dot/dot_args.hpp"
+#include "common/args/dot_args.hpp"
 #include "compare/core/family_core.hpp"
 #include "compare/core/reference.hpp"
 

@@ -19,7 +19,7 @@
 // (exact_values for sums of products, the sparse side on A).
 #pragma once
 
-#include "handwritten/gemv/matvec_args.hpp"
+#include "common/args/matvec_args.hpp"
 #include "compare/families/family_product.hpp"
 
 namespace kl {

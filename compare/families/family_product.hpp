@@ -10,7 +10,7 @@
 // every partial sum is exact (K·max|a|·max|b| <= 2^24 or 2^53).
 #pragma once
 
-#include "handwritten/gemm/gemm_args.hpp"
+#include "common/args/gemm_args.hpp"
 #include "compare/core/device_memory.hpp"
 #include "compare/core/family_core.hpp"
 #include "compare/core/reference.hpp"

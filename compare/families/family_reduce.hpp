@@ -7,7 +7,7 @@
 // (floating types); integers exact (modulo 2^32, as CUDA int adds wrap).
 #pragma once
 
-#include "handwritten/reduce/reduce_args.hpp"
+#include "common/args/reduce_args.hpp"
 #include "compare/core/family_core.hpp"
 #include "compare/core/reference.hpp"
 

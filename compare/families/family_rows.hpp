@@ -23,7 +23,7 @@
 // row of the third, so a dropped or shifted edge element changes the answer.
 #pragma once
 
-#include "handwritten/rows/rows_args.hpp"
+#include "common/args/rows_args.hpp"
 #include "compare/core/family_core.hpp"
 #include "compare/core/reference.hpp"
 

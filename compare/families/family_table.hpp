@@ -58,7 +58,7 @@
 // The table has no inputs, hence no second, exact-input run.
 #pragma once
 
-#include "handwritten/table/table_args.hpp"
+#include "common/args/table_args.hpp"
 #include "compare/core/device_memory.hpp"
 #include "compare/core/family_core.hpp"
 #include "compare/core/reference_table.hpp"

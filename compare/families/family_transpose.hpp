@@ -11,7 +11,7 @@
 // for every element, NaN poison fails): no second, integer-valued input set.
 #pragma once
 
-#include "handwritten/transpose/transpose_args.hpp"
+#include "common/args/transpose_args.hpp"
 #include "compare/core/family_core.hpp"
 
 #include <algorithm>

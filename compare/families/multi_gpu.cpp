@@ -1,7 +1,7 @@
 #include "compare/families/multi_gpu.hpp"
 
 #include "compare/core/family.hpp"
-#include "handwritten/allreduce/allreduce_args.hpp"
+#include "common/args/allreduce_args.hpp"
 
 #include <cuda_runtime_api.h>
 

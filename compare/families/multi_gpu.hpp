@@ -3,7 +3,7 @@
 // runner insists on, and nccl-tests' all-reduce metrics.
 #pragma once
 
-#include "compare/core/metric.hpp"
+#include "compare/report/row.hpp"
 
 #include <string>
 

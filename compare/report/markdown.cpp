@@ -1,6 +1,5 @@
 // Markdown: the run's metadata, then a table per problem.
 #include "compare/report/text.hpp"
-#include "compare/core/requirements.hpp"
 
 #include <sstream>
 
@@ -59,7 +58,7 @@ std::string to_markdown(const Report& rep) {
       } else {
         os << "- | - | - | - | - | " << (also ? "- | " : "") << "- | - | ";
       }
-      os << (r->status == RowStatus::ok ? check_text(*r) + (has_slow_note(r->note) ? "; " + r->note : std::string())
+      os << (r->status == RowStatus::ok ? check_text(*r) + (r->slow_path ? "; " + r->note : std::string())
                                         : std::string(status_name(r->status)) + ": " + r->note)
          << " |\n";
     }

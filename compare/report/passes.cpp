@@ -1,8 +1,6 @@
 // Passes merged into one report (passes.hpp says what is kept and why).
 #include "compare/report/passes.hpp"
 
-#include "compare/core/stats.hpp"
-
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -32,12 +30,14 @@ void absorb(Row& into, const Row& pass, bool first) {
   } else if (fails && !was_failing) {
     into.status = pass.status;
     into.note = pass.note;
+    into.slow_path = pass.slow_path;
     into.check = pass.check;
     into.exact_check = pass.exact_check;
     into.library_check = pass.library_check;
   } else if (into.status == RowStatus::skipped && pass.status == RowStatus::ok) {
     into.status = RowStatus::ok;  // skipped in an earlier pass only (e.g. a budget): the timed pass counts
     into.note = pass.note;
+    into.slow_path = pass.slow_path;
   }
   if (!pass.has_timing) return;
   into.samples_ms.insert(into.samples_ms.end(), pass.samples_ms.begin(), pass.samples_ms.end());

@@ -1,61 +1,18 @@
-// One row per (problem, variant), and the writers: terminal table (table.cpp), JSON (json.cpp,
-// through the schema in schema.hpp), CSV (csv.cpp), markdown (markdown.cpp). Files are written
-// whole or not at all (a temporary file renamed into place: file.cpp), and read back, .json or
-// .json.gz (load.cpp). Plain C++: the kl_report target needs no CUDA header or library.
+// A report: its rows (row.hpp: one per (problem, variant)) and the run's metadata, and the
+// writers: terminal table (table.cpp), JSON (json.cpp, through the schema in schema.hpp), CSV
+// (csv.cpp), markdown (markdown.cpp). Files are written whole or not at all (a temporary file
+// renamed into place: file.cpp), and read back, .json or .json.gz (load.cpp). Plain C++: the
+// kl_report target needs no CUDA header or library.
 #pragma once
 
-#include "common/variant.hpp"
-#include "compare/core/device.hpp"
-#include "compare/core/device_state.hpp"
-#include "compare/core/metric.hpp"
-#include "compare/core/sizes.hpp"
-#include "compare/core/stats.hpp"
-#include "compare/core/tolerance.hpp"
+#include "compare/report/row.hpp"
 
-#include <cstdint>
 #include <iosfwd>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace kl {
-
-enum class RowStatus { ok, fail, skipped, error };
-std::string_view status_name(RowStatus s);
-
-std::string_view source_name(Source s);  // "handwritten" | "library"
-
-// A string axis value of a problem (nvbench's string axes), e.g. {"op", "row_max"}.
-using AxisValues = std::vector<std::pair<std::string, std::string>>;
-
-struct Row {
-  std::string family, dtype, shape;      // shape: "n=268435456", "2048x2048x2048", "1000x1000 op=row_max"
-  Dims dims;
-  std::vector<std::string> dim_names;     // the family's names for dims ("M", "N", "K")
-  AxisValues axes;
-  std::string variant, origin, lesson;
-  Source source = Source::handwritten;
-  RowStatus status = RowStatus::ok;
-  std::string note;                       // skip reason, error message or failure detail
-  Check check;                            // random inputs against the fp64 reference, within the bound
-  Check exact_check;                      // integer-valued inputs, compared for equality
-  Check library_check;                    // against the library baseline's output
-  bool had_library_output = false;        // a library baseline passed, so library_check could run
-  bool has_timing = false;
-  SampleStats time_ms;
-  std::vector<double> samples_ms;         // every sample, in the order taken
-  // One median per pass over the problems (compare --repeat, or reports merged by
-  // merge_passes): the unit the diff tests when both runs have enough of them. Empty: one pass.
-  std::vector<double> pass_medians_ms;
-  bool converged = false;
-  Metric metric;                          // the family's unit, work and ceiling
-  double work = 0;                        // what this variant does (metric.work unless it differs)
-  double throughput = 0;                  // in metric.unit
-  double vs_library = 0;                  // t_fastest_library / t_variant (1.0 = as fast)
-  std::string library_name;               // which library baseline that is
-  double vs_ceiling = 0;                  // throughput / metric.ceiling
-  std::uint64_t seed = 0;
-};
 
 struct RunMeta {
   std::string tool_version = "kernel-ladder compare 1";

@@ -219,6 +219,7 @@ void to_json(json& x, const Row& r) {
     x["axes"] = a;
   }
   if (!r.note.empty()) x["note"] = r.note;
+  if (r.slow_path) x["slow_path"] = true;
   x["validation"] = r.check;
   x["validation_exact_inputs"] = r.exact_check;
   x["validation_vs_library"] = r.library_check;
@@ -259,6 +260,7 @@ void from_json(const json& x, Row& r) {
   r.source = x.value("source", std::string("handwritten")) == "library" ? Source::library : Source::handwritten;
   read(x, "seed", r.seed);
   read(x, "note", r.note);
+  read(x, "slow_path", r.slow_path);
   read(x, "validation", r.check);
   read(x, "validation_exact_inputs", r.exact_check);
   read(x, "validation_vs_library", r.library_check);

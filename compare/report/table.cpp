@@ -1,6 +1,5 @@
 // The terminal table: one block per problem, one line per variant, notes below.
 #include "compare/report/text.hpp"
-#include "compare/core/requirements.hpp"
 
 #include <algorithm>
 #include <ostream>
@@ -70,7 +69,7 @@ void print_table(std::ostream& os, const Report& rep) {
       }
       if (also) cell.insert(cell.begin() + 7, r->status == RowStatus::skipped || r->status == RowStatus::error ? "-" : also_text(*r));
       cells.push_back(std::move(cell));
-      if (!r->note.empty() && (r->status != RowStatus::ok || has_slow_note(r->note))) notes.push_back(r->variant + ": " + r->note);
+      if (!r->note.empty() && (r->status != RowStatus::ok || r->slow_path)) notes.push_back(r->variant + ": " + r->note);
     }
     print_grid(os, cols, cells);
     for (const auto& n : notes) os << "    note: " << n << '\n';

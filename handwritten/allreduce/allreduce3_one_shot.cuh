@@ -11,7 +11,7 @@
 // element-wise (4- or 8-byte) loads keep far too few bytes in flight: expect a fraction of the
 // peer bandwidth at large sizes. Step 5 widens the loads.
 //
-// Synchronisation (flags, common/allreduce_common.cuh): block b of every rank meets block b of
+// Synchronisation (flags, allreduce_common.cuh): block b of every rank meets block b of
 // every peer twice. At the start, so no block reads a peer's input before that peer's stream has
 // reached the operation; at the end, so no rank finishes (and lets its input be overwritten) while
 // a peer block may still read it. The flag values are the operation's generation, which only

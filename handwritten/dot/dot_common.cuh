@@ -12,7 +12,7 @@
 // each product (compare/families/family_dot.hpp), so the bound is gamma(depth + 1)·sum |x_i·y_i|.
 #pragma once
 
-#include "handwritten/dot/dot_args.hpp"
+#include "common/args/dot_args.hpp"
 #include "handwritten/reduce/reduce_common.cuh"
 
 #include <limits>

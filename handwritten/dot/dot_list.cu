@@ -1,6 +1,6 @@
 // The dot family's hand-written ladder, in ladder order. One line per variant.
 #include "common/config_name.hpp"
-#include "handwritten/dot/dot_args.hpp"
+#include "common/args/dot_args.hpp"
 #include "handwritten/dot/dot1_global_memory.cuh"
 #include "handwritten/dot/dot2_shared_memory.cuh"
 #include "handwritten/dot/dot3_vectorized.cuh"

@@ -1,6 +1,6 @@
 // The A·Aᵀ family's hand-written ladder, in ladder order. One line per variant.
 #include "common/config_name.hpp"
-#include "handwritten/gemm/gemm_args.hpp"
+#include "common/args/gemm_args.hpp"
 #include "handwritten/gemm/aat_inplace.cuh"
 #include "handwritten/gemm/aat_smem_padded.cuh"
 #include "handwritten/gemm/aat_smem_unpadded.cuh"

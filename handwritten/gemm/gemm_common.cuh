@@ -18,7 +18,7 @@
 
 #include "common/cuda_check.hpp"
 #include "common/device_helpers.cuh"
-#include "handwritten/gemm/gemm_args.hpp"
+#include "common/args/gemm_args.hpp"
 
 #include <cstddef>
 #include <initializer_list>

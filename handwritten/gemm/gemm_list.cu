@@ -1,6 +1,6 @@
 // The gemm family's hand-written ladder, in ladder order. One line per variant.
 #include "common/config_name.hpp"
-#include "handwritten/gemm/gemm_args.hpp"
+#include "common/args/gemm_args.hpp"
 #include "handwritten/gemm/gemm6_regblock2d.cuh"
 #include "handwritten/gemm/gemm7_vectorized.cuh"
 #include "handwritten/gemm/gemm8_warptiled.cuh"

@@ -7,7 +7,7 @@
 // non-empty. Host-compilable: no CUDA headers beyond the contract's.
 #pragma once
 
-#include "handwritten/gemm/gemm_args.hpp"
+#include "common/args/gemm_args.hpp"
 
 #include <algorithm>
 #include <cstddef>

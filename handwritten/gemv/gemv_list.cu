@@ -1,6 +1,6 @@
 // The gemv family's hand-written ladder (y = A·x), in ladder order. One line per variant.
 #include "common/config_name.hpp"
-#include "handwritten/gemv/matvec_args.hpp"
+#include "common/args/matvec_args.hpp"
 #include "handwritten/gemv/gemv1_thread_per_row.cuh"
 #include "handwritten/gemv/gemv2_shared_vector.cuh"
 #include "handwritten/gemv/gemv3_shared_accumulator.cuh"

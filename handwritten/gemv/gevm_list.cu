@@ -1,6 +1,6 @@
 // The gevm family's hand-written ladder (y = x·A), in ladder order. One line per variant.
 #include "common/config_name.hpp"
-#include "handwritten/gemv/matvec_args.hpp"
+#include "common/args/matvec_args.hpp"
 #include "handwritten/gemv/gevm1_thread_per_column.cuh"
 #include "handwritten/gemv/gevm2_shared_vector.cuh"
 #include "handwritten/gemv/gevm3_shared_accumulator.cuh"

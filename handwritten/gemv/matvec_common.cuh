@@ -20,7 +20,7 @@
 
 #include "common/cuda_check.hpp"
 #include "common/device_helpers.cuh"
-#include "handwritten/gemv/matvec_args.hpp"
+#include "common/args/matvec_args.hpp"
 #include "handwritten/gemv/matvec_plan.hpp"
 
 #include <cmath>

@@ -8,7 +8,7 @@
 
 #include "common/device_helpers.cuh"
 #include "common/reduce_launch.cuh"
-#include "handwritten/reduce/reduce_args.hpp"
+#include "common/args/reduce_args.hpp"
 
 #include <cmath>
 #include <cstddef>

@@ -1,5 +1,5 @@
 // The reduction family's hand-written ladder, in ladder order. One line per variant.
-#include "handwritten/reduce/reduce_args.hpp"
+#include "common/args/reduce_args.hpp"
 #include "handwritten/reduce/reduce1_interleaved_divergent.cuh"
 #include "handwritten/reduce/reduce2_interleaved_strided_index.cuh"
 #include "handwritten/reduce/reduce3_sequential_addressing.cuh"

@@ -19,7 +19,7 @@
 #pragma once
 
 #include "handwritten/reduce/reduce_common.cuh"
-#include "handwritten/rows/rows_args.hpp"
+#include "common/args/rows_args.hpp"
 
 #include <cuda/std/limits>
 

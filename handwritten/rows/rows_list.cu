@@ -1,5 +1,5 @@
 // The rows family's hand-written ladder, in ladder order. One line per variant.
-#include "handwritten/rows/rows_args.hpp"
+#include "common/args/rows_args.hpp"
 #include "handwritten/rows/rows_auto.cuh"
 #include "handwritten/rows/rows_block_deep.cuh"
 #include "handwritten/rows/rows_block_split.cuh"

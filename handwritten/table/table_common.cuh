@@ -14,7 +14,7 @@
 #pragma once
 
 #include "common/device_helpers.cuh"
-#include "handwritten/table/table_args.hpp"
+#include "common/args/table_args.hpp"
 
 namespace kl::table_detail {
 

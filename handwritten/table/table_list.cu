@@ -1,6 +1,6 @@
 // The table family's hand-written ladder, in ladder order. One line per variant. float only:
 // the document's table and its intrinsics are single precision.
-#include "handwritten/table/table_args.hpp"
+#include "common/args/table_args.hpp"
 #include "handwritten/table/table_argument_step.cuh"
 #include "handwritten/table/table_constant_step.cuh"
 #include "handwritten/table/table_vec16.cuh"

@@ -11,7 +11,7 @@
 
 #include "common/cuda_check.hpp"
 #include "common/device_helpers.cuh"
-#include "handwritten/transpose/transpose_args.hpp"
+#include "common/args/transpose_args.hpp"
 
 #include <algorithm>
 

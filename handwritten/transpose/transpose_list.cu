@@ -1,6 +1,6 @@
 // The transpose family's hand-written ladder, in ladder order. One line per variant.
 #include "common/config_name.hpp"
-#include "handwritten/transpose/transpose_args.hpp"
+#include "common/args/transpose_args.hpp"
 #include "handwritten/transpose/transpose1_naive.cuh"
 #include "handwritten/transpose/transpose2_smem_tile.cuh"
 #include "handwritten/transpose/transpose3_smem_padded.cuh"

@@ -18,7 +18,7 @@ using namespace kl;
 namespace {
 
 // A device that is host memory and runs everything at once.
-class FakeTimer final : public Timer {
+class FakeTimer : public Timer {
  public:
   cudaStream_t stream() const override { return nullptr; }
   void synchronize() override {}
@@ -199,6 +199,44 @@ TEST_CASE("an exception in one variant is its row's error; the others still run"
   CHECK(rows[0].status == RowStatus::error);
   CHECK(rows[0].note == "boom");
   CHECK(rows[1].status == RowStatus::ok);
+}
+
+TEST_CASE("a slow path on this GPU: said in the row's note and flagged on the row, pass or fail") {
+  FakeProblem p;
+  p.truth = 1, p.exact_truth = 2;
+  Candidate slow = candidate("slow", Source::handwritten, [&](void*, cudaStream_t) { p.out = p.answer(); });
+  slow.remark = "slow here: a test";
+  Candidate wrong = candidate("slow_wrong", Source::handwritten, [&](void*, cudaStream_t) { p.out = p.answer() + 1; });
+  wrong.remark = "slow here: a test";
+  const auto rows = run(p, {slow, wrong, candidate("lib", Source::library, [&](void*, cudaStream_t) { p.out = p.answer(); })});
+  CHECK(rows[0].status == RowStatus::ok);
+  CHECK(rows[0].note == "slow here: a test");
+  CHECK(rows[0].slow_path);
+  CHECK(rows[1].status == RowStatus::fail);
+  CHECK(rows[1].note.find("; slow here: a test") != std::string::npos);
+  CHECK(rows[1].slow_path);
+  CHECK_FALSE(rows[2].slow_path);
+}
+
+TEST_CASE("a workspace that cannot be allocated makes error rows; rows already decided keep theirs") {
+  struct NoMemory final : FakeTimer {
+    std::shared_ptr<void> allocate(std::size_t) override { throw std::runtime_error("out of memory"); }
+  } timer;
+  FakeProblem p;
+  Candidate needs = candidate("needs_workspace", Source::handwritten, [](void*, cudaStream_t) {});
+  needs.workspace_bytes = 64;
+  Candidate cannot = candidate("unsupported", Source::handwritten, [](void*, cudaStream_t) {});
+  cannot.unsupported = "not for this size";
+  std::vector<Candidate> cands{needs, cannot};
+  RunOptions opt;
+  DeviceInfo dev;
+  RunContext ctx{opt, dev, 3000, timer};
+  const auto rows = execute(Row{}, p, cands, ctx, 1);
+  REQUIRE(rows.size() == 2);
+  CHECK(rows[0].status == RowStatus::error);
+  CHECK(rows[0].note == "could not allocate the workspace: out of memory");
+  CHECK(rows[1].status == RowStatus::skipped);
+  CHECK(rows[1].note == "not for this size");
 }
 
 TEST_CASE("variant names are unique in every family and type, and a duplicate is refused") {

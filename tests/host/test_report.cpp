@@ -177,6 +177,28 @@ TEST_CASE("markdown and the terminal table show the rows") {
   CHECK(os.str().find("80.0%") != std::string::npos);
 }
 
+TEST_CASE("a slow path is the row's flag: the reports show its note on a passing row, the JSON carries it") {
+  Report r = sample_report();
+  r.rows[0].note = "slow here: no FP64 tensor cores";
+  auto shown = [](const Report& rep) {
+    std::ostringstream os;
+    print_table(os, rep);
+    const bool table = os.str().find("slow here") != std::string::npos;
+    const bool md = to_markdown(rep).find("slow here") != std::string::npos;
+    CHECK(table == md);
+    return table;
+  };
+  CHECK_FALSE(shown(r));  // a passing row's note alone is not shown: the text is not read
+  r.rows[0].slow_path = true;
+  CHECK(shown(r));
+  const auto j = nlohmann::json::parse(to_json(r));
+  CHECK(j["results"][0]["slow_path"] == true);
+  CHECK_FALSE(j["results"][1].contains("slow_path"));  // written only where set
+  const Report back = parse_report(to_json(r));
+  CHECK(back.rows[0].slow_path);
+  CHECK_FALSE(back.rows[1].slow_path);  // absent: false (reports written before the field)
+}
+
 TEST_CASE("an incomplete run says so in every file") {
   Report r = sample_report();
   r.meta.incomplete = true;

@@ -1,7 +1,7 @@
 // kl-sandbox: the one process that runs a submission's code. compare starts one per submission
-// (compare/sandbox/remote.cpp) and keeps every check on its own side: this process only loads the
-// submission's module, says what it registered, evaluates its hooks, and launches it on buffers
-// compare owns (opened through CUDA IPC handles), then reports what it did.
+// (compare/sandbox/sandbox_process.cpp) and keeps every check on its own side: this process only
+// loads the submission's module, says what it registered, evaluates its hooks, and launches it on
+// buffers compare owns (opened through CUDA IPC handles), then reports what it did.
 //
 //   kl-sandbox --list MODULE          the module's registrations as JSON on stdout (no GPU needed)
 //   kl-sandbox --serve MODULE DEVICE  commands on fd 3, replies on fd 4, one JSON object a line

@@ -1,0 +1,45 @@
+# The layers depend one way (the `layering` test): each folder below may include from the folders
+# listed for it and nothing else of the tree (system and library headers are not checked).
+#   common/           common/ only: the contract and the helpers every layer shares (the argument
+#                     structs included, common/args/), nothing of the kernels or the runner
+#   compare/report/   common/ and compare/report/: the CUDA-free report, below the runner
+#   compare/diff/     those and compare/diff/: the CUDA-free diff, on top of the report
+# cmake -DSRC=<source dir> -P check_layering.cmake
+set(_layers "common" "compare/report" "compare/diff")
+set(_allowed_common "common/")
+set(_allowed_compare/report "common/;compare/report/")
+set(_allowed_compare/diff "common/;compare/report/;compare/diff/")
+set(_bad "")
+set(_n 0)
+foreach(_layer IN LISTS _layers)
+  file(GLOB_RECURSE _files "${SRC}/${_layer}/*.hpp" "${SRC}/${_layer}/*.cuh" "${SRC}/${_layer}/*.h"
+                           "${SRC}/${_layer}/*.cpp" "${SRC}/${_layer}/*.cu")
+  foreach(_file IN LISTS _files)
+    math(EXPR _n "${_n} + 1")
+    file(STRINGS "${_file}" _includes REGEX "^[ \t]*#[ \t]*include[ \t]*\"")
+    foreach(_line IN LISTS _includes)
+      string(REGEX REPLACE "^[ \t]*#[ \t]*include[ \t]*\"([^\"]*)\".*" "\\1" _inc "${_line}")
+      if(NOT _inc MATCHES "/")
+        continue()  # a generated header from the build folder (kl_config_renames.h)
+      endif()
+      set(_ok FALSE)
+      foreach(_prefix IN LISTS _allowed_${_layer})
+        string(FIND "${_inc}" "${_prefix}" _at)
+        if(_at EQUAL 0)
+          set(_ok TRUE)
+        endif()
+      endforeach()
+      if(NOT _ok)
+        file(RELATIVE_PATH _rel "${SRC}" "${_file}")
+        string(APPEND _bad "\n  ${_rel} includes ${_inc} (${_layer}/ may include only: ${_allowed_${_layer}})")
+      endif()
+    endforeach()
+  endforeach()
+endforeach()
+if(_n LESS 20)
+  message(FATAL_ERROR "only ${_n} files found under ${SRC}: wrong SRC?")
+endif()
+if(_bad)
+  message(FATAL_ERROR "an include against the layering:${_bad}")
+endif()
+message(STATUS "${_n} files of common/, compare/report/ and compare/diff/ include only their own layer and those below")
