@@ -27,4 +27,11 @@ std::string dims_name(int first, Ints... rest) {
   return s;
 }
 
+// "<step>_<BM>x<BN>x<BK>_w<WM>x<WN>_t<TM>x<TN>_s<STAGES>": a tile configuration of the last steps
+// (block tile, warp tile, thread tile, stages), to which a step may add a suffix of its own.
+inline std::string tile_name(std::string_view step, int bm, int bn, int bk, int wm, int wn, int tm, int tn, int stages) {
+  return std::string(step) + "_" + dims_name(bm, bn, bk) + "_w" + dims_name(wm, wn) + "_t" + dims_name(tm, tn) + "_s" +
+         std::to_string(stages);
+}
+
 }  // namespace kl

@@ -1,13 +1,17 @@
 // gemm13's geometry (handwritten/gemm/gemm13_tma_warpspecialized.cuh): the tile, the lane grid,
 // the TMA boxes and swizzle, the shared-memory layout of the stages, the staging buffers and the
 // barriers, the setmaxnreg split and the barrier arrival counts, as compile-time functions of the
-// template arguments. Host-compilable (no CUDA headers), so the host suite checks every
-// configuration the gemm list registers without a GPU (tests/host/test_gemm13_config.cpp): shared
-// memory within Hopper's 227 KiB, the register split within the 64 K file, each thread's rows
-// covering its warp tile once, the transposing producer's chunks landing once.
+// template arguments; the variant's name built from them; the forms the gemm list registers.
+// Host-compilable (no CUDA headers), so the host suite checks every registered form without a GPU
+// (tests/host/test_gemm13_config.cpp): its name, shared memory within Hopper's 227 KiB, the
+// register split within the 64 K file, each thread's rows covering its warp tile once, the
+// transposing producer's chunks landing once.
 #pragma once
 
+#include "common/config_name.hpp"
+
 #include <cstddef>
+#include <string>
 
 #if defined(__CUDACC__)
 #define KL_G13_HD __host__ __device__
@@ -17,8 +21,23 @@
 
 namespace kl::gemm13 {
 
-template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int REGS, bool B_OUTER, int CLUSTER_M = 1, bool TRANSPOSE_A = false>
+// The parameters (what the kernel's template arguments are): block tile BM × BN × BK, warp tile
+// WM × WN, thread tile TM × TN, STAGES ring slots; REGS: the FMA warps' registers under
+// setmaxnreg (0: no producer warpgroup); B_OUTER: the FFMA order; CLUSTER_M: 2 for the cluster
+// form; TRANSPOSE_A: the producer warpgroup transposes A.
+template <int BM_, int BN_, int BK_, int WM_, int WN_, int TM_, int TN_, int STAGES_, int REGS_, bool B_OUTER_,
+          int CLUSTER_M_ = 1, bool TRANSPOSE_A_ = false>
 struct Config {
+  static constexpr int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_, TM = TM_, TN = TN_, STAGES = STAGES_;
+  static constexpr int REGS = REGS_, CLUSTER_M = CLUSTER_M_;
+  static constexpr bool B_OUTER = B_OUTER_, TRANSPOSE_A = TRANSPOSE_A_;
+  // The variant's name: the tile's (common/config_name.hpp), then the form: "_r<REGS>", "_at"
+  // (TRANSPOSE_A), "_c<CLUSTER_M>" (clusters), "_bouter" (B_OUTER).
+  static std::string name() {
+    return tile_name("gemm13_tma_warpspecialized", BM, BN, BK, WM, WN, TM, TN, STAGES) + "_r" + std::to_string(REGS) +
+           (TRANSPOSE_A ? "_at" : "") + (CLUSTER_M > 1 ? "_c" + std::to_string(CLUSTER_M) : "") + (B_OUTER ? "_bouter" : "");
+  }
+
   static constexpr bool SETMAXNREG = REGS != 0;
   static_assert(BK == 8 || BK == 16 || BK % 32 == 0, "A box rows of 32, 64 or 128 bytes (a TMA swizzle each)");
   static constexpr int kLanesM = WM / TM, kLanesN = WN / TN;
@@ -85,5 +104,17 @@ struct Config {
   static constexpr int kEmptyArrivals = TRANSPOSE_A ? kConsumers : CLUSTER_M * kConsumerWarps;
   static constexpr int kFullArrivals = TRANSPOSE_A ? 128 : 1;
 };
+
+// The forms the gemm list registers (sm_90a builds), each said once: the list, gemm_auto and the
+// host suite name them (docs/sgemm-ladder.md, "gemm13: what Hopper adds to a CUDA-core GEMM").
+// _r232: TMA ring, a producer warpgroup, FMA warpgroups grown to 232 registers by setmaxnreg.
+using R232 = Config<256, 128, 32, 64, 64, 8, 16, 4, 232, false>;
+// _r232_at: the producer warpgroup also transposes A to [k][m]; 128 × 256 tiles (half the A).
+using R232At = Config<128, 256, 32, 64, 64, 8, 16, 4, 232, false, 1, true>;
+// _r0, the ablation: the same ring without the producer warpgroup (thread 0 of the FMA warps
+// issues the copies; no setmaxnreg).
+using R0 = Config<256, 128, 32, 64, 64, 8, 16, 4, 0, false>;
+// _r232_c2: _r232 in clusters of two vertically adjacent tiles, each B tile multicast to both.
+using R232C2 = Config<256, 128, 32, 64, 64, 8, 16, 4, 232, false, 2>;
 
 }  // namespace kl::gemm13

@@ -81,8 +81,7 @@ struct Here {
 // The double tiles (gemm11_pf's Config: the shared memory each needs).
 using DmmaLarge = gemm11::Config<128, 128, 16, 64, 32, 4, 4, gemm11::BLayout::kn>;
 #if defined(KL_BUILD_SM90A)
-// gemm13's fastest configuration in the list, _r232_at (sm_90a builds only).
-#define KL_AUTO_GEMM13 128, 256, 32, 64, 64, 8, 16, 4, 232, false, 1, true
+using Gemm13 = gemm13::R232At;  // gemm13's fastest form in the list (sm_90a builds only)
 #endif
 inline const Here& here() {
   static const Here h = [] {
@@ -94,8 +93,8 @@ inline const Here& here() {
     r.dmma = r.cp_async && (cc == 80 || cc == 90 || cc == 100);  // the FP64 tensor cores
     r.dmma_large = r.dmma && DmmaLarge::kSmemBytes <= device_smem_optin();
 #if defined(KL_BUILD_SM90A)
-    r.tma = r.huge && kernel_runs_here(reinterpret_cast<const void*>(gemm13::kernel_for<KL_AUTO_GEMM13>), 90) &&
-            gemm13::Config<KL_AUTO_GEMM13>::kSmemBytes <= device_smem_optin();
+    r.tma = r.huge && kernel_runs_here(reinterpret_cast<const void*>(gemm13::kernel_for<Gemm13>), 90) &&
+            Gemm13::kSmemBytes <= device_smem_optin();
 #endif
     return r;
   }();
@@ -187,7 +186,7 @@ void launch(const GemmArgs<T>& g, cudaStream_t s) {
     else if (!large_tile<T>(sh) || (shallow && !vec))  // shallow: splits() is 1 on a large shape
       gemm10::launch_split<float, 64, 64, 16, 32, 32, 4, 8, 4>(g, splits<T>(sh), s);
 #if defined(KL_BUILD_SM90A)
-    else if (vec && !shallow && huge_tile(sh) && h.tma) gemm13::launch<KL_AUTO_GEMM13>(g, s);  // gemm12 where TMA cannot
+    else if (vec && !shallow && huge_tile(sh) && h.tma) gemm13::launch<Gemm13>(g, s);  // gemm12 where TMA cannot
 #endif
     else if (vec && !shallow && huge_tile(sh) && h.huge) gemm12::launch<float, 256, 128, 16, 64, 64, 16, 8, 4>(g, s);
     else if (vec) gemm9::launch<float, 128, 128, 16, 64, 32, 8, 8, 3>(g, s);
@@ -210,7 +209,7 @@ void prepare() {
   if constexpr (std::is_same_v<T, float>) {
     if (h.huge) gemm12::prepare<float, 256, 128, 16, 64, 64, 16, 8, 4>();
 #if defined(KL_BUILD_SM90A)
-    if (h.tma) gemm13::prepare<KL_AUTO_GEMM13>();
+    if (h.tma) gemm13::prepare<Gemm13>();
 #endif
     gemm9::prepare<float, 128, 128, 16, 64, 32, 8, 8, 3>();
     gemm9::prepare<float, 64, 64, 16, 32, 32, 4, 8, 4>();
@@ -257,9 +256,5 @@ GemmVariant<T> variant() {
           .rounding_depth = rounding_depth<T>,
           .prepare = prepare<T>};
 }
-
-#if defined(KL_BUILD_SM90A)
-#undef KL_AUTO_GEMM13
-#endif
 
 }  // namespace kl::gemm_auto

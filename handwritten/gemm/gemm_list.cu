@@ -34,8 +34,7 @@ template <int BM_, int BN_, int BK_, int WM_, int WN_, int TM_, int TN_, int STA
 struct Tile {
   static constexpr int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_, TM = TM_, TN = TN_, STAGES = STAGES_;
   static std::string_view name(std::string_view step, std::string_view suffix = {}) {
-    return keep_name(std::string(step) + "_" + dims_name(BM, BN, BK) + "_w" + dims_name(WM, WN) + "_t" +
-                     dims_name(TM, TN) + "_s" + std::to_string(STAGES) + std::string(suffix));
+    return keep_name(tile_name(step, BM, BN, BK, WM, WN, TM, TN, STAGES) + std::string(suffix));
   }
 };
 // gemm11's DMMA tiles: no thread tile (the mma fragments are fixed), the mma's K instead.
@@ -124,23 +123,12 @@ void append_last_steps(std::vector<GemmVariant<T>>& v) {
     v.push_back(gemm12_at<T, Tile<128, 128, 16, 64, 32, 8, 8, 3>>());
     v.push_back(gemm12_at<T, Tile<256, 128, 16, 64, 64, 16, 8, 4>>());
 #if defined(KL_BUILD_SM90A)
-    // gemm13: TMA tiles into an mbarrier ring, a producer warpgroup, FMA warpgroups grown to 232
-    // registers by setmaxnreg (sm_90a: only in builds that name it, see CMakeLists.txt)
-    v.push_back(gemm13::variant<256, 128, 32, 64, 64, 8, 16, 4, 232, false>(
-        Tile<256, 128, 32, 64, 64, 8, 16, 4>::name("gemm13_tma_warpspecialized", "_r232")));
-    // the producer warpgroup also transposes A into [k][m] (TMA cannot), so the FMA warps read
-    // A as gemm12 and cuBLAS do; on 128 × 256 tiles there is half as much A to transpose
-    // (docs/sgemm-ladder.md, "gemm13: what Hopper adds to a CUDA-core GEMM")
-    v.push_back(gemm13::variant<128, 256, 32, 64, 64, 8, 16, 4, 232, false, 1, true>(
-        Tile<128, 256, 32, 64, 64, 8, 16, 4>::name("gemm13_tma_warpspecialized", "_r232_at")));
-    // the ablation: the same TMA ring without the producer warpgroup (thread 0 of the FMA warps
-    // issues the copies; no setmaxnreg)
-    v.push_back(gemm13::variant<256, 128, 32, 64, 64, 8, 16, 4, 0, false>(
-        Tile<256, 128, 32, 64, 64, 8, 16, 4>::name("gemm13_tma_warpspecialized", "_r0")));
-    // and the cluster form: two vertically adjacent tiles, each B tile multicast to both by TMA
-    // (correct, but 6-7 points slower: docs/sgemm-ladder.md, "gemm13: what Hopper adds to a CUDA-core GEMM")
-    v.push_back(gemm13::variant<256, 128, 32, 64, 64, 8, 16, 4, 232, false, 2>(
-        Tile<256, 128, 32, 64, 64, 8, 16, 4>::name("gemm13_tma_warpspecialized", "_r232_c2")));
+    // gemm13 (sm_90a: only in builds that name it, see CMakeLists.txt), its forms said in
+    // gemm13_config.hpp (docs/sgemm-ladder.md, "gemm13: what Hopper adds to a CUDA-core GEMM")
+    v.push_back(gemm13::variant<gemm13::R232>());    // TMA ring, producer warpgroup, setmaxnreg
+    v.push_back(gemm13::variant<gemm13::R232At>());  // ... whose producer warpgroup also transposes A
+    v.push_back(gemm13::variant<gemm13::R0>());      // the ablation: no producer warpgroup
+    v.push_back(gemm13::variant<gemm13::R232C2>());  // clusters of two tiles, B multicast to both
 #endif
   } else {
     v.push_back(gemm10_at<T, Tile<128, 128, 8, 64, 32, 8, 8, 3>>());

@@ -1,6 +1,7 @@
 // gemm13's geometry (handwritten/gemm/gemm13_config.hpp) for every configuration the gemm list
-// registers in sm_90a builds, checked without a GPU: what the kernel's comments claim about
-// shared memory, registers, rows and the transposing producer.
+// registers in sm_90a builds, checked without a GPU: their names, and what the kernel's comments
+// claim about shared memory, registers, rows and the transposing producer.
+#include "common/tensor_map_2d.hpp"
 #include "handwritten/gemm/gemm13_config.hpp"
 
 #include <doctest/doctest.h>
@@ -64,13 +65,42 @@ void check_swizzle() {
       }
 }
 
+// The two tensor maps the launcher encodes (gemm13_tma_warpspecialized.cuh's launch) are maps TMA
+// can describe whenever the launcher takes the TMA path (K and N multiples of 4): A's boxes of
+// kABoxK × BM within the swizzle that matches their rows, B's of BN × kBPartK unswizzled.
+template <class C>
+void check_maps() {
+  for (const int M : {1, 67, 4096, 65535})
+    for (const int K : {4, 100, 4096})
+      CHECK(kl::tma_describes(kl::row_major_2d(M, K, C::BM, C::kABoxK, sizeof(float)), sizeof(float), C::kRowBytes));
+  for (const int N : {4, 132, 4096})
+    CHECK(kl::tma_describes(kl::row_major_2d(4096, N, C::kBPartK, C::BN, sizeof(float)), sizeof(float)));
+  CHECK_FALSE(kl::tma_describes(kl::row_major_2d(4096, 4097, C::BM, C::kABoxK, sizeof(float)), sizeof(float), C::kRowBytes));
+}
+
 }  // namespace
 
+TEST_CASE("gemm13 tensor maps: every registered form's maps are ones TMA describes") {
+  check_maps<R232>();
+  check_maps<R232At>();
+  check_maps<R0>();
+  check_maps<R232C2>();
+}
+
+TEST_CASE("gemm13 names: each registered form's name, built from its parameters") {
+  // The names reports and renames know these variants by (compare --list in an sm_90a build).
+  CHECK(R232::name() == "gemm13_tma_warpspecialized_256x128x32_w64x64_t8x16_s4_r232");
+  CHECK(R232At::name() == "gemm13_tma_warpspecialized_128x256x32_w64x64_t8x16_s4_r232_at");
+  CHECK(R0::name() == "gemm13_tma_warpspecialized_256x128x32_w64x64_t8x16_s4_r0");
+  CHECK(R232C2::name() == "gemm13_tma_warpspecialized_256x128x32_w64x64_t8x16_s4_r232_c2");
+  // A form nobody registers still says every parameter.
+  CHECK(Config<256, 128, 32, 64, 64, 8, 16, 4, 232, true>::name() ==
+        "gemm13_tma_warpspecialized_256x128x32_w64x64_t8x16_s4_r232_bouter");
+}
+
 TEST_CASE("gemm13 geometry: the configurations of the gemm list") {
-  using R232 = Config<256, 128, 32, 64, 64, 8, 16, 4, 232, false>;
-  using R0 = Config<256, 128, 32, 64, 64, 8, 16, 4, 0, false>;
-  using C2 = Config<256, 128, 32, 64, 64, 8, 16, 4, 232, false, 2>;
-  using AT = Config<128, 256, 32, 64, 64, 8, 16, 4, 232, false, 1, true>;
+  using C2 = R232C2;
+  using AT = R232At;
   check_geometry<R232, 64, 8>();
   check_geometry<R0, 64, 8>();
   check_geometry<C2, 64, 8>();
@@ -102,7 +132,7 @@ TEST_CASE("gemm13 geometry: the configurations of the gemm list") {
 }
 
 TEST_CASE("gemm13 transposing form: a thread's A loads are its rows, 4 consecutive each") {
-  using AT = Config<128, 256, 32, 64, 64, 8, 16, 4, 232, false, 1, true>;
+  using AT = R232At;
   // The FMA warps read rows 4·lm + 4·kLanesM·q .. + 3 of [k][m] with one LDS.128 (the kernel's
   // a4[q]); element e of that load is the thread's row i = 4q + e.
   for (int lm = 0; lm < AT::kLanesM; ++lm)

@@ -1,0 +1,109 @@
+// gemm13's FMA warps (handwritten/gemm/gemm13_tma_warpspecialized.cuh): the fragment loads of
+// one k step from a stage, its FFMAs, and the epilogue. The kernel keeps the loops over a tile's
+// k steps and over the ring, with its waits and arrivals: moved into a function of their own they
+// come out of ptxas scheduled differently.
+//
+// A lands as [m][k] in boxes of 32 k (128-byte rows): a thread reads 4 consecutive k of one of
+// its rows with one LDS.128 and keeps TM rows × 4 k in registers for four k steps (hence a thread
+// tile of 8 × 16 rather than gemm12's 16 × 8). A warp's lane rows are consecutive rows
+// (row = lm + kLanesM·i), and TMA's swizzle puts the same k chunk of 8 consecutive rows into 8
+// different bank groups. B lands as gemm12's B, [k][n] with pitch BN. With TRANSPOSE_A the
+// stage's A is [k][m] instead (the producer warpgroup rewrote it), read like B.
+#pragma once
+
+#include "common/device_helpers.cuh"
+#include "handwritten/gemm/gemm13_config.hpp"
+
+#include <cstddef>
+
+namespace kl::gemm13 {
+
+// Element e of a float4 (e a compile-time constant after unrolling: no select remains).
+__host__ __device__ __forceinline__ float part(const float4& v, int e) { return e == 0 ? v.x : e == 1 ? v.y : e == 2 ? v.z : v.w; }
+
+#if KL_ARCH_AT_LEAST(90)
+// One FMA thread's place in the block tile and its shared-memory offsets, which the kernel
+// computes (in a constructor ptxas orders _r0's address setup differently): lane (lm, ln) of the
+// kLanesM × kLanesN lane grid, warp tile at (wm0, wn0); this thread's rows are
+// wm0 + lm + kLanesM·i, and the swizzle term of row r (address bits 7.. of r·kRowBytes) is
+// x ^ row_swizzle(i): chunk g of the row lives at chunk g ^ x ^ row_swizzle(i). a_off: its first
+// row in an A box; b_off: its first column of B in a stage.
+template <class C>
+struct FmaWarp {
+  static constexpr int BM = C::BM, BN = C::BN, BK = C::BK, TM = C::TM, TN = C::TN;
+  static constexpr int kGroups = BK / 4, kChunks = C::kABoxK / 4;  // k groups per tile, 16-byte chunks per A box row
+  int lm, ln, wm0, wn0, x, a_off, b_off;
+
+  // Group g (k = 4g .. 4g + 3) of the A tile in stage `st`: TM rows × 4 k, one LDS.128 per row.
+  __device__ __forceinline__ void load_a(float4 (&a)[TM], const unsigned char* st, int g) const {
+#pragma unroll
+    for (int i = 0; i < TM; ++i) {
+      const unsigned char* p = st + (g / kChunks) * C::kABoxBytes + a_off + (((g % kChunks) ^ x ^ C::row_swizzle(i)) << 4);
+      a[i] = *reinterpret_cast<const float4*>(p + i * C::kLanesM * C::kRowBytes);
+    }
+  }
+  // Step k of the B tile in stage `st`: TN columns, TN / 4 LDS.128.
+  __device__ __forceinline__ void load_b(float4 (&b)[TN / 4], const unsigned char* st, int k) const {
+#pragma unroll
+    for (int j = 0; j < TN / 4; ++j) b[j] = *reinterpret_cast<const float4*>(st + b_off + (k * BN + j * C::kLanesN * 4) * 4);
+  }
+  // With TRANSPOSE_A, step k of the [k][m] A tile: TM / 4 LDS.128, each 4 consecutive rows.
+  __device__ __forceinline__ void load_a_km(float4 (&a4)[TM / 4], const unsigned char* st, int k) const {
+#pragma unroll
+    for (int q = 0; q < TM / 4; ++q) a4[q] = *reinterpret_cast<const float4*>(st + (k * BM + wm0 + 4 * lm + 4 * C::kLanesM * q) * 4);
+  }
+  // acc += a4 ⊗ b, A-outer: element e of a4[q] is this thread's row 4q + e.
+  __device__ __forceinline__ static void fma_step_km(float (&acc)[TM][TN], const float4 (&a4)[TM / 4], const float4 (&b)[TN / 4]) {
+#pragma unroll
+    for (int i = 0; i < TM; ++i) {
+      const float av = part(a4[i / 4], i % 4);
+#pragma unroll
+      for (int col = 0; col < TN; ++col) acc[i][col] = fmaf(av, part(b[col / 4], col % 4), acc[i][col]);
+    }
+  }
+  // acc += a[:, kk] ⊗ b: one FFMA per output, each output its own chain in k order. The order of
+  // the TM × TN FFMAs within a step is free: A-outer (each A value feeds TN FFMAs in a row) or
+  // B-outer (each B value feeds a column of TM FFMAs, rows walked in serpentine order so that the
+  // A value at the turn is reused: CUTLASS's SIMT order); it only changes the register operands
+  // that consecutive FFMAs share (reuse cache, register banks).
+  __device__ __forceinline__ static void fma_step(float (&acc)[TM][TN], const float4 (&a)[TM], const float4 (&b)[TN / 4], int kk) {
+    if constexpr (C::B_OUTER) {
+#pragma unroll
+      for (int col = 0; col < TN; ++col) {
+        const float bv = part(b[col / 4], col % 4);
+#pragma unroll
+        for (int ii = 0; ii < TM; ++ii) {
+          const int i = col % 2 ? TM - 1 - ii : ii;
+          acc[i][col] = fmaf(part(a[i], kk), bv, acc[i][col]);
+        }
+      }
+    } else {
+#pragma unroll
+      for (int i = 0; i < TM; ++i) {
+        const float av = part(a[i], kk);
+#pragma unroll
+        for (int col = 0; col < TN; ++col) acc[i][col] = fmaf(av, part(b[col / 4], col % 4), acc[i][col]);
+      }
+    }
+  }
+
+  // The block tile at (row0, col0) of C (M × N): 16-byte stores (N % 4 == 0 and C aligned on the
+  // TMA path), rows and columns guarded.
+  __device__ __forceinline__ void store(const float (&acc)[TM][TN], float* c, int row0, int col0, int M, int N) const {
+#pragma unroll
+    for (int i = 0; i < TM; ++i) {
+      const int r = row0 + wm0 + C::row_in_warp(lm, i);
+      if (r >= M) break;  // rows grow with i
+      float* crow = c + static_cast<std::size_t>(r) * N;
+#pragma unroll
+      for (int j = 0; j < TN / 4; ++j) {
+        const int col = col0 + wn0 + ln * 4 + j * C::kLanesN * 4;
+        if (col < N)
+          *reinterpret_cast<float4*>(crow + col) = make_float4(acc[i][4 * j], acc[i][4 * j + 1], acc[i][4 * j + 2], acc[i][4 * j + 3]);
+      }
+    }
+  }
+};
+#endif  // KL_ARCH_AT_LEAST(90)
+
+}  // namespace kl::gemm13
