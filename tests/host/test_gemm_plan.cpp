@@ -343,8 +343,8 @@ TEST_CASE("split-K by the time model: gemm_auto's small float step, the measured
   // ... and where it did not: 3000×200×300, one slice where two were 8.4% faster.
   CHECK(used({3000, 200, 300}) == 1);
   // The double 32² DMMA tile (two blocks per SM), its k tile a quarter of the 64² one's time: the
-  // reduction's fixed cost then outweighs the k loop it shortens unless k is long. 211×223×227 ran
-  // 7.8 µs unsplit against 9.4 split on the H100 (docs/sgemm-ladder.md, "gemm_auto's rules").
+  // reduction's fixed cost then outweighs the k loop it shortens unless k is long: 211×223×227 ran
+  // faster unsplit than split on the H100 (docs/sgemm-ladder.md, "gemm_auto's rules").
   const auto used_dmma = [](GemmShape s) {
     return used_splits(s.K, splitk_splits_modeled(s, 32, 32, 16, 2, 132, 8), 16);
   };
