@@ -50,6 +50,11 @@ class Timer {
   // capture refuses); then waits for everything the launch may have started elsewhere, calls
   // `between` (poison), and replays only what was captured on stream(), and waits for it.
   virtual void run_captured(const std::function<void(cudaStream_t)>& launch, const std::function<void()>& between) = 0;
+  // What the clock marks around a sample cost by themselves (compare/core/clock_marks.cuh): the
+  // median, over samples of an empty captured graph taken as a sandbox takes them (flush, mark,
+  // event, graph, event, mark), of the marks' span less the events' time. Measured once, in this
+  // process, so a submission cannot influence it; 0 where there is no GPU timer.
+  virtual double mark_overhead_ms() { return 0; }
   // Device scratch of at least `bytes` (null for 0), owned by the caller through the deleter.
   virtual std::shared_ptr<void> allocate(std::size_t bytes) = 0;
   // Fills `bytes` at `p` on the stream (a workspace's contents are undefined): 0xff bytes for
@@ -81,6 +86,7 @@ class GpuTimer final : public Timer {
   void fill_bytes(void* p, std::size_t bytes, unsigned char value) override;
   std::size_t bytes_changed(const void* p, std::size_t bytes, unsigned char value) override;
   bool context_is_dead() override;
+  double mark_overhead_ms() override;
 
   std::size_t flush_bytes() const { return flush_bytes_; }
   L2Flush flush_mode() const { return mode_; }
@@ -94,6 +100,7 @@ class GpuTimer final : public Timer {
   void* flush_sink_ = nullptr;
   std::size_t flush_bytes_ = 0;
   unsigned flush_value_ = 0;
+  double mark_overhead_ms_ = -1;  // measured on first use
   L2Flush mode_;
 };
 
