@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The one device script: on a GPU machine, regenerates results/<gpu>/ (or OUT) stage by stage.
 #   scripts/device.sh [STAGE...]        (default: build suites sanitize default shapes ladders
-#                                        families profiles plots)
+#                                        families profiles walkthrough plots)
 # Stages, each optional, each writing the files results/README.md lists:
 #   build     scripts/configure.sh into BUILD_DIR (default build/; the one configure line; BIN_DIR:
 #             use executables built elsewhere for this GPU -- compare, host_suite, gpu_suite --
@@ -21,6 +21,8 @@
 #             ladder against NCCL                                     -> allreduce_*.{md,json.gz},
 #                                                                        allreduce_suite.log, topo.txt
 #   plots     scripts/plot_compare.py over OUT's reports              -> plots/*.png
+#   walkthrough  docs/your-kernel.md's graded example (the examples' reduce kernels at n = 1000,
+#             1000003)                                              -> walkthrough.{md,summary.md,log}
 #   grading   scripts/device-grading.sh (outside submissions: docs/your-kernel.md)
 #   judging   scripts/device-judging.sh (compare diff's false alarms: docs/judging-progress.md)
 # OUT: where the files go (default results/<gpu>, <gpu> the first GPU's name in lower case without
@@ -29,7 +31,7 @@
 # Exit status 0 when every step exited 0. Run it from a checkout; commit what lands in OUT.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-stages="${*:-build suites sanitize default shapes ladders families profiles plots}"
+stages="${*:-build suites sanitize default shapes ladders families profiles walkthrough plots}"
 has() { [[ " $stages " == *" $1 "* ]]; }
 export PATH="$PATH:/usr/local/cuda/bin"
 build="${BUILD_DIR:-build}"
@@ -122,6 +124,17 @@ if has allreduce; then  # two or more GPUs (docs/allreduce.md)
   report allreduce_default gz -f allreduce
   report allreduce_sweep gz -f allreduce -t float -s 2,2^10,2^13,2^16,2^18,2^20,2^22,2^24,2^26,2^28 --max-time 0.3
   report allreduce_odd gz -f allreduce -t int,float,double -s 1,3,1000003
+fi
+if has walkthrough; then  # docs/your-kernel.md's GPU half: this repository's examples graded as the doc shows
+  # (bob's kernel fails on purpose: compare exits 1, which is this stage's expected outcome)
+  set -f
+  "$bin/compare" --submissions "$bin/submissions/examples/manifest.json" -q -f reduce -t float -s 1000,1000003 \
+    --variants 'alice/*,bob/*' --summary --out "$out" --name walkthrough > "$out/walkthrough.log" 2>&1
+  rc=$?
+  set +f
+  echo "=== walkthrough: exit $rc (1 expected: bob fails)"
+  [ "$rc" -eq 1 ] || status=1
+  rm -f "$out/walkthrough.csv" "$out/walkthrough.summary.csv" "$out/walkthrough.json"
 fi
 if has plots; then
   shopt -s nullglob

@@ -2,8 +2,10 @@
 
 #include "common/cuda_check.hpp"
 #include "common/device_helpers.cuh"
+#include "compare/core/clock_marks.cuh"
 #include "compare/core/l2_flush.cuh"
 
+#include <algorithm>
 #include <chrono>
 #include <string>
 #include <vector>
@@ -107,6 +109,42 @@ void GpuTimer::run_captured(const std::function<void(cudaStream_t)>& launch, con
   cudaGraphExecDestroy(exec);
   KL_CUDA_CHECK(run);
   KL_CUDA_CHECK(cudaStreamSynchronize(stream_));
+}
+
+double GpuTimer::mark_overhead_ms() {
+  if (mark_overhead_ms_ >= 0) return mark_overhead_ms_;
+  constexpr int kReps = 21;
+  cudaGraph_t graph = nullptr;
+  cudaGraphExec_t exec = nullptr;
+  KL_CUDA_CHECK(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeGlobal));
+  empty_kernel<<<1, 32, 0, stream_>>>();
+  KL_CUDA_CHECK(cudaStreamEndCapture(stream_, &graph));
+  KL_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+  unsigned long long* marks = nullptr;
+  KL_CUDA_CHECK(cudaMalloc(&marks, 2 * kReps * sizeof(unsigned long long)));
+  std::vector<double> gaps;
+  for (int j = 0; j < kReps; ++j) {
+    flush_l2();
+    stamp_kernel<<<1, 1, 0, stream_>>>(marks + 2 * j);
+    KL_CUDA_CHECK(cudaEventRecord(start_, stream_));
+    KL_CUDA_CHECK(cudaGraphLaunch(exec, stream_));
+    KL_CUDA_CHECK(cudaEventRecord(stop_, stream_));
+    stamp_kernel<<<1, 1, 0, stream_>>>(marks + 2 * j + 1);
+    KL_CUDA_CHECK(cudaEventSynchronize(stop_));
+    float ms = 0;
+    KL_CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
+    gaps.push_back(-static_cast<double>(ms));
+  }
+  synchronize();
+  std::vector<unsigned long long> t(2 * kReps);
+  KL_CUDA_CHECK(cudaMemcpy(t.data(), marks, t.size() * sizeof(t[0]), cudaMemcpyDeviceToHost));
+  cudaFree(marks);
+  cudaGraphExecDestroy(exec);
+  cudaGraphDestroy(graph);
+  for (int j = 0; j < kReps; ++j) gaps[j] += static_cast<double>(t[2 * j + 1] - t[2 * j]) * 1e-6;
+  std::sort(gaps.begin(), gaps.end());
+  mark_overhead_ms_ = std::max(0.0, gaps[kReps / 2]);
+  return mark_overhead_ms_;
 }
 
 bool GpuTimer::context_is_dead() {

@@ -5,7 +5,9 @@
 // The L2 is emptied by *reading* a buffer twice its size (L2Flush::read, the default). Writing it
 // (a memset, L2Flush::write, as nvbench does) leaves the L2 full of dirty lines whose write-back
 // to DRAM then happens inside the next timed window: on an H100 a read-only float4 sum over
-// 1 GiB measured 380.6 us after a memset flush against 351.8 us after a read flush (+8%).
+// 1 GiB measured clearly slower after a memset flush than after a read flush (the times in this
+// comment at commit 3914f57; the same effect across the default run: docs/method.md, "Method",
+// journal/h100/flush_write_vs_read.md).
 #pragma once
 
 #include "compare/core/family.hpp"
@@ -50,6 +52,11 @@ class Timer {
   // capture refuses); then waits for everything the launch may have started elsewhere, calls
   // `between` (poison), and replays only what was captured on stream(), and waits for it.
   virtual void run_captured(const std::function<void(cudaStream_t)>& launch, const std::function<void()>& between) = 0;
+  // What the clock marks around a sample cost by themselves (compare/core/clock_marks.cuh): the
+  // median, over samples of an empty captured graph taken as a sandbox takes them (flush, mark,
+  // event, graph, event, mark), of the marks' span less the events' time. Measured once, in this
+  // process, so a submission cannot influence it; 0 where there is no GPU timer.
+  virtual double mark_overhead_ms() { return 0; }
   // Device scratch of at least `bytes` (null for 0), owned by the caller through the deleter.
   virtual std::shared_ptr<void> allocate(std::size_t bytes) = 0;
   // Fills `bytes` at `p` on the stream (a workspace's contents are undefined): 0xff bytes for
@@ -81,6 +88,7 @@ class GpuTimer final : public Timer {
   void fill_bytes(void* p, std::size_t bytes, unsigned char value) override;
   std::size_t bytes_changed(const void* p, std::size_t bytes, unsigned char value) override;
   bool context_is_dead() override;
+  double mark_overhead_ms() override;
 
   std::size_t flush_bytes() const { return flush_bytes_; }
   L2Flush flush_mode() const { return mode_; }
@@ -94,6 +102,7 @@ class GpuTimer final : public Timer {
   void* flush_sink_ = nullptr;
   std::size_t flush_bytes_ = 0;
   unsigned flush_value_ = 0;
+  double mark_overhead_ms_ = -1;  // measured on first use
   L2Flush mode_;
 };
 

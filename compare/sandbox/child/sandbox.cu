@@ -14,6 +14,7 @@
 // either misses or is found wrong there. Each sample is bracketed by the GPU's global timer,
 // written to compare's buffer, so compare checks the reported times against a clock it reads itself.
 #include "common/submission_abi.hpp"
+#include "compare/core/clock_marks.cuh"
 #include "compare/core/l2_flush.cuh"
 #include "compare/core/scale.cuh"
 #include "compare/core/stats.hpp"
@@ -111,12 +112,6 @@ struct Mappings {
 };
 
 // ---- device helpers ----------------------------------------------------------------------------
-
-__global__ void stamp_kernel(unsigned long long* at) {
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  *at = t;
-}
 
 void check(cudaError_t e, const char* what) {
   if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorName(e) + ": " + cudaGetErrorString(e));
@@ -357,11 +352,11 @@ struct Server {
       current = factors[j];
       do_poison(static_cast<int>(j));
       kl::read_through(flush, flush_bytes, flush_sink, stream);
-      stamp_kernel<<<1, 1, 0, stream>>>(clock + 2 * j);
+      kl::stamp_kernel<<<1, 1, 0, stream>>>(clock + 2 * j);
       check(cudaEventRecord(start, stream), "cudaEventRecord");
       check(cudaGraphLaunch(exec, stream), "cudaGraphLaunch");
       check(cudaEventRecord(stop, stream), "cudaEventRecord");
-      stamp_kernel<<<1, 1, 0, stream>>>(clock + 2 * j + 1);
+      kl::stamp_kernel<<<1, 1, 0, stream>>>(clock + 2 * j + 1);
       check(cudaEventSynchronize(stop), "a timed sample");
       float ms = 0;
       check(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
