@@ -5,8 +5,12 @@ usage: scripts/check_quoted_figures.py [--root DIR] [--list] [FILE.md ...]
 
 The convention (README.md, "Results", says it in short):
 
-- A *figure* is a number followed by a unit of measurement: %, µs (us), ms, GB/s, TB/s,
-  TFLOP/s. Ranges quote both ends ("89.9–91.3%", "92.7-93.4%"): each end is a figure.
+- A *figure* is a number followed by a unit of measurement: %, µs (us), ms, s (a word of its
+  own: "164 s", "22 to 28 s"), GB/s, TB/s, TFLOP/s, or a ratio, a number directly followed by
+  "×" ("1.43×", "2.65× faster"). Ranges quote both ends ("89.9–91.3%", "92.7-93.4%"): each end
+  is a figure. A "×" between numbers or before a model is a shape or a count, not a ratio:
+  "4096×4096", "128×128×16", "M×1", "4097 × 1023", "2²⁸×", "2× H200" (a ratio's "×" is
+  followed by a space, punctuation or the end, then by no number and no name like H200).
 - A figure is *cited* by the Markdown unit it sits in: a paragraph, a list item or a table row
   that names a file under results/ (`results/h100/gemm_targets.md`, in backticks, parentheses or
   a link; from docs/ also ../results/...; `results/h100/x.{json,md}` and `results/h100/x.*` name
@@ -17,10 +21,20 @@ The convention (README.md, "Results", says it in short):
   in a .md, .csv, .log or .txt file the same digits as a number of their own (89.9 matches
   "89.9%" or "| 89.9 |", not 89.95); in a .json or .json.gz report a number that rounds to it
   at the figure's decimals, itself or as a percentage (0.8993 is 89.9%) or in thousandths
-  (0.3518 ms is 351.8 µs).
+  (0.3518 ms is 351.8 µs); a ratio there only as one of the report's own ratios (its "vs_"
+  fields: 1.0604 of the copy is 1.06×).
+- A ratio no file prints may be *derived*: it is checked instead as the quotient of two figures
+  of one kind (times, bandwidths, TFLOP/s, percentages) quoted in its sentence, or in its table
+  row: "1.93× (2.572 against 1.334 ms)", "| 75.4 µs | 31.1 µs | 2.4× |", allowing for the
+  figures' own rounding (some quotient of values that round to them rounds to the ratio); a
+  bare number paired with a figure, "2.237 against 1.517 ms", takes its unit. A unit whose
+  ratios come from figures elsewhere (a table above, a file's medians) or are predictions says
+  so with an HTML comment, `<!-- derived: the table's TFLOP/s at 4096³ -->` (a list's or
+  table's caption says it for its items or rows): its ratios that are neither in its files nor
+  quotients are not looked up.
 - Not checked, because they are not readings of a file: a figure after "about", "~", "≈", "≥",
-  "≤", "<", ">", "±", a sign ("+5%", "−3%"), "at least", "at most", "up to", "under", "below",
-  "above", "less than", "more than" (targets, bounds,
+  "≤", "<", ">", "±", a sign ("+5%", "−3%"), "at least", "at most", "up to", "nearly", "almost",
+  "roughly", "predicted", "under", "below", "above", "less than", "more than" (targets, bounds,
   rounded or derived statements); a figure followed by "=" (a definition: "100% = as fast");
   text in code spans and code blocks.
 - A unit whose figures are not measurements of this project (the course documents' own
@@ -43,11 +57,11 @@ import sys
 
 PROG = "check_quoted_figures.py"
 
-UNIT = r"(?:%|\s?(?:µs|us|ms|GB/s|TB/s|TFLOP/s)(?![A-Za-z/]))"
+UNIT = r"(?:%|\s?(?:µs|us|ms|GB/s|TB/s|TFLOP/s)(?![A-Za-z/])|\ss(?![\w/])|×)"
 NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 # a number, optionally a range "a–b" / "a-b" / "a to b", then the unit
-FIGURE = re.compile(rf"(?<![\w.^/])({NUM})(?:\s?(?:–|-|to)\s?({NUM}))?({UNIT})")
-EXEMPT_BEFORE = re.compile(r"((?<![\w.])about|~|≈|≥|≤|<|>|±|\+|−|(?:^|[\s(])-|at least|at most|up to|nearly|almost|under|below|above|less than|more than)\s*\**$",
+FIGURE = re.compile(rf"(?<![\w.^/×])({NUM})(?:\s?(?:–|-|to)\s?({NUM}))?({UNIT})")
+EXEMPT_BEFORE = re.compile(r"((?<![\w.])about|~|≈|≥|≤|<|>|±|\+|−|(?:^|[\s(])-|at least|at most|up to|nearly|almost|roughly|predicted|under|below|above|less than|more than)\s*\**$",
                            re.IGNORECASE)
 EXEMPT_AFTER = re.compile(r"^\s*=")
 CITATION = re.compile(r"(?:\.\./)?((?:results|journal)/[A-Za-z0-9_.=+/*-]+)(?:\{([A-Za-z0-9_.,]+)\})?")
@@ -55,6 +69,9 @@ CODE_SPAN = re.compile(r"`[^`]*`")
 # A unit (or a table's caption) that says its figures are not this project's measurements: the
 # course documents' own tables, predictions, settings. Invisible in the rendered page.
 UNMEASURED = re.compile(r"<!--\s*unmeasured\b[^>]*-->")
+# A unit whose ratios ("1.43×") are computed from figures quoted elsewhere (a table above, two
+# runs), so no file prints them, says so: `<!-- derived: ratios of the table's TFLOP/s -->`.
+DERIVED = re.compile(r"<!--\s*derived\b[^>]*-->")
 
 
 def read_text(path):
@@ -81,19 +98,40 @@ class Source:
         self.is_json = path.endswith(".json") or path.endswith(".json.gz")
         text = read_text(path)
         self.tokens = set(t.replace(",", "") for t in re.findall(rf"(?<![\d.])(?:{NUM})(?![\d])", text))
-        self.values, self.rounded = [], {}
+        self.values, self.ratios, self.rounded = [], [], {}
         if self.is_json:
             self.values = [float(t) for t in re.findall(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?", text)]
+            try:
+                self.ratios = list(ratio_fields(json.loads(text)))
+            except ValueError:
+                pass
 
-    def has(self, figure):
+    def has(self, figure, ratio=False):
         if figure in self.tokens:
             return True
         if not self.is_json:
             return False
         decimals = len(figure.split(".")[1]) if "." in figure else 0
-        if decimals not in self.rounded:
-            self.rounded[decimals] = {round(x * scale, decimals) for x in self.values for scale in (1.0, 100.0, 1000.0)}
-        return float(figure) in self.rounded[decimals]
+        key = (decimals, ratio)
+        if key not in self.rounded:
+            if ratio:  # a report's own ratios only: any of its thousands of numbers rounds to most ratios
+                self.rounded[key] = {round(x, decimals) for x in self.ratios}
+            else:
+                self.rounded[key] = {round(x * scale, decimals) for x in self.values for scale in (1.0, 100.0, 1000.0)}
+        return float(figure) in self.rounded[key]
+
+
+def ratio_fields(node):
+    """The values of a report's ratio fields (vs_library, vs_ceiling: "vs_" keys)."""
+    if isinstance(node, dict):
+        for k, v in node.items():
+            if k.startswith("vs_") and isinstance(v, (int, float)) and not isinstance(v, bool):
+                yield float(v)
+            else:
+                yield from ratio_fields(v)
+    elif isinstance(node, list):
+        for v in node:
+            yield from ratio_fields(v)
 
 
 def units(lines):
@@ -144,28 +182,94 @@ def citations(text, root):
     return found
 
 
-def figures(text):
-    """(figure text, start offset) of each checked figure in a unit's text, code spans blanked."""
+# After a ratio's "×": the end, a space or punctuation, and then no number or model ("4096× 4096",
+# "2× H200" are a shape and a count).
+RATIO_AFTER = re.compile(r"^(?:$|[\s,.;:!?)\]*|'\"<](?!\s*(?:\d|[A-Z]+\d)))")
+
+
+def is_ratio(plain, m):
+    """A number directly followed by "×" is a ratio unless it is part of a shape or count:
+    "4096×4096", "128×128×16", "M×1", "2× H200" are not figures."""
+    if plain[: m.start()].rstrip().endswith("×"):
+        return False
+    return bool(RATIO_AFTER.match(plain[m.end():]))
+
+
+# A ratio's window for its quotient: its sentence (to ". ", "; ", "! ", "? "), in a table its row.
+SENTENCE_END = re.compile(r"(?<=[.;!?])\s+")
+# The figures a quotient is formed from: a number with a unit of time, bandwidth, throughput or a
+# percentage; a bare number paired with one ("2.237 against 1.517 ms", "36.8 / 31.1 µs") takes its
+# unit.
+SCALE = {"s": ("time", 1e6), "ms": ("time", 1e3), "µs": ("time", 1.0), "us": ("time", 1.0),
+         "GB/s": ("bytes", 1.0), "TB/s": ("bytes", 1e3), "TFLOP/s": ("flops", 1.0), "%": ("share", 1.0)}
+OPERAND_UNIT = r"(?:\s?(?:µs|us|ms|GB/s|TB/s|TFLOP/s)|\ss)(?![\w/])|%"
+OPERAND = re.compile(rf"(?<![\w.^/×])(?P<num>{NUM})(?P<unit>{OPERAND_UNIT})?"
+                     rf"(?=\s*(?:against|vs\.?|/|to)\s*(?:{NUM})(?P<paired>{OPERAND_UNIT}))?")
+
+
+def operands(window):
+    """The figures in a window a quotient may come from: (dimension, value, half its last digit),
+    in a common scale per dimension."""
+    found = []
+    for m in OPERAND.finditer(window):
+        if window[m.end():].startswith("×"):
+            continue  # a ratio or a shape, not an operand
+        unit = (m.group("unit") or m.group("paired") or "").strip()
+        if unit:
+            dim, scale = SCALE[unit]
+            digits = m.group("num").replace(",", "")
+            decimals = len(digits.split(".")[1]) if "." in digits else 0
+            found.append((dim, float(digits) * scale, 0.5 * 10.0 ** -decimals * scale))
+    return found
+
+
+def is_quotient(ratio, window):
+    """Whether a ratio is the quotient of two figures of one dimension in its window: the ratio
+    as rounded and the quotient of the figures as rounded overlap."""
+    decimals = len(ratio.split(".")[1]) if "." in ratio else 0
+    r, hr = float(ratio), 0.5 * 10.0 ** -decimals + 1e-12
+    ops = operands(window)
+    for i, (da, a, ha) in enumerate(ops):
+        for j, (db, b, hb) in enumerate(ops):
+            if i != j and da == db and b - hb > 0 and (a - ha) / (b + hb) <= r + hr and (a + ha) / (b - hb) >= r - hr:
+                return True
+    return False
+
+
+def figures(text, row=False):
+    """(figure text, shown, how) of each checked figure in a unit's text, code spans blanked; how
+    is "quotient" for a ratio its window derives, else "file"."""
     plain = CODE_SPAN.sub(lambda m: " " * len(m.group(0)), text)
     for m in FIGURE.finditer(plain):
         if EXEMPT_BEFORE.search(plain[: m.start()]) or EXEMPT_AFTER.match(plain[m.end():]):
             continue
+        ratio = m.group(3) == "×"
+        if ratio and not is_ratio(plain, m):
+            continue
+        window = plain
+        if ratio and not row:
+            starts = [0] + [e.end() for e in SENTENCE_END.finditer(plain) if e.end() <= m.start()]
+            end = SENTENCE_END.search(plain, m.end())
+            window = plain[starts[-1]: end.start() if end else len(plain)]
         # a date, a size like 2^28 or 4096x4096, a version (13.0): none has a unit, so none matches
         for g in (m.group(1), m.group(2)):
             if g:
-                yield g.replace(",", ""), m.group(0)
+                g = g.replace(",", "")
+                yield g, m.group(0), "quotient" if ratio and is_quotient(g, window) else "file"
 
 
 def check_file(md, root, rel_name, strict, dump=None):
     problems, uncited, checked = [], [], 0
     with open(md, encoding="utf-8") as f:
         lines = f.read().splitlines()
-    caption, caption_unmeasured = [], False  # the paragraph above the current table
+    caption, caption_unmeasured, caption_derived = [], False, False  # the paragraph above the current table or list
     header, last_kind = [], None  # the citations of the current table's header row
     item_caption = []  # the citations of the list item a table sits in
     for line_no, text, kind in units(lines):
         cites = citations(text, root)
-        unmeasured = bool(UNMEASURED.search(text))
+        marks = CODE_SPAN.sub("", text)  # a marker quoted in a code span is not one
+        unmeasured = bool(UNMEASURED.search(marks))
+        derived = bool(DERIVED.search(marks))
         if kind == "row" and last_kind != "row":
             header = cites
         last_kind = kind
@@ -173,12 +277,21 @@ def check_file(md, root, rel_name, strict, dump=None):
             item_caption = cites  # a table inside a list item takes the item's citations
         if kind in ("row", "item"):
             unmeasured = unmeasured or (not cites and caption_unmeasured)
+            derived = derived or caption_derived
             cites = cites or (header or item_caption if kind == "row" else []) or caption
         else:
-            caption, caption_unmeasured, item_caption = cites, unmeasured, []
+            caption, caption_unmeasured, caption_derived, item_caption = cites, unmeasured, derived, []
         if unmeasured and not citations(text, root):
             continue
-        figs = list(figures(text))
+        figs = list(figures(text, row=kind == "row"))
+        if derived:  # the unit's ratios are computed from figures, not printed in a file
+            figs = [f for f in figs if f[2] == "quotient" or not f[1].endswith("×")]
+        for fig, shown, how in figs:
+            if how == "quotient":  # checked against the figures it is formed from
+                checked += 1
+                if dump is not None:
+                    dump.append({"md": rel_name, "line": line_no, "figure": fig, "cites": [], "how": how})
+        figs = [(fig, shown) for fig, shown, how in figs if how == "file"]
         if not figs:
             continue
         if not cites:
@@ -188,8 +301,8 @@ def check_file(md, root, rel_name, strict, dump=None):
         for fig, shown in figs:
             checked += 1
             if dump is not None:
-                dump.append({"md": rel_name, "line": line_no, "figure": fig, "cites": cites})
-            if not any(s.has(fig) for s in sources):
+                dump.append({"md": rel_name, "line": line_no, "figure": fig, "cites": cites, "how": "file"})
+            if not any(s.has(fig, shown.endswith("×")) for s in sources):
                 problems.append(f"{rel_name}:{line_no}: {shown.strip()}: {fig} is not in {', '.join(cites)}")
     if strict:
         for line_no, figs in uncited:

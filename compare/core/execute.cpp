@@ -66,11 +66,12 @@ std::string range_name(const Row& r, const char* phase) {
 
 // How far above its ceiling a measured rate may lie before the row is judged impossible rather
 // than fast (README, "Method"). Bandwidth: the copy ceiling is measured in the same run on 1 GiB
-// buffers (read + write); a read-mostly kernel beats it by a few percent (reductions reached
-// 1.02x, row sums 1.05x, a 2048^2 transpose 1.06x on an H100), so 1.25x is far outside what any
-// real kernel showed. A problem whose bytes fit in L2 (its writes can stay there within the timed
-// window, its re-reads hit) may go to 3x. Compute: the peak is clocks x lanes at the boost clock,
-// already an upper bound, so 5% covers the timer alone.
+// buffers (read + write); a read-mostly kernel beats it by a few percent (reductions, row sums
+// and a 2048^2 transpose on an H100: docs/method.md, "What the harness checks, and what it cannot
+// see"), so 1.25x is far outside what any real kernel showed. A problem whose bytes fit in L2
+// (its writes can stay there within the timed window, its re-reads hit) may go to 3x. Compute:
+// the peak is clocks x lanes at the boost clock, already an upper bound, so 5% covers the timer
+// alone.
 constexpr double kBandwidthMargin = 1.25, kBandwidthMarginInL2 = 3.0, kComputeMargin = 1.05;
 
 // A submission's timed phase (README, "Method"): at least kRemoteMinSamples samples, kSnapshots of

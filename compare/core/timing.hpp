@@ -5,7 +5,9 @@
 // The L2 is emptied by *reading* a buffer twice its size (L2Flush::read, the default). Writing it
 // (a memset, L2Flush::write, as nvbench does) leaves the L2 full of dirty lines whose write-back
 // to DRAM then happens inside the next timed window: on an H100 a read-only float4 sum over
-// 1 GiB measured 380.6 us after a memset flush against 351.8 us after a read flush (+8%).
+// 1 GiB measured clearly slower after a memset flush than after a read flush (the times in this
+// comment at commit 3914f57; the same effect across the default run: docs/method.md, "Method",
+// journal/h100/flush_write_vs_read.md).
 #pragma once
 
 #include "compare/core/family.hpp"

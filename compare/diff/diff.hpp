@@ -29,10 +29,11 @@
 //  4. The library as a control (default; --no-control turns it off). A shift of the whole run
 //     moves every variant of a problem together, the library included, because they share the
 //     problem's buffers and the GPU's state at that moment: two H100 runs of one commit moved a
-//     whole problem (gemv float 4097x1023, cuBLAS with it) by 1.6-2.8%, beyond what the
+//     whole problem (gemv float 4097x1023, cuBLAS with it) by a few percent, beyond what the
 //     samples' spread explains. But the library is not a perfect control either: between two
-//     runs on two lent H100s (docs/judging-progress.md, "What "significant" means") cuBLAS alone got 5-10%
-//     faster at some small products while every hand-written kernel stayed put. So a
+//     runs on two lent H100s cuBLAS alone got several percent faster at some small products
+//     while every hand-written kernel stayed put (both in docs/judging-progress.md, "What
+//     "significant" means"). So a
 //     hand-written row counts as changed only when it changed both ways, in the same direction:
 //     raw (new/old) and relative to its problem's library rows (new/old divided by the median
 //     of their ratios, '/lib'). Both tests must reject (the intersection-union test: its p is
@@ -45,8 +46,9 @@
 //  5. Library rows are the control, not the subject: they are judged and shown like any row
 //     (SLOWER, NOW FAILING), but only hand-written rows set the exit status, unless
 //     --gate-library (DiffOptions::gate_library) opts them in. Across two machines a library
-//     row moved +3% in a 5 us run, and in a same-commit A/A pair thrust_inner_product moved
-//     15.7%: the library's own variation is not a regression of the kernels (issue 22, item 8).
+//     row moved beyond the threshold in a run of a few microseconds, and in a same-commit A/A
+//     pair thrust_inner_product moved far more (docs/judging-progress.md, "What "significant"
+//     means"): the library's own variation is not a regression of the kernels (issue 22, item 8).
 // Inputs that cannot pass a gate: a report without rows is bad input (exit 2, one line); a run
 // marked incomplete (a crash, Ctrl-C) fails the comparison (exit 2 after the table) unless
 // --allow-incomplete, because the rows it lacks were never judged.

@@ -1,10 +1,10 @@
 // aat_inplace — beyond the documents: A·Aᵀ by the best gemm step, with Aᵀ read in place.
 //
-// Lesson: document 000 stops at 16 × 16 shared tiles (aat_smem_padded: 5-33% of cuBLAS). The
-// matrix-product ladder already has the fast kernels; what A·Aᵀ needs is only a second operand
-// that is A's own buffer read as its transpose, with no copy of Aᵀ made first (a copy would
-// move 2·M·K elements through DRAM for nothing). Column j of Aᵀ is row j of A, so the "B tile"
-// of output columns col0.. is rows col0.. of A:
+// Lesson: document 000 stops at 16 × 16 shared tiles (aat_smem_padded: far behind cuBLAS at
+// every size, results/h100/default.md). The matrix-product ladder already has the fast kernels;
+// what A·Aᵀ needs is only a second operand that is A's own buffer read as its transpose, with no
+// copy of Aᵀ made first (a copy would move 2·M·K elements through DRAM for nothing). Column j
+// of Aᵀ is row j of A, so the "B tile" of output columns col0.. is rows col0.. of A:
 //   * float, gemm10: its B tile must be bs[k][n] (a thread reads TN consecutive n for one k), so
 //     rows of A are copied transposed, element by element (gemm9's A copy, AsyncCopyA); A itself
 //     stays gemm10's swizzled 16-byte tile;
@@ -79,7 +79,8 @@ template <bool TRIANGLE>
 struct Kernel<double, 64, TRIANGLE> : Gemm11Nk<64, 64, 16, 32, 32, 4, 8, TRIANGLE> {};
 // 32 × 32 (4 warps of 16 × 16, 38 KB): at 1000² the 64² triangle has 136 tiles for 132 SMs that
 // hold two of its blocks each (half of them idle); the 32² one has 528 tiles of blocks five
-// times smaller (gemm_auto's small DMMA tile: 1.5× slower per flop than 64² at 1000³).
+// times smaller (gemm_auto's small DMMA tile: slower per flop than 64² at 1000³, in
+// results/h100/default.md; docs/sgemm-ladder.md, "Every shape class", A·Aᵀ at 1000²).
 template <bool TRIANGLE>
 struct Kernel<double, 32, TRIANGLE> : Gemm11Nk<32, 32, 16, 16, 16, 4, 8, TRIANGLE> {};
 template <bool TRIANGLE>

@@ -14,10 +14,10 @@
 //
 // Tile size: at 2048² the triangle has 136 tiles of 128², about one per SM (and double's DMMA
 // tile runs one block per SM: a second, 4-block wave), or 528 tiles of 64²: two waves of 2 blocks
-// per SM. Both are registered; the run picks: on the H100 the 64² tile won (2048²: 249.2 against
-// 441.6 µs in float, 198.9 against 381.2 µs in double; docs/rows-and-dot.md, "The rows ladder (`compare -f rows`)"). The profiler should show half of
-// aat_gemm_inplace's FFMA/DMMA instructions and, for the 128 tile, SMs idle in the tail
-// (sm__cycles_active.avg well below its max).
+// per SM. Both are registered; the run picks: on the H100 the 64² tile won at 2048², in float
+// and in double, by a wide margin (docs/sgemm-ladder.md, "A·Aᵀ beyond document 000"). The
+// profiler should show half of aat_gemm_inplace's FFMA/DMMA instructions and, for the 128 tile,
+// SMs idle in the tail (sm__cycles_active.avg well below its max).
 //
 // Edges: as the gemm steps; odd T leaves the fold's middle row half empty (those blocks return
 // at once); the mirrored store is guarded like the direct one.

@@ -1,7 +1,7 @@
 // gemm10_swizzled — beyond the documents: gemm9 with A copied as it is (16-byte cp.async into a
 // swizzled tile), the block order rasterised, and C written through shared memory.
 //
-// Lesson: gemm9 is issue-bound (docs/sgemm-ladder.md, "What limits gemm9"): 14% of its
+// Lesson: gemm9 is issue-bound (docs/sgemm-ladder.md, "What limits gemm9"): part of its
 // instructions are not FFMA, and the largest share of those is the copy of A, which it stores
 // transposed (as[k][m]) and so must copy element by element: 8 four-byte cp.async per thread per
 // 128×128×16 tile, each with its own predicate, source select and address step, against 2 for
@@ -23,24 +23,26 @@
 // Also new here, for every shape (and reused by gemm11 and the A·Aᵀ steps; gemm_schedule.cuh):
 //   * a rasterised block order: bands of 8 tile rows, column by column, so the blocks resident
 //     together read 8 row tiles of A and ~33 column tiles of B (8192²: instead of 4 and 64);
-//     on the H100 DRAM was 6% busy under gemm9, so expect little from it at these sizes: the
-//     profiler should show fewer DRAM bytes at 8192³, not a different time;
+//     on the H100 DRAM was nearly idle under gemm9 ("What limits gemm9"), so expect little
+//     from it at these sizes: the profiler should show fewer DRAM bytes at 8192³, not a
+//     different time;
 //   * C through shared memory: the accumulators are staged, then a warp writes 32 consecutive
 //     elements of a row per store (128-byte lines, alignment-free). gemm9 wrote 4-element runs
 //     per lane, and for N = 4095 (no 16-byte rows) scalar stores 16 bytes apart: at
-//     4097×4095×17, where writing C is most of the work, gemm9 ran at a third of cuBLAS;
+//     4097×4095×17, where writing C is most of the work, gemm9 ran far behind cuBLAS
+//     (docs/sgemm-ladder.md, "Thin and small shapes: the staged epilogue, split-K, gemm_auto");
 //   * split-K: blockIdx.z takes a slice of k and writes its partial tile into the workspace
 //     (gemm_auto uses it where the output has too few tiles to fill the GPU).
 //
 // What the profiler should show against gemm9 (4096³): the FFMA share of the k loop's
-// instructions (SASS, nvcc 13) goes from 85.5% to 86.5% at 128×128×16 (the copies are cheaper,
-// the swizzled addresses cost a little back), 88.9% at 128×128×32, 91.3% at 128×256×16;
-// shared-load wavefronts unchanged (4.0e8) with ~0 bank conflicts; 2 blocks per SM (1 for
-// 128×256). Prediction: 128×128×16 within 1-2% of gemm9; ×32 and 128×256 +3-6% if their issue
-// rate holds (46-48 TFLOP/s, 89-93% of cuBLAS); the issue rate (dispatch stalls) decides
-// Measured (H100, docs/sgemm-ladder.md, "The SGEMM ladder beyond the documents"): the prediction failed: 128×128×16 is 5% slower
-// than gemm9's (42.63 against 44.98 TFLOP/s at 4096³), ×32 and 128×256 2-4% below gemm9's best;
-// only the 64×64 tile gains (+4-7%). Why is not established: gemm10 was not profiled.
+// instructions (SASS, nvcc 13) a little higher at 128×128×16 (the copies are cheaper, the
+// swizzled addresses cost a little back), higher at 128×128×32 and 128×256×16 (the counts are
+// in docs/sgemm-ladder.md, "gemm10: A untransposed, swizzled, in 16-byte copies"); shared-load
+// wavefronts unchanged with ~0 bank conflicts; 2 blocks per SM (1 for 128×256). Prediction:
+// 128×128×16 within 1-2% of gemm9; ×32 and 128×256 +3-6% if their issue rate holds (46-48
+// TFLOP/s, 89-93% of cuBLAS); the issue rate (dispatch stalls) decides. Measured on the H100
+// (same section): the prediction failed: 128×128×16 is slower than gemm9, ×32 and 128×256 below
+// gemm9's best; only the 64×64 tile gains. Why is not established: gemm10 was not profiled.
 //
 // Edges: any M, N, K >= 1. A and B move in 16-byte copies when their rows are 16-byte aligned
 // (K, N multiples of 4 floats / 2 doubles, aligned pointers), element copies otherwise; the
@@ -63,9 +65,9 @@ enum class BSource { kn, rows_of_a };
 // output per k). rows: row by row, each row's B values in serpentine order; cols: column by
 // column, serpentine over the rows. The order decides which operand the register reuse cache
 // holds and steers ptxas's register assignment and scheduling. gemm9's remaining gap to cuBLAS
-// is issue slots lost to dispatch stalls (0.63 per issue against cuBLAS's 0.10), which ncu
-// does not break down further; the two orders are registered side by side to show whether the
-// FFMA stream's shape moves them (docs/sgemm-ladder.md).
+// is issue slots lost to dispatch stalls (several times cuBLAS's; docs/sgemm-ladder.md, "What
+// limits gemm9"), which ncu does not break down further; the two orders are registered side by
+// side to show whether the FFMA stream's shape moves them (docs/sgemm-ladder.md).
 enum class FmaOrder { rows, cols };
 
 template <class T, int BM_, int BN_, int BK_, int WM, int WN, int TM, int TN, int STAGES_, BSource BS>

@@ -1,13 +1,13 @@
 // gemm11_dmma_..._pf — beyond the documents: gemm11 with gemm12's fragment schedule.
 //
 // Lesson: Nsight Compute at double 4096³ (docs/sgemm-ladder.md, "Every shape class") shows gemm11
-// issuing in 14.7% of cycles against cuBLAS's 19.1%, its DMMA pipe busy 70.9% of the time
-// against 97.8%, and its warps stalled mostly on "wait" (a fixed-latency dependency) where
-// cuBLAS's are throttled by the math pipe: cuBLAS keeps the tensor pipe fed, gemm11 keeps it
-// waiting on its own fragment loads. gemm11 loads step k's fragments and then issues step k's
-// DMMAs; within a k tile ptxas can move the next step's loads up, but not across the barrier
-// that ends the tile, and with BK = 16 and m16n8k16 a tile *is* one step: every DMMA waits for
-// loads issued just before it, and only the other warps of the SM (4 to 8) cover that.
+// issuing less often than cuBLAS, its DMMA pipe busy a smaller share of the time, and its warps
+// stalled mostly on "wait" (a fixed-latency dependency) where cuBLAS's are throttled by the
+// math pipe: cuBLAS keeps the tensor pipe fed, gemm11 keeps it waiting on its own fragment
+// loads. gemm11 loads step k's fragments and then issues step k's DMMAs; within a k tile ptxas
+// can move the next step's loads up, but not across the barrier that ends the tile, and with
+// BK = 16 and m16n8k16 a tile *is* one step: every DMMA waits for loads issued just before it,
+// and only the other warps of the SM (4 to 8) cover that.
 // Here, as in gemm12, the fragments live in two register sets: step s multiplies set s % 2
 // while the shared loads of step s + 1 fill the other, and the barrier that publishes tile t + 1
 // moves into tile t's last step, so that step's DMMAs (their operands already in registers)

@@ -14,13 +14,14 @@
 // once: the ring's STAGES slots all hold tiles in flight (gemm9 keeps one slot idle for a tile).
 // The price is TM + TN more live registers.
 //
-// Measured (H100, docs/sgemm-ladder.md, "The SGEMM ladder beyond the documents"): on cuBLAS's tile, 256 × 128
-// × 16 with 4 stages (8 warps of 64 × 64, 16 × 8 outputs per thread, one block per SM), 92.0-93.7%
-// of cublasSgemm at 2048³-8192³; gemm9 on the same tile 89.9-91.3%, gemm9's best (128 × 128 × 16)
-// 87-88%. On gemm9's tile it is 2-3 points *slower* than gemm9: at two blocks per SM (128
-// registers) the other block already covered the boundary, and the second fragment set costs
-// ptxas the registers it scheduled with. ncu (4096³): issue active 79.6% against gemm9's 77.5% at
-// the same tile and cuBLAS's 87.2%; the FFMA share is cuBLAS's (0.89 against 0.88 per instruction).
+// Measured on the H100 (docs/sgemm-ladder.md, "gemm12: fragments across the tile boundary, on
+// cuBLAS's tile"): on cuBLAS's tile, 256 × 128 × 16 with 4 stages (8 warps of 64 × 64, 16 × 8
+// outputs per thread, one block per SM), it meets the SGEMM target from 2048³ to 8192³, ahead
+// of gemm9 on the same tile and of gemm9's best (128 × 128 × 16). On gemm9's tile it is
+// *slower* than gemm9: at two blocks per SM (128 registers) the other block already covered the
+// boundary, and the second fragment set costs ptxas the registers it scheduled with. ncu
+// (4096³): the prefetch raises the issue rate over gemm9's at the same tile, still short of
+// cuBLAS's; the FFMA share is cuBLAS's.
 //
 // Same copies as gemm9 (A transposed element by element, B in 16-byte cp.async), same FMAs in
 // the same order: the results are bit-identical to gemm9's at the same tile configuration.

@@ -2,18 +2,19 @@
 //
 // Lesson: SMEM-5 gave each thread 4 outputs in one column, so every value read from shared
 // memory fed at most 4 FMAs and the kernel waited on shared loads (ncu at 4096³ float: FFMA is
-// 41% of its instructions, 6.7 warps stalled on short scoreboard per issue). Here a block computes a BM × BN tile of C, each
-// thread a TM × TN block of it: per k it reads TM values of A and TN of B into registers and
-// does TM·TN FMAs with them, so the FMA : shared-load ratio grows from 4 : 2 to TM·TN : TM+TN
-// (64 : 16 for 8 × 8). Larger tiles also cut global traffic: each element of A is read from
-// global memory N / BN times instead of N / 32.
+// a minority of its instructions, short-scoreboard stalls dominate; docs/sgemm-ladder.md, "What
+// the profiler shows"). Here a block computes a BM × BN tile of C, each thread a TM × TN block of
+// it: per k it reads TM values of A and TN of B into registers and does TM·TN FMAs with them, so
+// the FMA : shared-load ratio grows from 4 : 2 to TM·TN : TM+TN (64 : 16 for 8 × 8). Larger
+// tiles also cut global traffic: each element of A is read from global memory N / BN times
+// instead of N / 32.
 //
 // What it still leaves: every shared load is a 4-byte scalar (TM + TN load instructions per k),
 // and the A reads As[row][k] of a thread are BK apart (gemm7 stores A transposed and loads 16
 // bytes at a time); the tile loads go through registers and stall the block at __syncthreads.
-// Measured (docs/sgemm-ladder.md, 4096³ float): 1.43× SMEM-5; FFMA 67% of instructions,
-// shared-load wavefronts 2.4× fewer, but 40% of them bank conflicts, and long-scoreboard stalls
-// on the staged copy.
+// Measured (4096³ float; docs/sgemm-ladder.md, "What the profiler shows"): faster than SMEM-5,
+// FFMA a larger share of the instructions, fewer shared-load wavefronts, but a large share of them
+// bank conflicts, and long-scoreboard stalls on the staged copy.
 //
 // Edges: tiles are zero-filled outside the matrices and stores guarded (gemm_common.cuh), so
 // any M, N, K >= 1.

@@ -13,8 +13,9 @@
 // What it still leaves: a thread's TN columns are contiguous, so the lanes of a warp read B
 // 32 bytes apart and each LDS.128 of B takes more shared-memory wavefronts than its data needs
 // (bank conflicts); gemm8 arranges the threads of a warp so they read neighbouring vectors.
-// Measured (4096³ float): 1.37× gemm6, FFMA 87% of instructions; the conflicts are unchanged
-// (2.7e8) and the block still waits on the register-staged copy (long scoreboard 1.3 per issue).
+// Measured (4096³ float; docs/sgemm-ladder.md, "What the profiler shows"): faster than gemm6,
+// FFMA most of the instructions; the conflicts are unchanged and the block still waits on the
+// register-staged copy (long scoreboard).
 //
 // Edges: the vector path needs 16-byte aligned rows (K and N multiples of 4 for float, of 2 for
 // double, aligned pointers); any other shape runs the same kernel with element-wise copies

@@ -13,9 +13,10 @@
 //
 // What it still leaves: the whole block waits at __syncthreads while the next tile travels
 // from global memory through registers; gemm9 overlaps that copy with the FMAs.
-// Measured (4096³ float): the conflicts go from 2.7e8 to ~1e3 and shared-load wavefronts fall
-// 40%, yet the time improves only 0-4% over gemm7: the copy (long scoreboard 1.2, barrier 0.5
-// per issue; issue slots busy 58% of cycles) was the limit, not the conflicts.
+// Measured (4096³ float; docs/sgemm-ladder.md, "What the profiler shows"): the conflicts all but
+// vanish and shared-load wavefronts fall, yet the time barely improves over gemm7: the copy
+// (long-scoreboard and barrier stalls; issue slots idle much of the time) was the limit, not
+// the conflicts.
 //
 // WarpTile below (the register-level product and the epilogue) is reused unchanged by gemm9.
 #pragma once

@@ -7,9 +7,10 @@
 // global → shared directly, no registers, completion tracked per commit group) before the FMAs
 // of tile t, into the ring slot tile t - 1 just left. The FMAs of STAGES - 1 tiles hide a
 // tile's latency; one __syncthreads per tile both publishes tile t and frees slot t - 1.
-// Measured (4096³ float, 128×128×16, 3 stages): long-scoreboard stalls 1.2 → 0.03 and barrier
-// 0.5 → 0.3 per issue, issue slots busy 58% → 78%, 1.28× gemm8, 87% of cublasSgemm. What is
-// left is instruction issue (docs/sgemm-ladder.md, "What limits gemm9").
+// Measured (4096³ float, 128×128×16, 3 stages; docs/sgemm-ladder.md, "What the profiler
+// shows"): long-scoreboard stalls all but gone, barrier stalls down, issue slots busy far more
+// often, faster than gemm8, still short of cublasSgemm. What is left is instruction issue
+// (docs/sgemm-ladder.md, "What limits gemm9").
 //
 // A is still stored transposed, so it is copied element by element (4- or 8-byte cp.async);
 // B in 16-byte copies when its rows are 16-byte aligned (element copies otherwise). Copies past

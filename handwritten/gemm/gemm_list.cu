@@ -101,7 +101,7 @@ void append_pipelined(std::vector<GemmVariant<T>>& v) {
 // two blocks per SM (128 registers), with its FFMAs row by row and (_colwise) column by column
 // (does the FFMA stream's order move the dispatch stalls that are gemm9's gap to cuBLAS?);
 // BK = 32 for half the per-tile overhead (copies, barrier, slot addresses) per FFMA; 128×256
-// with 8 × 16 outputs per thread (91% FFMA in the k loop's SASS) at one block per SM; 64×64
+// with 8 × 16 outputs per thread (more FFMA in the k loop's SASS) at one block per SM; 64×64
 // for outputs with few tiles (1000³, 513×257×129), with and without split-K. Double: gemm9's
 // best tile, for the ladder's continuity (the FMA units' last step).
 // gemm11 (double only): the same 128×128×16 DMMA tile with each of Hopper's three f64 mma

@@ -182,7 +182,7 @@ inline int used_splits(int K, int splits, int bk) { return div_up(K, k_per_split
 // How many slices of k a product of `tiles` output tiles gets: as many as fill_sms ×
 // blocks_per_sm resident blocks hold whole (rounded down: a split that spills a few blocks into a
 // second wave costs that wave; float 1000³ in 64² tiles on 132 SMs of 4 blocks: 2 slices, 512
-// blocks; rounded up it took 3 and ran 67.4 against 63.3 µs, docs/sgemm-ladder.md, "Every shape class");
+// blocks; rounded up it took 3 and ran slower, docs/sgemm-ladder.md, "Every shape class");
 // each slice about kMinSliceTiles k tiles deep or more (a shallower slice spends as much on its
 // prologue, epilogue and partial tile as it computes); at most kMaxSplits (the workspace grows
 // with the splits). The split variants of the list (gemm10_splitk, gemm11_dmma_splitk) use
@@ -201,20 +201,21 @@ inline int splitk_splits(GemmShape s, int bm, int bn, int bk, int blocks_per_sm,
 }
 // gemm_auto's small float step (gemm10 64×64×16, four blocks per SM) picks its split by a time
 // model instead: splitk_splits_for, which fills the resident blocks, split 513×257×129 three
-// ways (11.26 µs) where unsplit ran 10.40, 700×600×200 four ways (15.94 µs against 12.03
-// unsplit) and 129×129×4097 sixteen ways (27.71 µs against 20.96 for 14: 144 blocks put two on
-// twelve SMs), docs/sgemm-ladder.md, "Every shape class". The model, in microseconds:
+// ways where unsplit ran faster, 700×600×200 four ways (slower than unsplit) and 129×129×4097
+// sixteen ways (slower than 14: 144 blocks put two on twelve SMs), docs/sgemm-ladder.md, "Every
+// shape class". The model, in microseconds:
 //   k tiles of the deepest slice × kSplitTileUs × the busiest SM's load
 //   + where there is a split: kSplitReduceUs (the reduction's launch and ramp) and the
 //     reduction's bytes, (slices + 1) × M × N elements, at kSplitReduceBytesPerUs.
 // The load of j blocks on one SM, at most `blocks_per_sm` resident: one block 1, each further
 // resident block kSplitCoResident more (they share the SM's issue slots; 1 would be no overlap),
-// whole residency waves one after another. The constants were fitted on the H100 (the 12 shapes
-// of the log above; the model's pick was within 1.8% of the best split on each) and checked on
-// 14 others (docs/sgemm-ladder.md, "Every shape class": 0.9% slower than the best split on
-// average, 8.4% at worst, 3000×200×300, one slice where two were best; the fill rule there:
-// 4.3% and 19.5%); the SM count is the device's. The model only ranks the splits of one shape,
-// so its constants matter as ratios: the k tile's time against the reduction's.
+// whole residency waves one after another. The constants were fitted on the H100 (12 shapes,
+// journal/h100/session33/splitk_trial.log; the model's pick was close to the best split on each,
+// as this comment quantified at commit dc72026) and checked on 14 others (docs/sgemm-ladder.md,
+// "Every shape class": closer to the best split than the fill rule on average and at worst; its
+// worst, 3000×200×300, one slice where two were best); the SM count is the device's. The model
+// only ranks the splits of one shape, so its constants matter as ratios: the k tile's time
+// against the reduction's.
 // kSplitTileUs is a 64 × 64 × 16 k tile's; another tile of the same depth takes it in proportion
 // to its area (gemm11's 32² DMMA tile a quarter: the FP64 tensor cores of 8.0 and 9.0 do as many
 // multiply-adds per cycle as the FP32 lanes), so the reduction's fixed cost weighs four times as

@@ -10,8 +10,9 @@
 // (the same address across the warp: one broadcast) and, per k, its values of row k of B
 // (shared by every row: they stay in L1/L2): one 16-byte store per vector where N is a multiple
 // of V and C, B are 16-byte aligned; otherwise lane-strided element stores (lane + 32·j: still
-// whole 128-byte lines per warp instruction). One 16-byte vector per lane (kU = 1) reached 88%
-// of cuBLAS's double outer product at 4096² (docs/sgemm-ladder.md, "Every shape class").
+// whole 128-byte lines per warp instruction). One 16-byte vector per lane (kU = 1) fell short
+// of cuBLAS's double outer product at 4096² (journal/h100/session29/r2.md; the current kernel's
+// rows in docs/sgemm-ladder.md, "Every shape class").
 //
 // Order: each output is one chain a_i0·b_0j + a_i1·b_1j + ... in k order (depth K, the
 // family's default), the same as every tiled step's, so its results are theirs bit for bit

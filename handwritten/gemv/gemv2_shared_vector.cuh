@@ -10,9 +10,9 @@
 // is small and every thread reads it at the same address, so it already came from L1 in gemv1.
 // The cost is A's uncoalesced row walks (4 useful bytes per 32-byte sector), which this step
 // does not touch, and it adds two __syncthreads() per chunk. Prediction: no faster than gemv1
-// Measured (H100, docs/gemv.md): in double 2-5% slower, as predicted; in float the prediction
-// failed at some sizes: 1.30-1.34× faster at N = 1000 and 1.17-1.18× at N = 2000 (5-7% slower
-// at N = 500 and 1500); why is not established (not profiled).
+// Measured (H100, docs/gemv.md, "What staging the vector buys on an H100"): in double a little
+// slower, as predicted; in float the prediction failed at some sizes: faster at N = 1000 and
+// N = 2000, slower at N = 500 and 1500; why is not established (not profiled).
 //
 // Changed from document 003, whose pseudocode has typos (`__syncthread`, `threadId`), names the
 // rows N and the columns M (here M rows, N columns, as in the rest of the project), and two

@@ -8,7 +8,7 @@
 // LDS/STS pair per chunk where gemv2 has one LDG/STG pair), and a register for the whole loop
 // (gemv1) is better than both. The profiler should show shared stores per chunk and no
 // change in A's uncoalesced loads, which is still where the time goes. Prediction: the same
-// speed as gemv2. Measured (H100, docs/gemv.md): it held, within 1.3% of gemv2.
+// speed as gemv2. Measured (H100, docs/gemv.md, "The ladder"): it held.
 //
 // Changed from document 003: as gemv2 (chunk count ceil(N / THREAD_PER_BLOCK), inner loop
 // bounded by the chunk's real length, 64-bit row offsets, any M, N), and its typos

@@ -6,8 +6,9 @@
 // broadcast address per warp, cached. A's reads were coalesced before and stay so. Shared
 // memory: the chunk copy writes word t from thread t, the reads shared_vector[r] are
 // broadcasts: no bank conflicts. Prediction: the speed of gevm1, minus the barriers
-// Measured (H100, docs/gemv.md): the prediction failed: staging made it 1.42-1.47× slower than
-// gevm1 in float and 1.23-1.26× in double over document 003's sweep.
+// Measured (H100, docs/gemv.md, "What staging the vector buys on an H100"): the prediction
+// failed: staging made it clearly slower than gevm1 in float and in double over document 003's
+// sweep.
 //
 // Changed from document 003 (written for gemv; see gemv2 for its bugs and typos): the chunks
 // run over the rows, ceil(M / THREAD_PER_BLOCK) of them, the inner loop bounded by the chunk's

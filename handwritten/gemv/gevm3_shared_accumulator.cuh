@@ -3,9 +3,8 @@
 //
 // Lesson: as gemv3: the accumulator leaves global memory, but a register would have been
 // better still; thread t owns word t of shared_c, so no bank conflicts. Prediction: the speed
-// of gevm2. Measured (H100, docs/gemv.md, document 003's sweep): gevm1's time × 1.33-1.37 in
-// float and × 1.04-1.05 in double, against gevm2's × 1.42-1.47 and × 1.23-1.26: faster than gevm2,
-// by little in float and by most of gevm2's loss in double.
+// of gevm2. Measured (H100, docs/gemv.md, "What staging the vector buys on an H100", document
+// 003's sweep): faster than gevm2, by little in float and by most of gevm2's loss in double.
 //
 // Changed from document 003: as gevm2 (chunks over the rows, bounded inner loop, 64-bit
 // offsets, any M, N) and gemv3 (the barriers after zeroing shared_c and after the final

@@ -4,15 +4,16 @@
 //
 // Lesson: gevm5 splits the rows into slabs so that a small matrix still fills the GPU, and pays
 // for it with a second pass. On the H100 at 2500 × 2000 floats, Nsight Compute timed gevm5's
-// tiles kernel at 9.8 µs and its second pass (a 40,000-value read) at 4.1 µs: a kernel that
-// does almost nothing still costs a launch and a drain, and cuBLAS's single kernel (13.2 µs)
-// won. A cluster's blocks run at the same time on one GPC and may read each other's shared
-// memory (cooperative_groups::cluster_group::map_shared_rank), so the S slabs of a tile, S ≤ 8
-// (the portable cluster size), leave their column sums in shared memory, meet at a cluster
-// barrier, and block q of the cluster adds the S sums of its share of the tile's columns in
-// slab order 0, 1, ..., S − 1 and writes y. No workspace, no atomics, the same bits every run,
-// one launch. (The reduce and dot families' single pass uses an atomic ticket instead, which
-// needs its counter zeroed before the launch: one more operation on the stream.)
+// second pass (a 40,000-value read) at a sizeable fraction of its tiles kernel: a kernel that
+// does almost nothing still costs a launch and a drain, and cuBLAS's single kernel won
+// (docs/gemv.md, "Beyond the document"). A cluster's blocks run at the same time on one GPC and
+// may read each other's shared memory (cooperative_groups::cluster_group::map_shared_rank), so
+// the S slabs of a tile, S ≤ 8 (the portable cluster size), leave their column sums in shared
+// memory, meet at a cluster barrier, and block q of the cluster adds the S sums of its share of
+// the tile's columns in slab order 0, 1, ..., S − 1 and writes y. No workspace, no atomics, the
+// same bits every run, one launch. (The reduce and dot families' single pass uses an atomic
+// ticket instead, which needs its counter zeroed before the launch: one more operation on the
+// stream.)
 //
 // Only 8 slabs per tile, so the blocks come from narrower tiles instead: the plan starts from
 // gevm5's tile width, adds slabs up to 8 while the grid is short of kBlocksPerSm blocks per SM,
@@ -23,8 +24,8 @@
 // values read across the SMs of a GPC.
 //
 //   _u4        4 rows' loads in flight per thread (U = 8, gevm5's other configuration, was
-//              slower here: 14.7 against 12.9 µs at float 2500 × 2000, the rows of a slab
-//              spread over fewer rounds);  _cs  A loaded evict-first.
+//              slower here at float 2500 × 2000, the rows of a slab spread over fewer rounds;
+//              docs/gemv.md, "Beyond the document");  _cs  A loaded evict-first.
 // The profiler should show one kernel per product and the same DRAM throughput as gevm5's
 // tiles kernel.
 #pragma once
@@ -40,30 +41,31 @@ using matvec::kThreads;
 using gevm_plan::kMaxSlabs;      // 8, the portable cluster size
 // Blocks per SM the plan aims at. 256 threads × U = 4 16-byte loads keep 16 KiB in flight per
 // block; aiming at 4 per SM (narrower tiles, fewer rows per thread) was slower where it changed
-// the plan (H100, float 2500 × 2000: 15.9 against 12.6 µs; 16384²: 390.6 against 356.7 µs).
+// the plan (H100, float 2500 × 2000, docs/gemv.md, "Beyond the document"; and 16384², as this
+// comment said at commit 09d478a).
 constexpr int kBlocksPerSm = 2;
 // _b1 aims at one block per SM instead, i.e. wider tiles (at 4096² floats 512 bytes of a row per
-// tile instead of 256; 256 blocks instead of 512): on the H100 (docs/gemv.md,
-// "gevm: y = x·A") 27.3 against 28.0 µs at 4096² floats, 48.5 against 49.8 in double,
-// 18.9 against 19.2 at double 2500 × 2000 (gemm_auto's M = 1 class took it until _c128 below).
+// tile instead of 256; 256 blocks instead of 512): on the H100 (docs/gemv.md, "gevm: y = x·A";
+// journal/h100/session29/) a little faster at 4096² floats and doubles and at double
+// 2500 × 2000 (gemm_auto's M = 1 class took it until _c128 below).
 constexpr int kMinRowBytes = 64; // a tile's share of a row: two full 32-byte sectors at least
 // _c128 plans the other way round: tiles of 128 bytes of a row (one line; fewer if the row is
 // shorter), then slabs (powers of two, at most 8) only until tiles × slabs reach one block per
-// SM, with U = 8 loads in flight. The plan sweep (H100,
-// docs/gemv.md, "gevm: y = x·A") timed every C, S, U: the wide tiles and 8 slabs of _b1
-// cost 27.2 µs at 4096² floats where 128-byte tiles in 2 slabs took 26.6-26.7 (cuBLAS 26.3-26.4),
-// 48.6 against 48.5 µs at 4096² doubles (one slab), 12.26 µs at 2500 × 2000 floats (4 slabs,
-// cuBLAS 12.93). gemm_auto's M = 1 class takes it where _c256 (below) does not pay.
+// SM, with U = 8 loads in flight. The plan sweep (H100, docs/gemv.md, "gevm: y = x·A";
+// journal/h100/session30/gevm_sweep.log) timed every C, S, U: 128-byte tiles in 2 slabs beat the
+// wide tiles and 8 slabs of _b1 at 4096² floats and came level with cuBLAS, tied them at 4096²
+// doubles (one slab), and beat cuBLAS at 2500 × 2000 floats (4 slabs). gemm_auto's M = 1 class
+// takes it where _c256 (below) does not pay.
 // (The arithmetic: gevm_plan::narrow, matvec_plan.hpp, host-checked with those three plans.)
 // _c256 goes deeper per thread instead: 256 bytes of a row per tile, 32 loads in flight (one
 // block per SM: up to 216 registers), slabs only while tiles × slabs stay within one block per SM.
 // A second sweep (docs/gemv.md, "gevm: y = x·A")
 // timed the next round's loads issued before this round's FMAs (gevm4's kPipelined) and U up to
 // 32 on 128- and 256-byte tiles and on the element path: at float 4096² only C16 U32 S2 beat
-// _c128 (26.50 µs in both runs, against 26.66-26.72 and cuBLAS's 26.40-26.59), and at double
-// 4096² C16 U16-U32 S1 ran 47.6-48.0 µs against _c128's 48.9. With short slabs it loses (float
-// 2500 × 2000: 16.1 µs against 12.4): the first round's 32 loads are all wait. gemm_auto's M = 1
-// class takes it where a slab holds two whole rounds (gevm_plan::deep_pays), _c128 elsewhere.
+// _c128, by a little, in both runs, and at double 4096² C16 U16-U32 S1 beat it too. With short
+// slabs it loses (float 2500 × 2000, clearly): the first round's 32 loads are all wait.
+// gemm_auto's M = 1 class takes it where a slab holds two whole rounds (gevm_plan::deep_pays),
+// _c128 elsewhere.
 
 // C column items per tile, S slabs (a cluster) of `slab` rows.
 struct Plan {

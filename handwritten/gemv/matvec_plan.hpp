@@ -55,9 +55,8 @@ inline Narrow deep(long long M, int items, int item_bytes, long long sms) {
 }
 // Whether the deep plan pays: each thread's first round (32 loads) is all wait, so a slab must
 // hold at least kDeepMinRounds whole rounds of 32 rows per row thread (256 / C of them). Measured
-// at three points (docs/gemv.md, "gevm: y = x·A"): 4 rounds (float 4096², 100.4% of
-// cuBLAS against _c128's 99.5%) and 8 (double 4096², 103.1% against 101.0%) paid, 1.2 (float
-// 2500 × 2000: 16.1 µs against _c128's 12.4) did not; the threshold sits between them.
+// at three points (docs/gemv.md, "gevm: y = x·A"): 4 rounds (float 4096²) and 8 (double 4096²)
+// beat _c128, 1.2 (float 2500 × 2000) lost to it clearly; the threshold sits between them.
 constexpr int kDeepMinRounds = 2;
 inline bool deep_pays(const Narrow& d) {
   return static_cast<long long>(d.slab) >= static_cast<long long>(kDeepMinRounds) * kDeepLoads * (kThreads / d.C);

@@ -182,7 +182,8 @@ __device__ __forceinline__ typename Terms::value_type thread_fold_vectorized(con
   // The pairwise tree, level by level (half = L/2, L/4, ..., 1). Both loops have constant trip
   // counts so that every index is a constant after unrolling: written as `for (half = L / 2;
   // half > 0; half >>= 1)`, nvcc left the outer loop rolled at L = 16 (float, kUnroll = 4) and
-  // put acc[] in local memory, which made that configuration 30% slower than kUnroll = 2.
+  // put acc[] in local memory, which made that configuration much slower than kUnroll = 2
+  // (docs/rows-and-dot.md, "The rows ladder (`compare -f rows`)", the first 4-deep trial).
   constexpr unsigned kLevels = L >= 16 ? 4 : L >= 8 ? 3 : L >= 4 ? 2 : L >= 2 ? 1 : 0;
   static_assert((1u << kLevels) == L, "L is a power of two up to 16");
 #pragma unroll

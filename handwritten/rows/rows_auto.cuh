@@ -13,12 +13,12 @@
 //     the SMs short of warps (fewer than kFillWarpsPerSM rows per SM) and a row is at least a
 //     block wide;
 // and to rows_subwarp otherwise (lanes per row sized to the row: a warp for long rows, several
-// rows per warp for short ones). On the H100 (session trials, docs/rows-and-dot.md, "The rows ladder (`compare -f rows`)"):
-// float 16384², 337 µs (rows_block_deep) against 345 (rows_block_split) and 344 (CUB); 1000 × 1000
-// (1000 rows: 7.6 warps per SM), 5.4 against 5.6 µs; double 2500 × 2000, 17.4 µs against 18.9
-// (rows_block_split) and 20.0 (rows_subwarp); rows_subwarp is as fast at float 2500 × 2000 (11.6
-// against 11.5 µs) and far ahead at 100003 × 7 (5.0 against 140 µs). Each of those is measured on
-// its own in the same run; this row shows what a user who calls one function gets.
+// rows per warp for short ones). On the H100 (session trials, docs/rows-and-dot.md, "The rows
+// ladder (`compare -f rows`)"), rows_block_deep is ahead of rows_block_split and CUB at float
+// 16384², a little ahead at 1000 × 1000 (1000 rows: 7.6 warps per SM), and ahead of
+// rows_block_split and rows_subwarp at double 2500 × 2000; rows_subwarp is as fast at float
+// 2500 × 2000 and far ahead at 100003 × 7. Each of those is measured on its own in the same
+// run; this row shows what a user who calls one function gets.
 // Every step it picks from but rows_cols_cluster needs nothing beyond what every GPU CUDA 13
 // supports (7.5: no cp.async, no clusters, static shared memory only;
 // tests/host/test_requirements.cpp); rows_cols_cluster is taken only where the device and the

@@ -10,11 +10,13 @@
 // 256 when it is two rounds of 256 × 4, else 128. Long rows get more bytes per block and fewer
 // block starts and trees per byte; short rows get small blocks, so that no thread waits idle in
 // the tree while the others load.
-// Measured (H100, float 16384²): 337 µs against rows_block_split's 345 and CUB's 344.
+// Measured (H100, float 16384²): ahead of rows_block_split and CUB (docs/rows-and-dot.md, "The
+// rows ladder (`compare -f rows`)").
 //
-// The fold of 4 vectors keeps 16 float accumulators. A first trial ran 30% *slower* than
-// rows_block_split: nvcc had left the accumulators' pairwise tree as a loop and put them in local
-// memory (reduce_common.cuh's thread_fold_vectorized now unrolls it with constant indices).
+// The fold of 4 vectors keeps 16 float accumulators. A first trial ran much *slower* than
+// rows_block_split (the same section says why): nvcc had left the accumulators' pairwise tree
+// as a loop and put them in local memory (reduce_common.cuh's thread_fold_vectorized now
+// unrolls it with constant indices).
 // A row is one block's (no split): rows too few to fill the GPU go to rows_block_split's split.
 #pragma once
 

@@ -5,13 +5,14 @@
 // Lesson: the column mean is one read of the matrix, and rows_cols_vec16 spends two launches on
 // it: the read (cols_chunk) and a second kernel that folds each column's chunk partials
 // (combine_parts). The second kernel reads almost nothing, yet a launch and a drain still cost
-// time: on the H100 at float 16384², 351.9 µs for the first kernel alone against 356.8 for both
-// (docs/rows-and-dot.md, "The rows ladder (`compare -f rows`)"). That trial also timed other shapes of the read
-// (blocks 1 to 32 warps wide along a row, 4 or 8 rows in flight, evict-first loads, the chunks
-// resident at once, whole rows per block): none read the gigabyte faster than 351.6 µs. So the
-// read is kept, the second pass goes, and the grid is sized by measurement: about 4 blocks per
-// SM read fastest wherever a shape allowed it, half of rows_cols_vec16's two waves (its own
-// kernel at 4 chunks also took 352.6 µs at 16384²).
+// time: on the H100 at float 16384² the first kernel alone is measurably faster than both
+// (docs/rows-and-dot.md, "The rows ladder (`compare -f rows`)", the column mean in one launch).
+// That trial also timed other shapes of the read (blocks 1 to 32 warps wide along a row, 4 or 8
+// rows in flight, evict-first loads, the chunks resident at once, whole rows per block): none
+// read the gigabyte faster than that first kernel. So the read is kept, the second pass goes,
+// and the grid is sized by measurement: about 4 blocks per SM read fastest wherever a shape
+// allowed it, half of rows_cols_vec16's two waves (its own kernel at 4 chunks was as fast at
+// 16384²).
 // As in gevm6_cluster_slabs: the S chunks of a column block (S ≤ 8, the portable cluster size,
 // or ≤ 16 where the device allows) fold their rows as rows_cols_coalesced does
 // (chunk_column_folds), leave the column results in shared memory, meet at a cluster barrier,
@@ -21,10 +22,10 @@
 // Plan (rows_plan.hpp, cols_cluster): the chunk count doubles, up to 16 where the device launches
 // clusters that large (H100, H200: the non-portable opt-in) and 8 elsewhere, while the doubled
 // grid stays within 4 blocks per SM (docs/rows-and-dot.md,
-// "The rows ladder (`compare -f rows`)"): 16384² floats are 128 column blocks × 4 chunks of 4096 rows
-// (352.6 µs, cublasSgemv 363.5), 8192² 64 × 8 (91.9 µs against 93.6), 1000² 8 × 8 (9.4 µs
-// against rows_cols_coalesced's 11.1 and cuBLAS's 15.6), 3000² 24 × 16 (18.8 µs against
-// cuBLAS's 18.2: cuBLAS still ahead there). The 16-byte path as rows_cols_vec16 takes it
+// "The rows ladder (`compare -f rows`)"): 16384² floats are 128 column blocks × 4 chunks of 4096
+// rows, 8192² 64 × 8, 1000² 8 × 8, 3000² 24 × 16; each ahead of cublasSgemv but the last
+// (cuBLAS still ahead there), and 1000² of rows_cols_coalesced's two launches too (the times in
+// journal/h100/session34/cols_cluster_trial_*.log). The 16-byte path as rows_cols_vec16 takes it
 // (aligned rows, N a multiple of kVec<T>), the element path otherwise.
 #pragma once
 

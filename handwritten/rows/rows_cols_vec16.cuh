@@ -2,12 +2,13 @@
 // taking kVec<T> adjacent columns (4 floats, 2 doubles).
 //
 // Lesson: rows_cols_coalesced's loads are coalesced but 4 bytes each, 4 in flight per thread
-// (16 bytes): at 16384² float it reached 95% of the copy bandwidth where the gevm ladder's
+// (16 bytes): at 16384² float it stayed short of the copy bandwidth where the gevm ladder's
 // column tiles, the same access pattern with 16-byte loads (y = x·A is a weighted column sum),
-// reached 100%. Here a block of 32 × 8 threads covers 128 float columns, a warp reads 512
-// contiguous bytes of a row, and a thread keeps 4 × 16 bytes in flight. The same kernel as
-// rows_cols_coalesced (cols_chunk with kVector = true): same chunks over the rows, same fold
-// order per column (each of the kVec<T> lanes is its own column), the same second pass.
+// reached it (docs/rows-and-dot.md, "The rows ladder (`compare -f rows`)"). Here a block of
+// 32 × 8 threads covers 128 float columns, a warp reads 512 contiguous bytes of a row, and a
+// thread keeps 4 × 16 bytes in flight. The same kernel as rows_cols_coalesced (cols_chunk with
+// kVector = true): same chunks over the rows, same fold order per column (each of the kVec<T>
+// lanes is its own column), the same second pass.
 // The vector path needs every row on a 16-byte boundary (A aligned, the pitch and N multiples of
 // kVec<T>); otherwise it runs rows_cols_coalesced's element path, so any shape works.
 #pragma once
@@ -23,8 +24,8 @@ bool vector_ok(RowsShape s) {
 
 // Whether the 16-byte path's grid fills the GPU: a block covers kVec<T> times the columns, so a
 // short, wide matrix gets a quarter of rows_cols_coalesced's blocks (2500 × 2000 float: 160
-// against 630; measured 16.1 against 14.4 µs), while at 16384² both fill it (357 against
-// 364 µs). rows_auto takes this path only when it does.
+// against 630, and measured slower), while at 16384² both fill it (and this path is the faster;
+// results/h100/default.md). rows_auto takes this path only when it does.
 template <class T>
 bool fills_gpu(RowsShape s) {
   const auto ch = rows_cols_coalesced::chunks_for(s.M, s.N, kVec<T>);

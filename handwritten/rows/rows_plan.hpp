@@ -12,14 +12,14 @@ constexpr unsigned kPortableClusterChunks = 8;  // the portable cluster size
 constexpr unsigned kMaxClusterChunks = 16;      // the most the plan asks for, where the device allows it (H100, H200)
 // The blocks (of 256 threads) per SM the cluster plan aims at. Measured at every chunk count on
 // the H100, the fastest grid was about 4 blocks per SM wherever a shape allowed it: float 16384²
-// 512 blocks (4 chunks) 352.6 µs against 359.4 for 1024 (8) and 380.6 for 256 (2); 8192² 512
-// (8 chunks) 91.9 against 99.4 for 256; 1024 × 65536 512 (one chunk) 91.5 against 93.7 for 1024.
+// 512 blocks (4 chunks) ahead of 1024 (8) and 256 (2); 8192² 512 (8 chunks) ahead of 256;
+// 1024 × 65536 512 (one chunk) ahead of 1024 (journal/h100/session34/cols_cluster_trial_*.log).
 constexpr std::size_t kBlocksPerSm = 4;
 // A chunk keeps at least one round of every thread's loads (8 row-threads × 4 rows).
 constexpr std::size_t kMinChunkRows = 32;
 // Columns this short (rows) are latency, not bandwidth: one launch beats two even on a grid
-// that does not fill the GPU (float 1000²: 9.4 µs in 64 blocks against rows_cols_coalesced's
-// 11.1 in two launches).
+// that does not fill the GPU (float 1000²: 64 blocks ahead of rows_cols_coalesced's two
+// launches; the same logs).
 constexpr std::size_t kShortColumn = 1024;
 
 struct ClusterPlan {
@@ -35,8 +35,8 @@ constexpr std::size_t ceil_div_sz(std::size_t a, std::size_t b) { return (a + b 
 // with the non-portable opt-in, else 8). The chunk count doubles, up to max_chunks, while the
 // doubled grid stays within kBlocksPerSm blocks per SM and a chunk keeps kMinChunkRows rows.
 // 16 chunks were measured where 8 leave the grid short (docs/rows-and-dot.md, "The rows ladder
-// (`compare -f rows`)"): float 3000² 384 blocks 18.8 µs against 20.4 for 8 chunks, 4096²
-// 512 blocks 29.0 against 29.4, 16384 × 4096 96.4 against 99.4.
+// (`compare -f rows`)"): faster than 8 chunks at float 3000² (384 blocks), 4096² (512 blocks)
+// and 16384 × 4096 (journal/h100/session34/cols_cluster_trial_mid.log).
 constexpr ClusterPlan cols_cluster(std::size_t M, std::size_t N, std::size_t W, std::size_t sms,
                                    unsigned max_chunks = kPortableClusterChunks) {
   const std::size_t col_blocks = ceil_div_sz(N, kColsPerBlock * W);
@@ -49,11 +49,10 @@ constexpr ClusterPlan cols_cluster(std::size_t M, std::size_t N, std::size_t W, 
 // Whether rows_auto takes the cluster (given that the device runs clusters and the 16-byte path
 // is open): its grid has a block per SM, or the columns are short. Where it does not, the
 // two-launch steps split the rows into as many chunks as filling the GPU takes (up to 1024):
-// float 65536 × 1024 gets 128 blocks here even at 16 chunks (129.0 µs) against
-// rows_cols_coalesced's 95.0, while 2048² at 256 blocks takes 12.4 µs against 13.8 and 2500 × 2000
-// 13.8 against 14.9 (docs/rows-and-dot.md, "The rows ladder (`compare -f rows`)"). The 16-byte path only:
-// on the element path (16384 × 16383) the cluster lost at every chunk count (410.8-454.1 µs
-// against 396.7).
+// float 65536 × 1024 gets 128 blocks here even at 16 chunks and loses to rows_cols_coalesced,
+// while 2048² at 256 blocks and 2500 × 2000 win (docs/rows-and-dot.md, "The rows ladder
+// (`compare -f rows`)"; journal/h100/session34/cols_cluster_trial_*.log). The 16-byte path only:
+// on the element path (16384 × 16383) the cluster lost at every chunk count (same logs).
 constexpr bool cluster_pays(std::size_t M, const ClusterPlan& p, std::size_t sms) {
   return p.col_blocks * p.chunks >= sms || M <= kShortColumn;
 }

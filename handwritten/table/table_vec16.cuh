@@ -3,13 +3,14 @@
 // Lesson: the table reads nothing, so its only traffic is its stores, and a store stream needs
 // the same thing a load stream does: enough bytes in flight per instruction and per thread. The
 // document's kernel stores one float per thread (4 bytes, one STG.32 per element, one short-lived
-// thread per element with its own index arithmetic); at 2^28 elements on the H100 it reaches 56%
-// of the copy bandwidth and 69.5% of thrust::tabulate (docs/transpose-and-table.md). Here a
+// thread per element with its own index arithmetic); at 2^28 elements on the H100 it reaches
+// little more than half the copy bandwidth and stays behind thrust::tabulate
+// (docs/transpose-and-table.md, "Writing at the store bandwidth: table_vec16"). Here a
 // thread computes 4 consecutive elements and writes them as one 16-byte store (STG.128): each
 // store instruction of a warp writes 512 contiguous bytes, a quarter of the threads carry the
-// same bytes. Two such stores per thread (a first version) wrote 2^28 floats as fast (326.7 µs,
-// 135% of thrust::tabulate, docs/sgemm-ladder.md, "Every shape class") but left half the threads for a
-// million elements (7.6 against thrust's 5.2 µs), with a second kernel for the tail.
+// same bytes. Two such stores per thread (a first version) wrote 2^28 floats as fast, well ahead
+// of thrust::tabulate, but left half the threads for a million elements (behind thrust there),
+// with a second kernel for the tail (same section).
 //
 // Every element is the same function of its index as in table_arg_<math>: argument(step, i)
 // formed in float, then the same Math::f, so the results are those of the document's kernel bit

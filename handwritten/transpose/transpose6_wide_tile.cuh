@@ -3,7 +3,8 @@
 // elements (256 bytes of float) instead of 32.
 //
 // Lesson: after transpose4 the bytes are coalesced and the shared tile conflict-free, and the
-// kernel still reached 93% of the copy bandwidth at 16384² float where cublasSgeam reached 95%.
+// kernel still stayed behind cublasSgeam at 16384² float (docs/transpose-and-table.md,
+// "transpose6: what cuBLAS does differently").
 // Nsight Compute names cuBLAS's kernel for this job (transpose_readWrite_alignment_kernel):
 // 256 threads, 65,536 blocks for 16384² (a 64 × 64 tile each) and 8,320 bytes of shared memory
 // (32 × 65 floats: a padded tile 64 wide). What a wider tile changes is not the requests but

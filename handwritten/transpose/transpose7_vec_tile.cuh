@@ -1,10 +1,10 @@
 // transpose7_vec_tile_<bytes>B_r<rows> — beyond the documents. transpose6's 64 × 64 tile moved
 // with 8- or 16-byte global accesses.
 //
-// Lesson: on the H200, transpose6 (4-byte accesses, 64-wide tile) ran float 16384² at 99.3% of
-// cublasSgeam, while the double transpose, whose accesses are 8 bytes, was 4.5% ahead; the H100
-// does not tell the widths apart (docs/sgemm-ladder.md, "Every shape class"), the
-// H200 does (docs/transpose-and-table.md: 8-byte accesses 101.4%). transpose5
+// Lesson: on the H200, transpose6 (4-byte accesses, 64-wide tile) ran float 16384² just behind
+// cublasSgeam, while the double transpose, whose accesses are 8 bytes, was ahead; the H100
+// does not tell the widths apart (docs/sgemm-ladder.md, "Every shape class"), the H200 does
+// (docs/transpose-and-table.md, "transpose7: the access width, for the H200"). transpose5
 // already moved 16 bytes per access, but with a 32-wide tile, so each DRAM page opened took 128
 // bytes and it lost to transpose6 on both cards. This step keeps the 64-wide tile (256-byte row
 // segments, 512 in double) and widens the accesses.

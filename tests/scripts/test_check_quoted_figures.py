@@ -4,7 +4,8 @@ changes in its file. On a copy of README.md, docs/ and the cited results/ files:
 passes as the repository is; then, for a quoted figure of README.md and one of docs/ (each
 cited in a text file), every occurrence of that number in the cited files is changed and the
 check must fail naming that figure; a synthetic page covers a .json.gz report, a range, the
-exemptions and an uncited figure in README.md.
+exemptions and an uncited figure in README.md; a second one seconds and ratios (found, not
+found, shapes and counts, a quotient, a derived mark, a report's own ratios).
 
 usage: test_check_quoted_figures.py SOURCE_DIR WORK_DIR
 """
@@ -52,7 +53,7 @@ check(len(figures) >= 100, f"only {len(figures)} cited figures found")
 # 2. Change a cited figure in its file: the check must fail and name it.
 def pick(pred):
     for f in figures:
-        if pred(f) and all(not c.endswith((".json", ".gz")) for c in f["cites"]):
+        if pred(f) and f.get("how", "file") == "file" and f["cites"] and all(not c.endswith((".json", ".gz")) for c in f["cites"]):
             return f
     return None
 
@@ -110,6 +111,44 @@ r = run(root)
 check(r.returncode == 1, f"synthetic wrong figure: exit {r.returncode}")
 check("docs/a.md:9: 91.4%: 91.4 is not in results/x/run.md" in r.stdout, f"wrong figure not named:\n{r.stdout}")
 check("README.md:7: 77.7%: no results/ file cited" in r.stdout, f"uncited README figure not named:\n{r.stdout}")
+
+# 4. Seconds and ratios: found in the file, not found, shapes and counts that are no figures, a
+# ratio checked as the quotient of its sentence's figures, one marked derived, a report's ratios.
+root = os.path.join(work, "ratios")
+os.makedirs(os.path.join(root, "results", "x"))
+with open(os.path.join(root, "results", "x", "run.log"), "w") as g:
+    g.write("== default: exit 0 in 164 s\nspeed-up 1.06\n| a | 2.572 ms | 1.334 ms |\n")
+with gzip.open(os.path.join(root, "results", "x", "rep.json.gz"), "wt") as g:
+    json.dump({"results": [{"metric": {"vs_library": 0.8993}, "timing_ms": {"median": 0.3518}}]}, g)
+with open(os.path.join(root, "README.md"), "w") as g:
+    g.write("The run took 164 s and gemm8 is 1.06× faster (`results/x/run.log`).\n\n"
+            "Shapes and counts, no file needed: 4096×4096, 128×128×16, 4097 × 1023, 2²⁸×, M×1, "
+            "on 2× H200, in 3 stages, 1.5 us is µs <!-- unmeasured: units, not figures -->.\n\n"
+            "Uncited shapes: 4096×4096 and 128×128×16 tiles on 2× H200.\n\n"
+            "Derived: 1.93× at 16384² (2.572 against 1.334 ms, `results/x/run.log`).\n\n"
+            "Table (`results/x/run.log`):\n\n| a | b | ratio |\n|---|---|---|\n| 2.572 ms | 1.334 ms | 1.93× |\n\n"
+            "Marked: the padding is worth 5.6× (`results/x/run.log`). <!-- derived: the table's times -->\n\n"
+            "Report: 0.90× of the library (`results/x/rep.json.gz`).\n")
+r = run(root)
+check(r.returncode == 0, f"seconds and ratios: the synthetic page fails:\n{r.stdout}{r.stderr}")
+check("8 cited figures" in r.stdout,
+      f"seconds and ratios: expected 8 figures (164, 1.06, 1.93 twice, 2.572, 1.334 twice, 0.90):\n{r.stdout}")
+with open(os.path.join(root, "README.md"), "a") as g:
+    g.write("\nWrong: 170 s and 1.07× (`results/x/run.log`).\n\n"
+            "Wrong quotient: 1.99× (2.572 against 1.334 ms, `results/x/run.log`).\n\n"
+            "Unmarked: the padding is worth 5.6× (`results/x/run.log`).\n\n"
+            "A report's time is no ratio: 0.35× (`results/x/rep.json.gz`).\n\n"
+            "Uncited: 2.5× faster in 12 s.\n")
+r = run(root)
+check(r.returncode == 1, f"seconds and ratios: wrong figures pass: exit {r.returncode}\n{r.stdout}")
+for want in ("README.md:19: 170 s: 170 is not in results/x/run.log",
+             "README.md:19: 1.07×: 1.07 is not in results/x/run.log",
+             "README.md:21: 1.99×: 1.99 is not in results/x/run.log",
+             "README.md:23: 5.6×: 5.6 is not in results/x/run.log",
+             "README.md:25: 0.35×: 0.35 is not in results/x/rep.json.gz",
+             "README.md:27: 2.5×, 12 s: no results/ file cited"):
+    check(want in r.stdout, f"seconds and ratios: not reported: {want}\n{r.stdout}")
+check(r.stdout.count("README.md:") == 6, f"seconds and ratios: a shape or a right figure reported:\n{r.stdout}")
 
 for f in failures:
     print("FAIL:", f)
