@@ -9,6 +9,11 @@ dir=${2:?usage: make-class.sh N DIR}
 src="$(cd "$(dirname "$0")/.." && pwd)"
 sources=("$src/examples/user_kernels/alice/reduce_warp_atomic.cu" "$src/examples/user_kernels/bob/reduce_shared_tree.cu"
          "$src/examples/user_kernels/carol/gemv_warp_per_row.cu" "$src/tests/redteam/honest_gemm/gemm.cu")
+# DIR is replaced: refuse one that holds anything but a previous class (a checkout, a home folder)
+if [ -e "$dir" ] && [ -n "$(find "$dir" -mindepth 1 -maxdepth 1 ! -name 'student[0-9]*' -print -quit)" ]; then
+  echo "make-class.sh: $dir holds something other than student folders; give a new or a class folder" >&2
+  exit 2
+fi
 rm -rf "$dir"
 for i in $(seq 1 "$n"); do
   s=$(printf "student%02d" "$i")
