@@ -1,7 +1,7 @@
 // aat_inplace — beyond the documents: A·Aᵀ by the best gemm step, with Aᵀ read in place.
 //
 // Lesson: document 000 stops at 16 × 16 shared tiles (aat_smem_padded: far behind cuBLAS at
-// every size, results/h100/default.md). The matrix-product ladder already has the fast kernels;
+// every size, the H100 default run). The matrix-product ladder already has the fast kernels;
 // what A·Aᵀ needs is only a second operand that is A's own buffer read as its transpose, with no
 // copy of Aᵀ made first (a copy would move 2·M·K elements through DRAM for nothing). Column j
 // of Aᵀ is row j of A, so the "B tile" of output columns col0.. is rows col0.. of A:
@@ -80,7 +80,7 @@ struct Kernel<double, 64, TRIANGLE> : Gemm11Nk<64, 64, 16, 32, 32, 4, 8, TRIANGL
 // 32 × 32 (4 warps of 16 × 16, 38 KB): at 1000² the 64² triangle has 136 tiles for 132 SMs that
 // hold two of its blocks each (half of them idle); the 32² one has 528 tiles of blocks five
 // times smaller (gemm_auto's small DMMA tile: slower per flop than 64² at 1000³, in
-// results/h100/default.md; docs/sgemm-ladder.md, "Every shape class", A·Aᵀ at 1000²).
+// the H100 default run; docs/sgemm-ladder.md, "Every shape class", A·Aᵀ at 1000²).
 template <bool TRIANGLE>
 struct Kernel<double, 32, TRIANGLE> : Gemm11Nk<32, 32, 16, 16, 16, 4, 8, TRIANGLE> {};
 template <bool TRIANGLE>

@@ -210,7 +210,7 @@ inline int splitk_splits(GemmShape s, int bm, int bn, int bk, int blocks_per_sm,
 // The load of j blocks on one SM, at most `blocks_per_sm` resident: one block 1, each further
 // resident block kSplitCoResident more (they share the SM's issue slots; 1 would be no overlap),
 // whole residency waves one after another. The constants were fitted on the H100 (12 shapes,
-// journal/h100/session33/splitk_trial.log; the model's pick was close to the best split on each,
+// a trial log that journal/README.md indexes; the model's pick was close to the best split on each,
 // as this comment quantified at commit dc72026) and checked on 14 others (docs/sgemm-ladder.md,
 // "Every shape class": closer to the best split than the fill rule on average and at worst; its
 // worst, 3000×200×300, one slice where two were best); the SM count is the device's. The model

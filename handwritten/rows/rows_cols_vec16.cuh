@@ -25,7 +25,7 @@ bool vector_ok(RowsShape s) {
 // Whether the 16-byte path's grid fills the GPU: a block covers kVec<T> times the columns, so a
 // short, wide matrix gets a quarter of rows_cols_coalesced's blocks (2500 × 2000 float: 160
 // against 630, and measured slower), while at 16384² both fill it (and this path is the faster;
-// results/h100/default.md). rows_auto takes this path only when it does.
+// the H100 default run). rows_auto takes this path only when it does.
 template <class T>
 bool fills_gpu(RowsShape s) {
   const auto ch = rows_cols_coalesced::chunks_for(s.M, s.N, kVec<T>);
