@@ -18,17 +18,10 @@ import shutil
 import subprocess
 import sys
 
-src, work = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+from scratch import scratch_args
+
+src, work = scratch_args("test_check_quoted_figures.py", os.path.join("scripts", "check_quoted_figures.py"))
 script = os.path.join(src, "scripts", "check_quoted_figures.py")
-# WORK_DIR is emptied first: refuse anything that is not plainly a scratch folder of its own (a
-# swapped argument once named the checkout itself).
-if (len(sys.argv) != 3 or not os.path.isfile(os.path.join(src, "scripts", "check_quoted_figures.py"))
-        or os.path.exists(os.path.join(work, ".git")) or os.path.exists(os.path.join(work, "CMakeLists.txt"))
-        or src == work or src.startswith(work + os.sep)):
-    sys.exit("usage: test_check_quoted_figures.py SOURCE_DIR WORK_DIR (WORK_DIR: a scratch folder, emptied first; "
-             "not a checkout, not above SOURCE_DIR)")
-shutil.rmtree(work, ignore_errors=True)
-os.makedirs(work)
 failures = []
 
 

@@ -12,10 +12,11 @@ import glob
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import zlib
+
+from scratch import scratch_args
 
 try:
     import matplotlib  # noqa: F401
@@ -27,16 +28,8 @@ except ImportError:
     print("plot_compare: SKIPPED: matplotlib is missing (apt-get install python3-matplotlib, or pip install matplotlib)")
     sys.exit(77)
 
-src, work = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+src, work = scratch_args("test_plot_compare.py", os.path.join("scripts", "plot_compare.py"))
 script = os.path.join(src, "scripts", "plot_compare.py")
-# WORK_DIR is emptied first: refuse anything that is not plainly a scratch folder of its own.
-if (not os.path.isfile(script) or os.path.exists(os.path.join(work, ".git"))
-        or os.path.exists(os.path.join(work, "CMakeLists.txt")) or src == work or src.startswith(work + os.sep)):
-    print("usage: test_plot_compare.py SOURCE_DIR WORK_DIR (WORK_DIR: a scratch folder, emptied first; not a "
-          "checkout, not above SOURCE_DIR)")
-    sys.exit(2)
-shutil.rmtree(work, ignore_errors=True)
-os.makedirs(work)
 failures = []
 
 
