@@ -17,9 +17,11 @@
 #                                                                     -> matvec_003.*, dot_types.*,
 #                                                                        rows_all_ops.*, transpose7.*
 #   profiles  Nsight Compute over the steps docs/ explain              -> ncu_*.{md,json}
-#   allreduce (2+ GPUs; OUT defaults to results/<gpu>x<N>) the suite's all-reduce cases and the
-#             ladder against NCCL                                     -> allreduce_*.{md,json.gz},
-#                                                                        allreduce_suite.log, topo.txt
+#   allreduce (2+ GPUs; OUT defaults to results/<gpu>x<N>) the suite's all-reduce cases, the
+#             ladder against NCCL cold and warm (--ops), a fault, the sanitizer
+#                                                                     -> allreduce_*.{md,json.gz},
+#                                                                        allreduce_suite.log,
+#                                                                        allreduce_sanitize.txt, topo.txt
 #   plots     scripts/plot_compare.py over OUT's reports              -> plots/*.png
 #   walkthrough  docs/your-kernel.md's graded example (the examples' reduce kernels at n = 1000,
 #             1000003)                                              -> walkthrough.{md,summary.md,log}
@@ -122,8 +124,26 @@ if has allreduce; then  # two or more GPUs (docs/allreduce.md)
   nvidia-smi topo -m > "$out/topo.txt" 2>&1
   KL_COMPARE_EXE="$bin/compare" step allreduce_suite.log "$bin/gpu_suite" --duration=true -tc='*allreduce*'
   report allreduce_default gz -f allreduce
-  report allreduce_sweep gz -f allreduce -t float -s 2,2^10,2^13,2^16,2^18,2^20,2^22,2^24,2^26,2^28 --max-time 0.3
+  # The same sizes warm: 100 operations back to back per sample in one graph, time per operation
+  # (how nccl-tests and vLLM report an all-reduce: docs/allreduce.md, "What the 20 us is").
+  report allreduce_warm gz -f allreduce --ops 100
+  report allreduce_sweep gz -f allreduce -t float --default-sweep --max-time 0.3
+  report allreduce_sweep_warm gz -f allreduce -t float --default-sweep --max-time 0.3 --ops 20 \
+    -v 'allreduce[4-9]*,allreduce_auto'
   report allreduce_odd gz -f allreduce -t int,float,double -s 1,3,1000003
+  # An injected trap costs its own row only (--isolate); the sanitizer's three tools over the push,
+  # LL and push two-shot steps and allreduce_auto (validation runs, small sizes, every type).
+  report allreduce_fault json -f allreduce -s 4099 --inject-fault trap --isolate --max-time 0.05
+  : > "$out/allreduce_sanitize.txt"
+  for tool in memcheck racecheck synccheck; do
+    step allreduce_$tool.log compute-sanitizer --tool "$tool" --error-exitcode 9 "$bin/compare" -q --validate-only \
+      --no-files --skip-library -f allreduce -t int,float,double -s 1,33,4099,65537 \
+      -v 'allreduce7*,allreduce8*,allreduce9*,allreduce_auto'
+    rc=$?
+    echo "$tool: exit $rc $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|SYNCCHECK SUMMARY' "$out/allreduce_$tool.log" | tr '\n' ' ')" \
+      >> "$out/allreduce_sanitize.txt"
+    [ "$rc" -ne 0 ] || rm -f "$out/allreduce_$tool.log"  # a failing tool's log stays
+  done
 fi
 if has walkthrough; then  # docs/your-kernel.md's GPU half: this repository's examples graded as the doc shows
   # (bob's kernel fails on purpose: compare exits 1, which is this stage's expected outcome)

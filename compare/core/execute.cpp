@@ -347,6 +347,10 @@ struct Pipeline {
           tm = ctx.timer.measure(op, ctx.opt.stop, ctx.opt.warmup, before);
         }
         ctx.timer.synchronize();
+        if (c.ops_per_launch > 1) {
+          for (double& x : tm.samples_ms) x /= c.ops_per_launch;
+          tm.stats = summarize(tm.samples_ms);
+        }
         r.has_timing = true;
         r.time_ms = tm.stats;
         r.samples_ms = tm.samples_ms;

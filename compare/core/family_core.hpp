@@ -96,6 +96,15 @@ template <class P, class = void>
 struct has_problem_skip : std::false_type {};
 template <class P>
 struct has_problem_skip<P, std::void_t<decltype(std::declval<const P&>().unsupported())>> : std::true_type {};
+// A problem that launches its variants itself: p.launch_variant(variant, args, stream), with
+// p.ops_per_launch() operations per launch (allreduce's --ops).
+template <class P, class V, class A, class = void>
+struct launches_variants : std::false_type {};
+template <class P, class V, class A>
+struct launches_variants<P, V, A,
+                         std::void_t<decltype(std::declval<P&>().launch_variant(std::declval<const V&>(), std::declval<const A&>(),
+                                                                                std::declval<cudaStream_t>()))>>
+    : std::true_type {};
 }  // namespace detail
 
 // Variant names identify rows (reports, `compare diff`, --variants): two variants of one family
@@ -233,7 +242,13 @@ class TypedFamily final : public Family {
       c.setup_error = e.what();
     }
     // A copy of the descriptor: bind() also serves variants that live no longer than the call.
-    if (hook) {
+    // A problem that launches its variants itself (allreduce's --ops: many operations in one
+    // graph) says how many operations one launch is.
+    if constexpr (detail::launches_variants<P<T>, V<T>, Args<T>>::value) {
+      c.ops_per_launch = p.ops_per_launch();
+      if (hook) c.launch = [v, &p, hook](void* ws, cudaStream_t s) { p.launch_variant(v, hook(p.args(ws), s), s); };
+      else c.launch = [v, &p](void* ws, cudaStream_t s) { p.launch_variant(v, p.args(ws), s); };
+    } else if (hook) {
       c.launch = [v, &p, hook](void* ws, cudaStream_t s) { v.launch(hook(p.args(ws), s), s); };
     } else {
       c.launch = [v, &p](void* ws, cudaStream_t s) { v.launch(p.args(ws), s); };

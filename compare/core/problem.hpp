@@ -55,6 +55,9 @@ struct Candidate {
   bool check_stream = false;
   std::string remark;         // a slow path on this GPU (requirements.hpp: slow_note): added to the row's note, slow_path set
   std::function<void(void* workspace, cudaStream_t)> launch;
+  // Operations one launch performs (allreduce's --ops N: N back to back in one graph); the row's
+  // times are per operation, each sample divided by it.
+  int ops_per_launch = 1;
   // Set for a submission's variant: its code runs in its sandbox process, never in this one
   // (launch is then unused), and it is judged by the submission rules (README, "Method").
   std::shared_ptr<RemoteLaunch> remote;

@@ -38,6 +38,8 @@ struct Registry {
       for (int r = 0; r < g->gpus; ++r) {
         (void)cudaSetDevice(g->device[r]);
         (void)cudaFree(g->flags[r]);
+        (void)cudaFree(g->lines[r]);
+        (void)cudaFree(g->epoch[r]);
         for (int w = 0; w < kEventBarriers; ++w) (void)cudaEventDestroy(g->mark[w][r]);
         (void)cudaEventDestroy(g->joined[r]);
         (void)cudaStreamDestroy(g->stream[r]);
@@ -103,6 +105,13 @@ const GpuGroup& gpu_group(int gpus, int runner_device) {
     KL_CUDA_CHECK(cudaMalloc(&flags, kFlagWords * sizeof(std::uint64_t)));
     g->flags[r] = static_cast<std::uint64_t*>(flags);
     KL_CUDA_CHECK(cudaMemset(flags, 0, kFlagWords * sizeof(std::uint64_t)));
+    const std::size_t line_bytes = 2 * static_cast<std::size_t>(gpus - 1) * kLineSlotBytes;
+    KL_CUDA_CHECK(cudaMalloc(&g->lines[r], line_bytes));
+    KL_CUDA_CHECK(cudaMemset(g->lines[r], 0, line_bytes));
+    void* epoch = nullptr;
+    KL_CUDA_CHECK(cudaMalloc(&epoch, 2 * sizeof(std::uint32_t)));
+    g->epoch[r] = static_cast<std::uint32_t*>(epoch);
+    KL_CUDA_CHECK(cudaMemset(epoch, 0, 2 * sizeof(std::uint32_t)));
     for (int j = 0; j < gpus; ++j) {
       if (j == r) continue;
       const cudaError_t e = cudaDeviceEnablePeerAccess(j, 0);

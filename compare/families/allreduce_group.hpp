@@ -17,9 +17,10 @@ namespace kl {
 std::string gpu_group_unsupported(int gpus, int runner_device);
 
 // The group for (gpus, runner_device), made on first use: a non-blocking stream and events per
-// GPU, peer access between every pair, kFlagWords zeroed flag words per GPU, NCCL communicators
-// (ncclCommInitAll, with NVLink multicast kept off). Kept to the end of the process, then
-// destroyed (unless a fault left the CUDA context unusable).
+// GPU, peer access between every pair, kFlagWords zeroed flag words per GPU, the floor step's
+// zeroed lines and epoch counter, NCCL communicators (ncclCommInitAll, with NVLink multicast kept
+// off). Kept to the end of the process, then destroyed (unless a fault left the CUDA context
+// unusable).
 const GpuGroup& gpu_group(int gpus, int runner_device);
 
 // The ceiling: GB/s each GPU sends (and receives) when every rank copies `bytes` to the next

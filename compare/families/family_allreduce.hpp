@@ -68,6 +68,80 @@ void parallel_chunks(std::size_t n, F&& f) {
   for (auto& t : threads) t.join();
 }
 
+// --ops N (N > 1): N operations of one variant, back to back on every rank's own stream (no fork
+// or join between them, NCCL's per-GPU contract: common/gpu_group.hpp), forked from the runner's
+// stream once and joined back once, captured into one CUDA graph per (variant, arguments) and
+// replayed for every run. The samples then time N warm operations with no host enqueue between
+// them, as nccl-tests (-G, averaged over its iterations) and vLLM report an all-reduce; the row
+// divides by N. Replays repeat the host's generations of steps 3-7: their flags compare for
+// equality and every operation of the graph rewrites every flag it waits on, so a flag left by the
+// previous replay (the graph's last generation) never matches its first operation's, and an even
+// N keeps step 7's halves alternating across the replay boundary.
+template <class T>
+class OpsGraph {
+ public:
+  using Args = AllreduceArgs<T>;
+  OpsGraph() = default;
+  OpsGraph(const OpsGraph&) = delete;
+  OpsGraph& operator=(const OpsGraph&) = delete;
+  ~OpsGraph() {
+    for (auto& e : graphs_) (void)cudaGraphExecDestroy(e.exec);
+  }
+
+  void run(const AllreduceVariant<T>& v, Args a, const GpuGroup& unordered, int ops, cudaStream_t s) {
+    a.group = &unordered;
+    for (const Entry& e : graphs_)
+      if (e.launch == v.launch && std::memcmp(&e.args, &a, sizeof a) == 0) {
+        KL_CUDA_CHECK(cudaGraphLaunch(e.exec, s));
+        return;
+      }
+    Entry e{v.launch, a, capture(v, a, unordered, ops, s)};
+    graphs_.push_back(e);
+    KL_CUDA_CHECK(cudaGraphLaunch(e.exec, s));
+  }
+
+ private:
+  struct Entry {
+    void (*launch)(const Args&, cudaStream_t);
+    Args args;
+    cudaGraphExec_t exec;
+  };
+  static cudaGraphExec_t capture(const AllreduceVariant<T>& v, const Args& a, const GpuGroup& g, int ops,
+                                 cudaStream_t s) {
+    KL_CUDA_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeRelaxed));
+    cudaGraph_t graph = nullptr;
+    try {
+      KL_CUDA_CHECK(cudaEventRecord(g.fork, s));
+      {
+        DeviceScope dev;
+        for (int r = 0; r < g.gpus; ++r) {
+          dev.to(g.device[r]);
+          KL_CUDA_CHECK(cudaStreamWaitEvent(g.stream[r], g.fork, 0));
+        }
+      }
+      for (int i = 0; i < ops; ++i) v.launch(a, s);  // g is unordered: each rank on its own stream
+      DeviceScope dev;
+      for (int r = 0; r < g.gpus; ++r) {
+        dev.to(g.device[r]);
+        KL_CUDA_CHECK(cudaEventRecord(g.joined[r], g.stream[r]));
+      }
+      dev.to(g.device[g.runner_rank]);
+      for (int r = 0; r < g.gpus; ++r) KL_CUDA_CHECK(cudaStreamWaitEvent(s, g.joined[r], 0));
+    } catch (...) {
+      (void)cudaStreamEndCapture(s, &graph);
+      if (graph) (void)cudaGraphDestroy(graph);
+      throw;
+    }
+    KL_CUDA_CHECK(cudaStreamEndCapture(s, &graph));
+    cudaGraphExec_t exec = nullptr;
+    const cudaError_t made = cudaGraphInstantiate(&exec, graph, 0);
+    (void)cudaGraphDestroy(graph);
+    KL_CUDA_CHECK(made);
+    return exec;
+  }
+  std::vector<Entry> graphs_;
+};
+
 }  // namespace allreduce_detail
 
 struct AllreduceFamily : FamilyTraits {
@@ -91,7 +165,8 @@ struct AllreduceFamily : FamilyTraits {
             .sweep_lo = 1,
             .sweep_hi = 28};
   }
-  // --gpus N: drive devices 0..N-1 (default: every visible one).
+  // --gpus N: drive devices 0..N-1 (default: every visible one). --ops N: time N operations back
+  // to back per sample (allreduce_detail::OpsGraph).
   static std::vector<FamilySetting> settings() {
     return {{.name = "gpus",
              .help = "GPUs a multi-GPU family drives, devices 0..N-1 (default: every visible one, at most " +
@@ -101,6 +176,17 @@ struct AllreduceFamily : FamilyTraits {
              .refuse = [](long long gpus, int device_count) -> std::string {
                if (gpus <= device_count) return "";
                return "only " + std::to_string(device_count) + " CUDA device" + (device_count == 1 ? "" : "s") + " visible";
+             }},
+            {.name = "ops",
+             .help = "allreduce: operations per timed sample (default 1: one cold operation, forked and joined); N > 1 "
+                     "(even): N back to back on every GPU's own stream in one CUDA graph, warm, the time per operation "
+                     "(nccl-tests' and vLLM's way)",
+             .min = 1,
+             .max = 100000,
+             .refuse = [](long long ops, int) -> std::string {
+               if (ops == 1 || ops % 2 == 0) return "";
+               return "must be 1 or even: the push steps alternate two staging halves call by call, so a graph of an "
+                      "odd count, replayed, would reuse a half back to back";
              }}};
   }
   template <class T> using Args = AllreduceArgs<T>;
@@ -117,12 +203,18 @@ struct AllreduceFamily : FamilyTraits {
       if (!why_.empty()) return;
       group_ = &gpu_group(size_.gpus, ctx.dev.index);
       runner_rank_ = group_->runner_rank;
+      unordered_ = *group_;
+      unordered_.ordered_by_runner = false;
+      ops_ = static_cast<int>(ctx.opt.setting("ops", 1));
       if (ctx.opt.time_variants) peer_gbps_ = peer_copy_gbps(*group_, ctx.timer, ctx.opt.stop);
       ceiling_label_ = peer_gbps_ > 0 ? "peer copy " + std::to_string(static_cast<long>(peer_gbps_ + 0.5)) +
                                             " GB/s per GPU each way, all " + std::to_string(size_.gpus) +
                                             " copying to the next at once (measured)"
                                       : "peer copy (not measured)";
       ceiling_label_ += "; " + nccl_version_text() + ", NCCL_NVLS_ENABLE=" + keep_nvlink_multicast_off();
+      if (ops_ > 1)
+        ceiling_label_ += "; times per operation: " + std::to_string(ops_) +
+                          " operations back to back per sample, one CUDA graph, warm (--ops)";
       const std::size_t n = size_.n;
       for (const auto& v : handwritten<T>()) ws_bytes_ = std::max(ws_bytes_, v.workspace_bytes ? v.workspace_bytes(size_) : 0);
       for (const auto& v : library<T>()) ws_bytes_ = std::max(ws_bytes_, v.workspace_bytes ? v.workspace_bytes(size_) : 0);
@@ -144,8 +236,11 @@ struct AllreduceFamily : FamilyTraits {
     static AllreduceSize size_of(const ProblemKey& k, const RunOptions& opt) {
       return {static_cast<std::size_t>(k.dims.at(0)), resolve_gpus(opt, visible_gpus())};
     }
+    // --ops N > 1 is an axis too: a warm operation's time is not comparable with a cold one's.
     static AxisValues run_axes(const ProblemKey& k, const RunOptions& opt) {
-      return {{"gpus", std::to_string(size_of(k, opt).gpus)}};
+      AxisValues a = {{"gpus", std::to_string(size_of(k, opt).gpus)}};
+      if (const long long ops = opt.setting("ops", 1); ops > 1) a.push_back({"ops", std::to_string(ops)});
+      return a;
     }
     // Per GPU (the runner checks them against its own GPU's free memory).
     static std::vector<std::size_t> input_sizes(const ProblemKey& k) { return {static_cast<std::size_t>(k.dims.at(0))}; }
@@ -169,6 +264,14 @@ struct AllreduceFamily : FamilyTraits {
       }
       return a;
     }
+
+    // How the runner launches a variant (TypedFamily::bind): directly, or, under --ops N > 1, as
+    // N operations in one replayed graph.
+    void launch_variant(const AllreduceVariant<T>& v, const Args<T>& a, cudaStream_t s) {
+      if (ops_ <= 1) return v.launch(a, s);
+      ops_graph_.run(v, a, unordered_, ops_, s);
+    }
+    int ops_per_launch() const { return ops_ > 1 ? ops_ : 1; }
 
     bool has_exact_inputs() const override { return !std::is_integral_v<T>; }
 
@@ -297,6 +400,9 @@ struct AllreduceFamily : FamilyTraits {
     AllreduceSize size_;
     std::string why_;  // non-empty: no variant runs (fewer than two GPUs, no peer access, ...)
     const GpuGroup* group_ = nullptr;
+    GpuGroup unordered_;  // the group with each rank's part ordered on its own stream only (--ops)
+    int ops_ = 1;
+    allreduce_detail::OpsGraph<T> ops_graph_;
     int runner_rank_ = 0;
     double peer_gbps_ = 0;
     std::string ceiling_label_;

@@ -1,6 +1,7 @@
 // The all-reduce ladder, in order (compare/families/family_allreduce.hpp; docs/allreduce.md): through the
-// host, peer copies, one-shot and two-shot peer kernels, their 16-byte forms, and the one-shot
-// that pushes instead of pulling. NCCL is the library (library_baselines/allreduce_nccl.cu).
+// host, peer copies, one-shot and two-shot peer kernels, their 16-byte forms, the one-shot that
+// pushes instead of pulling, the one that carries its flags in its data, the two-shot that only
+// stores, and the step picked by size. NCCL is the library (library_baselines/allreduce_nccl.cu).
 #include "handwritten/allreduce/allreduce1_through_host.cuh"
 #include "handwritten/allreduce/allreduce2_peer_copy.cuh"
 #include "handwritten/allreduce/allreduce3_one_shot.cuh"
@@ -8,6 +9,9 @@
 #include "handwritten/allreduce/allreduce5_one_shot_vec16.cuh"
 #include "handwritten/allreduce/allreduce6_two_shot_vec16.cuh"
 #include "handwritten/allreduce/allreduce7_one_shot_push.cuh"
+#include "handwritten/allreduce/allreduce8_one_shot_ll.cuh"
+#include "handwritten/allreduce/allreduce9_two_shot_push.cuh"
+#include "handwritten/allreduce/allreduce_auto.cuh"
 
 namespace kl {
 
@@ -21,6 +25,9 @@ std::vector<AllreduceVariant<T>> allreduce_handwritten() {
       allreduce5::variant<T>(),
       allreduce6::variant<T>(),
       allreduce7::variant<T>(),
+      allreduce8::variant<T>(),
+      allreduce9::variant<T>(),
+      allreduce_auto::variant<T>(),
   };
 }
 

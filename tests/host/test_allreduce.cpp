@@ -7,6 +7,7 @@
 #include "compare/core/execute.hpp"
 #include "compare/core/family_core.hpp"
 #include "compare/families/multi_gpu.hpp"
+#include "handwritten/allreduce/allreduce_plan.hpp"
 #include "compare/report/report.hpp"
 #include "compare_cli.hpp"
 #if KL_HAVE_NCCL
@@ -16,6 +17,7 @@
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <sstream>
@@ -144,6 +146,46 @@ TEST_CASE("--gpus: RunOptions, the range, and the one-line error when more are a
   CHECK(resolve_gpus(o, 8) == 3);
 }
 
+TEST_CASE("--ops: 1 or an even count, refused with one line otherwise") {
+  CHECK(parse({"--family", "reduce", "--ops", "100"}).run.setting("ops", 1) == 100);
+  CHECK(parse({"--family", "reduce"}).run.setting("ops", 1) == 1);
+  CHECK_NOTHROW(check_settings(parse({"--family", "reduce", "--ops", "1"}), 1));
+  CHECK_NOTHROW(check_settings(parse({"--family", "reduce", "--ops", "2"}), 1));
+  try {
+    check_settings(parse({"--family", "reduce", "--ops", "3"}), 2);
+    FAIL("--ops 3 was accepted");
+  } catch (const UsageError& e) {
+    const std::string what = e.what();
+    CHECK(what.rfind("--ops 3: must be 1 or even", 0) == 0);
+    CHECK(what.find('\n') == std::string::npos);
+  }
+  for (const char* bad : {"0", "x", "-2"}) {
+    const std::string e = usage_error({"--family", "reduce", "--ops", bad});
+    INFO("--ops " << bad << ": " << e);
+    CHECK(e.find("--ops") != std::string::npos);
+  }
+  const Run r = run_compare("--family allreduce --ops 0");
+  CHECK(r.code == 2);
+  CHECK(count_lines(r.output) == 1);
+}
+
+TEST_CASE("allreduce_auto's plan: the LL one-shot while its lines hold the message, the push one-shot up to "
+          "4 MiB on two GPUs, else the two-shot") {
+  using namespace kl::allreduce_plan;
+  for (int g : {2, 3, 4, 8}) {
+    CAPTURE(g);
+    CHECK(step_for(4, g) == Step::one_shot_ll);
+    CHECK(step_for(64 << 10, g) == Step::one_shot_ll);
+    CHECK(step_for(kLineMaxBytes, g) == Step::one_shot_ll);
+    CHECK(step_for(std::size_t{1} << 30, g) == Step::two_shot);
+  }
+  CHECK(step_for(kLineMaxBytes + 4, 2) == Step::one_shot_push);
+  CHECK(step_for(kPushMaxBytes, 2) == Step::one_shot_push);
+  CHECK(step_for(kPushMaxBytes + 4, 2) == Step::two_shot);
+  CHECK(step_for(kLineMaxBytes + 4, 4) == Step::two_shot);
+  CHECK(step_for(kLineMaxBytes + 4, 3) == Step::two_shot);
+}
+
 TEST_CASE("the executable: a bad --gpus exits 2 with one line") {
   for (const char* args : {"--gpus 0", "--gpus 9", "--gpus x --family reduce"}) {
     const Run r = run_compare(args);
@@ -187,7 +229,7 @@ TEST_CASE("--list shows the allreduce ladder and NCCL") {
   CHECK(text.find("\nallreduce: ") != std::string::npos);
   for (const char* v : {"allreduce1_through_host", "allreduce2_peer_copy", "allreduce3_one_shot", "allreduce4_two_shot",
                         "allreduce5_one_shot_vec16", "allreduce6_two_shot_vec16", "allreduce7_one_shot_push",
-                        "nccl_allreduce [library]"})
+                        "allreduce8_one_shot_ll", "allreduce9_two_shot_push", "allreduce_auto", "nccl_allreduce [library]"})
     CHECK(text.find(v) != std::string::npos);
 }
 
@@ -203,6 +245,20 @@ TEST_CASE("allreduce memory is per GPU and grows with the GPUs the run drives") 
   // A slot is padded to 16 bytes.
   o.settings["gpus"] = 2;
   CHECK(f.device_bytes(make_key(f, DType::f64, {3}), o) == 2 * 24 + 2 * 32);
+}
+
+TEST_CASE("allreduce_auto names steps of the ladder, and --ops N is an axis of the row") {
+  std::vector<std::string> names;
+  for (const auto& v : allreduce_handwritten<float>()) names.emplace_back(v.info.name);
+  for (auto s : {allreduce_plan::Step::one_shot_ll, allreduce_plan::Step::one_shot_push, allreduce_plan::Step::two_shot,
+                 allreduce_plan::Step::two_shot_vec16, allreduce_plan::Step::two_shot_push})
+    CHECK(std::find(names.begin(), names.end(), allreduce_plan::step_name(s)) != names.end());
+  const ProblemKey k = make_key(family<AllreduceFamily>(), DType::f32, {1024});
+  RunOptions o;
+  o.settings["gpus"] = 2;
+  CHECK(AllreduceFamily::Problem<float>::run_axes(k, o) == AxisValues{{"gpus", "2"}});
+  o.settings["ops"] = 100;
+  CHECK(AllreduceFamily::Problem<float>::run_axes(k, o) == AxisValues{{"gpus", "2"}, {"ops", "100"}});
 }
 
 namespace {
@@ -242,7 +298,7 @@ TEST_CASE("below two GPUs every allreduce row is skipped with a one-line reason,
   for (DType t : {DType::i32, DType::f32, DType::f64}) {
     const auto rows = f.run(make_key(f, t, {1000}), ctx);
     CHECK(ctx.fatal.empty());
-    REQUIRE(rows.size() == 8);  // seven steps and NCCL
+    REQUIRE(rows.size() == 11);  // nine steps, allreduce_auto and NCCL
     for (const Row& r : rows) {
       INFO(r.variant << ": " << status_name(r.status) << " " << r.note);
       CHECK(r.status == RowStatus::skipped);
