@@ -1,8 +1,8 @@
 // allreduce2_peer_copy — beyond the documents: peer copies plus a local sum.
 //
 // Lesson: the same shape as step 1 (bring every peer's data here, then sum locally), with the
-// host taken out of the path. cudaMemcpyPeerAsync moves each peer's input straight into a staging
-// slot on this GPU (a copy engine, over NVLink), then the same local_sum kernel adds the G arrays
+// host taken out of the path. A peer copy moves each peer's input straight into a staging slot on
+// this GPU (a copy engine, over NVLink), then the same local_sum kernel adds the G arrays
 // in rank order from device memory. The copy runs at peer-copy bandwidth, the ceiling the family
 // is measured against, but the sum only starts once the copy has ended: t ≈ n·sizeof(T)·(G-1) /
 // peer bandwidth + the sum (3·n·sizeof(T) of HBM traffic for G = 2) + two event barriers and the
@@ -12,6 +12,10 @@
 // Synchronisation (events): a first barrier before the copies, so no GPU copies a peer's input
 // before that peer's stream has reached the operation; a second one after, so no GPU leaves the
 // operation (and lets its input be overwritten) while a peer's copy may still be reading it.
+//
+// The copy is cudaMemcpyAsync with cudaMemcpyDefault: with unified addressing and peer access
+// enabled it is the same copy-engine peer copy as cudaMemcpyPeerAsync, and unlike that call it
+// may be captured into a CUDA graph (--ops).
 //
 // Workspace: G-1 staging slots of n elements on each GPU, each slot padded to 16 bytes.
 // Profiler: on each GPU G-1 peer copies (nvlink__ bytes at copy-engine rate), then local_sum.
@@ -38,7 +42,7 @@ void launch(const AllreduceArgs<T>& a, cudaStream_t s) {
     dev.to(g.device[r]);
     for (int j = 0; j < g.gpus; ++j)
       if (j != r)
-        KL_CUDA_CHECK(cudaMemcpyPeerAsync(slot(a, r, j), g.device[r], a.in[j], g.device[j], a.n * sizeof(T), o.s[r]));
+        KL_CUDA_CHECK(cudaMemcpyAsync(slot(a, r, j), a.in[j], a.n * sizeof(T), cudaMemcpyDefault, o.s[r]));
   }
   event_barrier(g, o, 1);
   launch_local_sums(a, o, dev, [&](int r, int j) { return slot(a, r, j); });
@@ -49,7 +53,7 @@ template <class T>
 AllreduceVariant<T> variant() {
   return {
       .info = {"allreduce2_peer_copy", "beyond",
-               "cudaMemcpyPeerAsync of every peer's input into local staging (copy engines, NVLink), then a local sum"},
+               "a peer copy of every peer's input into local staging (copy engines, NVLink), then a local sum"},
       .launch = launch<T>,
       .workspace_bytes = [](AllreduceSize s) {
         return peer_slots(s) * slot_elems<T>(s.n) * sizeof(T);

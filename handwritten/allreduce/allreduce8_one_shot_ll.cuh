@@ -41,8 +41,11 @@ namespace kl::allreduce8 {
 using namespace kl::allreduce;
 
 // Small calls want many threads each doing little (the time is latency, not bytes): one line per
-// thread up to kThreads·kBlocksPerSm per SM, the residency every block of a waiting kernel needs.
-inline constexpr int kLineThreads = 512;
+// thread, in small blocks so that a mid-sized message spreads over every SM (each SM pushes its
+// share over NVLink), at most kLineBlocksPerSm per SM: every block of a kernel that waits for its
+// peers must be resident.
+inline constexpr int kLineThreads = 128;
+inline constexpr int kLineBlocksPerSm = 8;
 
 struct Lines {
   unsigned char* base[kMaxGpus];  // each rank's lines
@@ -111,7 +114,7 @@ struct LineSum {
 };
 
 template <class T>
-__global__ void __launch_bounds__(kLineThreads, kBlocksPerSm) one_shot_ll(RankView<T> v, Lines l) {
+__global__ void __launch_bounds__(kLineThreads, kLineBlocksPerSm) one_shot_ll(RankView<T> v, Lines l) {
   // The epoch: the count of calls this rank has finished, plus one (read once per thread; the
   // previous call's last block wrote it before that kernel ended).
   const std::uint32_t epoch = __ldcg(l.epoch) + 1;
@@ -161,14 +164,14 @@ __global__ void __launch_bounds__(kLineThreads, kBlocksPerSm) one_shot_ll(RankVi
   }
 }
 
-// Blocks for a message of `bytes`: one line per thread, at most kBlocksPerSm per SM of the
+// Blocks for a message of `bytes`: one line per thread, at most kLineBlocksPerSm per SM of the
 // smallest GPU (every block must be resident: a block waits for its peers' blocks).
 inline unsigned ll_grid(const GpuGroup& g, std::size_t bytes) {
   int sms = g.sms[0];
   for (int r = 1; r < g.gpus; ++r) sms = sms < g.sms[r] ? sms : g.sms[r];
   const std::size_t lines = ceil_div(ceil_div(bytes, std::size_t{4}), std::size_t{2});
   std::size_t blocks = ceil_div(lines, std::size_t{kLineThreads});
-  const std::size_t cap = static_cast<std::size_t>(sms) * kBlocksPerSm;
+  const std::size_t cap = static_cast<std::size_t>(sms) * kLineBlocksPerSm;
   blocks = blocks < 1 ? 1 : (blocks < cap ? blocks : cap);
   return static_cast<unsigned>(blocks);
 }
@@ -189,9 +192,9 @@ template <class T>
 void prepare() {
   int blocks = 0;
   KL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, one_shot_ll<T>, kLineThreads, 0));
-  if (blocks < kBlocksPerSm)
+  if (blocks < kLineBlocksPerSm)
     throw std::runtime_error("one_shot_ll: only " + std::to_string(blocks) + " block(s) fit on an SM; " +
-                             std::to_string(kBlocksPerSm) + " must be resident");
+                             std::to_string(kLineBlocksPerSm) + " must be resident");
 }
 
 // Messages larger than a slot of lines (common/gpu_group.hpp) are the bandwidth steps' job.

@@ -41,7 +41,7 @@ AllreduceVariant<T> variant() {
   return {
       .info = {"allreduce_auto", "beyond",
                "the step for the size and GPU count: the LL one-shot while its lines hold the message, the push "
-               "one-shot (two GPUs), then the two-shot"},
+               "one-shot (two GPUs), then the push two-shot"},
       .launch = launch<T>,
       .workspace_bytes = [](AllreduceSize s) -> std::size_t {
         switch (step_of<T>(s)) {

@@ -2,7 +2,7 @@
 // so the host suite pins every choice without a GPU (tests/host/test_allreduce.cpp). The
 // thresholds are where the measured curves cross (docs/allreduce.md, "allreduce_auto"): the floor
 // step while its lines hold the message, then on two GPUs the push one-shot while the time is
-// still latency, then the two-shot, which moves the fewest bytes.
+// still latency, then the two-shot that only stores, which moves the fewest bytes.
 #pragma once
 
 #include "common/gpu_group.hpp"
@@ -21,7 +21,7 @@ inline constexpr std::size_t kPushMaxBytes = std::size_t{4} << 20;
 inline Step step_for(std::size_t bytes_per_gpu, int gpus) {
   if (bytes_per_gpu <= kLineMaxBytes) return Step::one_shot_ll;
   if (gpus == 2 && bytes_per_gpu <= kPushMaxBytes) return Step::one_shot_push;
-  return Step::two_shot;
+  return Step::two_shot_push;
 }
 
 inline const char* step_name(Step s) {

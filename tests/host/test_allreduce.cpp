@@ -170,20 +170,20 @@ TEST_CASE("--ops: 1 or an even count, refused with one line otherwise") {
 }
 
 TEST_CASE("allreduce_auto's plan: the LL one-shot while its lines hold the message, the push one-shot up to "
-          "4 MiB on two GPUs, else the two-shot") {
+          "4 MiB on two GPUs, else the push two-shot") {
   using namespace kl::allreduce_plan;
   for (int g : {2, 3, 4, 8}) {
     CAPTURE(g);
     CHECK(step_for(4, g) == Step::one_shot_ll);
     CHECK(step_for(64 << 10, g) == Step::one_shot_ll);
     CHECK(step_for(kLineMaxBytes, g) == Step::one_shot_ll);
-    CHECK(step_for(std::size_t{1} << 30, g) == Step::two_shot);
+    CHECK(step_for(std::size_t{1} << 30, g) == Step::two_shot_push);
   }
   CHECK(step_for(kLineMaxBytes + 4, 2) == Step::one_shot_push);
   CHECK(step_for(kPushMaxBytes, 2) == Step::one_shot_push);
-  CHECK(step_for(kPushMaxBytes + 4, 2) == Step::two_shot);
-  CHECK(step_for(kLineMaxBytes + 4, 4) == Step::two_shot);
-  CHECK(step_for(kLineMaxBytes + 4, 3) == Step::two_shot);
+  CHECK(step_for(kPushMaxBytes + 4, 2) == Step::two_shot_push);
+  CHECK(step_for(kLineMaxBytes + 4, 4) == Step::two_shot_push);
+  CHECK(step_for(kLineMaxBytes + 4, 3) == Step::two_shot_push);
 }
 
 TEST_CASE("the executable: a bad --gpus exits 2 with one line") {
