@@ -73,10 +73,14 @@ void parallel_chunks(std::size_t n, F&& f) {
 // stream once and joined back once, captured into one CUDA graph per (variant, arguments) and
 // replayed for every run. The samples then time N warm operations with no host enqueue between
 // them, as nccl-tests (-G, averaged over its iterations) and vLLM report an all-reduce; the row
-// divides by N. Replays repeat the host's generations of steps 3-7: their flags compare for
-// equality and every operation of the graph rewrites every flag it waits on, so a flag left by the
-// previous replay (the graph's last generation) never matches its first operation's, and an even
-// N keeps step 7's halves alternating across the replay boundary.
+// divides by N. Replays repeat the host's generations g1..gN of the steps that draw them: their
+// flags compare for equality, and every operation rewrites every flag it waits on, so what a
+// flag holds when an operation waits for gi is g(i-1) or g(i-2) of this replay or the last ones of
+// the previous replay, never gi, unless the peer has just written it. The push steps split their
+// flags and staging into two sets by the generation's parity: N even keeps the halves alternating
+// across a replay's boundary, and N >= 4 gives each set two generations per replay (with N = 2,
+// a set's only flag value would still hold the previous replay's). The LL step counts its epochs
+// on the GPU and needs neither.
 template <class T>
 class OpsGraph {
  public:
@@ -178,15 +182,15 @@ struct AllreduceFamily : FamilyTraits {
                return "only " + std::to_string(device_count) + " CUDA device" + (device_count == 1 ? "" : "s") + " visible";
              }},
             {.name = "ops",
-             .help = "allreduce: operations per timed sample (default 1: one cold operation, forked and joined); N > 1 "
+             .help = "allreduce: operations per timed sample (default 1: one cold operation, forked and joined); N >= 4 "
                      "(even): N back to back on every GPU's own stream in one CUDA graph, warm, the time per operation "
                      "(nccl-tests' and vLLM's way)",
              .min = 1,
              .max = 100000,
              .refuse = [](long long ops, int) -> std::string {
-               if (ops == 1 || ops % 2 == 0) return "";
-               return "must be 1 or even: the push steps alternate two staging halves call by call, so a graph of an "
-                      "odd count, replayed, would reuse a half back to back";
+               if (ops == 1 || (ops >= 4 && ops % 2 == 0)) return "";
+               return "must be 1, or even and at least 4: a replayed graph repeats its operations' generations, and "
+                      "the push steps alternate two staging halves and two flag sets by the generation's parity";
              }}};
   }
   template <class T> using Args = AllreduceArgs<T>;

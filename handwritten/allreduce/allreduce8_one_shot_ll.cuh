@@ -176,9 +176,18 @@ inline unsigned ll_grid(const GpuGroup& g, std::size_t bytes) {
   return static_cast<unsigned>(blocks);
 }
 
+// Messages larger than a slot of lines (common/gpu_group.hpp) are the bandwidth steps' job.
+static_assert(kLineMaxBytes == std::size_t{1} << 20, "the messages below name the size");
+inline bool fits(AllreduceSize s, std::size_t elem_bytes) { return s.n * elem_bytes <= kLineMaxBytes; }
+inline constexpr const char* kTooLarge =
+    "over 1 MiB per GPU: the group's lines hold 1 MiB of message (the bandwidth steps take larger ones)";
+
 template <class T>
 void launch(const AllreduceArgs<T>& a, cudaStream_t s) {
   const GpuGroup& g = *a.group;
+  // The runner skips such sizes (unsupported below); a direct caller gets an error, not a write
+  // past the lines.
+  if (!fits({a.n, g.gpus}, sizeof(T))) throw std::invalid_argument(std::string("allreduce8_one_shot_ll: ") + kTooLarge);
   const unsigned grid = ll_grid(g, a.n * sizeof(T));
   Lines l{};
   for (int r = 0; r < g.gpus; ++r) l.base[r] = static_cast<unsigned char*>(g.lines[r]);
@@ -197,10 +206,6 @@ void prepare() {
                              std::to_string(kLineBlocksPerSm) + " must be resident");
 }
 
-// Messages larger than a slot of lines (common/gpu_group.hpp) are the bandwidth steps' job.
-static_assert(kLineMaxBytes == std::size_t{1} << 20, "the skip reason below names the size");
-inline bool fits(AllreduceSize s, std::size_t elem_bytes) { return s.n * elem_bytes <= kLineMaxBytes; }
-
 template <class T>
 AllreduceVariant<T> variant() {
   return {
@@ -208,11 +213,7 @@ AllreduceVariant<T> variant() {
                "push 16-byte lines carrying data and the call's epoch into every peer: no fence, no flag, no "
                "barrier, one launch"},
       .launch = launch<T>,
-      .unsupported = [](AllreduceSize s) -> const char* {
-        return fits(s, sizeof(T)) ? nullptr
-                                  : "over 1 MiB per GPU: the group's lines hold 1 MiB of message (the bandwidth steps "
-                                    "take larger ones)";
-      },
+      .unsupported = [](AllreduceSize s) -> const char* { return fits(s, sizeof(T)) ? nullptr : kTooLarge; },
       .prepare = prepare<T>,
   };
 }

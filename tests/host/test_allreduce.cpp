@@ -146,18 +146,19 @@ TEST_CASE("--gpus: RunOptions, the range, and the one-line error when more are a
   CHECK(resolve_gpus(o, 8) == 3);
 }
 
-TEST_CASE("--ops: 1 or an even count, refused with one line otherwise") {
+TEST_CASE("--ops: 1 or an even count of at least 4, refused with one line otherwise") {
   CHECK(parse({"--family", "reduce", "--ops", "100"}).run.setting("ops", 1) == 100);
   CHECK(parse({"--family", "reduce"}).run.setting("ops", 1) == 1);
-  CHECK_NOTHROW(check_settings(parse({"--family", "reduce", "--ops", "1"}), 1));
-  CHECK_NOTHROW(check_settings(parse({"--family", "reduce", "--ops", "2"}), 1));
-  try {
-    check_settings(parse({"--family", "reduce", "--ops", "3"}), 2);
-    FAIL("--ops 3 was accepted");
-  } catch (const UsageError& e) {
-    const std::string what = e.what();
-    CHECK(what.rfind("--ops 3: must be 1 or even", 0) == 0);
-    CHECK(what.find('\n') == std::string::npos);
+  for (const char* ok : {"1", "4", "100"}) CHECK_NOTHROW(check_settings(parse({"--family", "reduce", "--ops", ok}), 1));
+  for (const char* bad : {"2", "3", "5", "99"}) {
+    try {
+      check_settings(parse({"--family", "reduce", "--ops", bad}), 2);
+      FAIL("--ops " << bad << " was accepted");
+    } catch (const UsageError& e) {
+      const std::string what = e.what();
+      CHECK(what.rfind(std::string("--ops ") + bad + ": must be 1, or even and at least 4", 0) == 0);
+      CHECK(what.find('\n') == std::string::npos);
+    }
   }
   for (const char* bad : {"0", "x", "-2"}) {
     const std::string e = usage_error({"--family", "reduce", "--ops", bad});
