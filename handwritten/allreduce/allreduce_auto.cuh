@@ -40,8 +40,8 @@ template <class T>
 AllreduceVariant<T> variant() {
   return {
       .info = {"allreduce_auto", "beyond",
-               "the step for the size and GPU count: the LL one-shot while its lines hold the message, the push "
-               "one-shot (two GPUs), then the push two-shot"},
+               "the step for the size and GPU count: the LL one-shot for small messages, then on two GPUs the push "
+               "one-shot and the push two-shot, on more the two-shot"},
       .launch = launch<T>,
       .workspace_bytes = [](AllreduceSize s) -> std::size_t {
         switch (step_of<T>(s)) {

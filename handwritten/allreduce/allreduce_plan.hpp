@@ -1,8 +1,8 @@
 // Which step allreduce_auto runs for a message, as a pure function of its size and the GPU count,
 // so the host suite pins every choice without a GPU (tests/host/test_allreduce.cpp). The
-// thresholds are where the measured curves cross (docs/allreduce.md, "allreduce_auto"): the floor
-// step while its lines hold the message, then on two GPUs the push one-shot while the time is
-// still latency, then the two-shot that only stores, which moves the fewest bytes.
+// thresholds are where the measured curves cross (docs/allreduce.md, "allreduce_auto"): the LL
+// step while its link traffic is small, then on two GPUs the push one-shot while the time is
+// still latency and the two-shot that only stores; on more GPUs the two-shot that loads.
 #pragma once
 
 #include "common/gpu_group.hpp"
@@ -13,15 +13,23 @@ namespace kl::allreduce_plan {
 
 enum class Step { one_shot_ll, one_shot_push, two_shot, two_shot_vec16, two_shot_push };
 
-// Up to here the push one-shot (allreduce7) beats the two-shot on two GPUs: it waits once where
-// the two-shot meets its peers twice. With more GPUs each rank pushes G-1 copies of its input, and
-// the two-shot takes over right after the lines.
+// The LL one-shot sends 2(G-1) bytes per message byte out of each GPU (G-1 copies, half of every
+// line flag), so it wins while that traffic is still small beside the call's fixed cost: while
+// 2(G-1)·bytes <= kLineTrafficMax (set between the crossings measured on two and on four GPUs),
+// and never past its lines.
+inline constexpr std::size_t kLineTrafficMax = std::size_t{3} << 19;  // 1.5 MiB
+// Up to here the push one-shot (allreduce7) beats the two-shots on two GPUs: it waits once where
+// they meet their peers twice. With more GPUs each rank pushes G-1 copies of its input, and the
+// two-shot takes over right after the lines.
 inline constexpr std::size_t kPushMaxBytes = std::size_t{4} << 20;
 
 inline Step step_for(std::size_t bytes_per_gpu, int gpus) {
-  if (bytes_per_gpu <= kLineMaxBytes) return Step::one_shot_ll;
-  if (gpus == 2 && bytes_per_gpu <= kPushMaxBytes) return Step::one_shot_push;
-  return Step::two_shot_push;
+  const std::size_t peers = gpus > 1 ? static_cast<std::size_t>(gpus - 1) : 1;
+  if (bytes_per_gpu <= kLineMaxBytes && 2 * peers * bytes_per_gpu <= kLineTrafficMax) return Step::one_shot_ll;
+  if (gpus == 2) return bytes_per_gpu <= kPushMaxBytes ? Step::one_shot_push : Step::two_shot_push;
+  // Four GPUs loading from each other keep NVLink busier than four pushing into staging (measured:
+  // docs/allreduce.md, "allreduce_auto").
+  return Step::two_shot;
 }
 
 inline const char* step_name(Step s) {
