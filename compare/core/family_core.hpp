@@ -31,6 +31,10 @@
 //   static typename Args<T>::Size size_of(const ProblemKey&, const RunOptions&);
 //   static AxisValues run_axes(const ProblemKey&, const RunOptions&); // shown with the shape: gpus=2
 //   std::string unsupported() const;  // non-empty: why no variant can run here (every row skipped)
+// and a problem that launches its variants itself (allreduce's --ops: N operations captured into
+// one graph per launch) provides
+//   void launch_variant(const Variant<Args<T>>&, const Args<T>&, cudaStream_t);
+//   int ops_per_launch() const;       // operations one launch performs; samples are divided by it
 #pragma once
 
 #include "common/args_kind.hpp"
