@@ -167,8 +167,7 @@ __global__ void __launch_bounds__(kLineThreads, kLineBlocksPerSm) one_shot_ll(Ra
 // Blocks for a message of `bytes`: one line per thread, at most kLineBlocksPerSm per SM of the
 // smallest GPU (every block must be resident: a block waits for its peers' blocks).
 inline unsigned ll_grid(const GpuGroup& g, std::size_t bytes) {
-  int sms = g.sms[0];
-  for (int r = 1; r < g.gpus; ++r) sms = sms < g.sms[r] ? sms : g.sms[r];
+  const int sms = smallest_sms(g);
   const std::size_t lines = ceil_div(ceil_div(bytes, std::size_t{4}), std::size_t{2});
   std::size_t blocks = ceil_div(lines, std::size_t{kLineThreads});
   const std::size_t cap = static_cast<std::size_t>(sms) * kLineBlocksPerSm;
@@ -199,11 +198,7 @@ void launch(const AllreduceArgs<T>& a, cudaStream_t s) {
 
 template <class T>
 void prepare() {
-  int blocks = 0;
-  KL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, one_shot_ll<T>, kLineThreads, 0));
-  if (blocks < kLineBlocksPerSm)
-    throw std::runtime_error("one_shot_ll: only " + std::to_string(blocks) + " block(s) fit on an SM; " +
-                             std::to_string(kLineBlocksPerSm) + " must be resident");
+  require_resident(one_shot_ll<T>, "one_shot_ll", kLineThreads, kLineBlocksPerSm);
 }
 
 template <class T>

@@ -90,11 +90,17 @@ void launch_on_every_rank(const AllreduceArgs<T>& a, cudaStream_t s, Launch&& la
   end_op(g, o, s);
 }
 
+// The multiprocessors of the group's smallest GPU: what every rank's resident grid must fit.
+inline int smallest_sms(const GpuGroup& g) {
+  int sms = g.sms[0];
+  for (int r = 1; r < g.gpus; ++r) sms = sms < g.sms[r] ? sms : g.sms[r];
+  return sms;
+}
+
 // Blocks for `items` units of work, the same on every rank (block b meets block b of every
 // peer), all resident together: at most kBlocksPerSm per SM of the smallest GPU.
 inline unsigned barrier_grid(const GpuGroup& g, std::size_t items) {
-  int sms = g.sms[0];
-  for (int r = 1; r < g.gpus; ++r) sms = sms < g.sms[r] ? sms : g.sms[r];
+  const int sms = smallest_sms(g);
   std::size_t blocks = ceil_div(items, std::size_t{kThreads});
   blocks = blocks < 1 ? 1 : blocks;
   const std::size_t cap = static_cast<std::size_t>(sms) * kBlocksPerSm;
@@ -102,16 +108,16 @@ inline unsigned barrier_grid(const GpuGroup& g, std::size_t items) {
   return static_cast<unsigned>(blocks < kBarrierBlocks ? blocks : kBarrierBlocks);
 }
 
-// prepare(): a kernel that meets its peers must keep kBlocksPerSm blocks resident per SM (the
-// launch bounds should guarantee it; this says so clearly where they do not).
+// prepare(): a kernel that waits for its peers must keep `per_sm` blocks of `threads` resident per
+// SM (the launch bounds should guarantee it; this says so clearly where they do not).
 template <class Kernel>
-void require_resident(Kernel kernel, const char* name) {
+void require_resident(Kernel kernel, const char* name, int threads = kThreads, int per_sm = kBlocksPerSm) {
   int blocks = 0;
-  KL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, kThreads, 0));
-  if (blocks < kBlocksPerSm)
+  KL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, threads, 0));
+  if (blocks < per_sm)
     throw std::runtime_error(std::string(name) + ": only " + std::to_string(blocks) + " block(s) of " +
-                             std::to_string(kThreads) + " threads fit on an SM; its cross-GPU barrier needs " +
-                             std::to_string(kBlocksPerSm) + " resident");
+                             std::to_string(threads) + " threads fit on an SM; its cross-GPU wait needs " +
+                             std::to_string(per_sm) + " resident");
 }
 
 // A wait that outlives this is a peer kernel that never started (launches serialised by
