@@ -9,8 +9,8 @@
 // no fence, no flag word, no barrier. Each thread pushes its lines into every peer's slot, then
 // spins on its own slots' lines until each carries this call's epoch, sums in rank order and
 // stores. The price is bandwidth: half of every line is flag, so a peer receives 2·n·sizeof(T)
-// bytes, and a line holds at most kLineMaxBytes of message (common/gpu_group.hpp): above that
-// the variant is skipped and the bandwidth steps take over (allreduce_auto).
+// bytes, and a slot of lines holds at most kLineMaxBytes of message (common/gpu_group.hpp): above
+// that the variant is skipped and the bandwidth steps take over (allreduce_auto).
 //
 // Buffers registered once: the lines live in the group (allocated, mapped to the peers and
 // zeroed when it is made), not in the per-call workspace, whose contents are undefined on entry:
@@ -25,7 +25,10 @@
 // parity. A peer writes half p again only in call e+2, which starts after its call e+1 finished,
 // which needed this rank's lines of call e+1, pushed by this rank's call e+1, which began after
 // its call e (the last reader of half p) had finished. A stale line in half p carries epoch e-2
-// or older (or 0): never this call's.
+// or older (or 0): never this call's. Limit: the epoch is 32 bits, so a line left unwritten for
+// 2^32 calls (a large message's far lines, then only small ones for that long) could carry this
+// call's epoch again; a group that lives that long would have to zero its lines, which this one
+// does not.
 //
 // Workspace: none. Profiler: nvlink write bytes 2·(G-1)·n·sizeof(T) per GPU and no nvlink reads;
 // one kernel per GPU.
