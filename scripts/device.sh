@@ -133,7 +133,14 @@ if has allreduce; then  # two or more GPUs (docs/allreduce.md)
   report allreduce_odd gz -f allreduce -t int,float,double -s 1,3,1000003
   # An injected trap costs its own row only (--isolate); the sanitizer's three tools over the push,
   # LL and push two-shot steps and allreduce_auto (validation runs, small sizes, every type).
-  report allreduce_fault json -f allreduce -s 4099 --inject-fault trap --isolate --max-time 0.05
+  # (compare exits 1 there: the injected trap's row is an error, which is this step's expected outcome)
+  "$bin/compare" -q -f allreduce -s 4099 --inject-fault trap --isolate --max-time 0.05 --out "$out" \
+    --name allreduce_fault > "$out/allreduce_fault.log" 2>&1
+  rc=$?
+  echo "=== allreduce_fault: exit $rc (1 expected: the trap's row only)"
+  [ "$rc" -eq 1 ] || status=1
+  rm -f "$out/allreduce_fault.csv" "$out/allreduce_fault.log"
+  gzip -9 -n -f "$out/allreduce_fault.json"
   : > "$out/allreduce_sanitize.txt"
   for tool in memcheck racecheck synccheck; do
     step allreduce_$tool.log compute-sanitizer --tool "$tool" --error-exitcode 9 "$bin/compare" -q --validate-only \
