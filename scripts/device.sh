@@ -143,7 +143,9 @@ if has allreduce; then  # two or more GPUs (docs/allreduce.md)
   gzip -9 -n -f "$out/allreduce_fault.json"
   : > "$out/allreduce_sanitize.txt"
   for tool in memcheck racecheck synccheck; do
-    step allreduce_$tool.log compute-sanitizer --tool "$tool" --error-exitcode 9 "$bin/compare" -q --validate-only \
+    # --report-api-errors no: the requirement probes ask for kernels a 90a-real build has no image
+    # of (cudaFuncGetAttributes fails, by design); memory errors are still reported
+    step allreduce_$tool.log compute-sanitizer --tool "$tool" --report-api-errors no --error-exitcode 9 "$bin/compare" -q --validate-only \
       --no-files --skip-library -f allreduce -t int,float,double -s 1,33,4099,65537 \
       -v 'allreduce7*,allreduce8*,allreduce9*,allreduce_auto'
     rc=$?
