@@ -89,8 +89,6 @@ std::string how_it_ended(int status) {
   return "exited with status " + std::to_string(WEXITSTATUS(status));
 }
 
-bool not_run(const Row& r) { return r.status == RowStatus::skipped && r.note.rfind("not run", 0) == 0; }
-
 }  // namespace
 
 std::vector<Row> run_isolated(const Plan& plan, std::size_t index, double copy_gbps) {
@@ -125,7 +123,7 @@ std::vector<Row> run_isolated(const Plan& plan, std::size_t index, double copy_g
     const Attempt a = spawn_worker(plan, index, copy_gbps, todo);
     std::size_t progress = 0;
     for (const Row& r : a.rows) {
-      if (not_run(r) || done.count(r.variant)) continue;
+      if (r.not_run || done.count(r.variant)) continue;
       done[r.variant] = r;
       ++progress;
     }
@@ -154,6 +152,7 @@ std::vector<Row> run_isolated(const Plan& plan, std::size_t index, double copy_g
     }
     Row r = with_listing(proto, v);
     r.status = g_interrupted.load() ? RowStatus::skipped : RowStatus::error;
+    r.not_run = g_interrupted.load();
     r.note = g_interrupted.load() ? "not run: interrupted" : "no worker process produced a row for it";
     rows.push_back(r);
   }

@@ -141,14 +141,15 @@ struct Pipeline {
 
   bool stop() const { return !ctx.fatal.empty() || g_interrupted.load(); }
 
-  // Marks every row still pending as not run (`status`: skipped, or error where the runner itself
-  // failed them), saying why.
-  void abandon(const std::string& why, RowStatus status = RowStatus::skipped) {
+  // Marks every row still pending (`status`: skipped, or error where the runner itself failed
+  // them), saying why; `never_started`: the run stopped before them (Row::not_run).
+  void abandon(const std::string& why, RowStatus status = RowStatus::skipped, bool never_started = false) {
     for (std::size_t i = 0; i < rows.size(); ++i)
       if (pending[i]) {
         rows[i].status = status;
         rows[i].note = why;
         rows[i].has_timing = false;
+        rows[i].not_run = never_started;
         pending[i] = false;
       }
   }
@@ -730,8 +731,8 @@ std::vector<Row> execute(const Row& proto, Problem& problem, std::vector<Candida
   if (ctx.opt.recheck && !p.stop()) p.fresh_phase(seed);
   for (std::size_t i = 0; i < rows.size(); ++i)
     if (p.timed_ok[i]) p.finish_row(i);
-  if (!ctx.fatal.empty()) p.abandon("not run: an earlier variant left the CUDA context unusable");
-  if (g_interrupted.load()) p.abandon("not run: interrupted");
+  if (!ctx.fatal.empty()) p.abandon("not run: an earlier variant left the CUDA context unusable", RowStatus::skipped, true);
+  if (g_interrupted.load()) p.abandon("not run: interrupted", RowStatus::skipped, true);
 
   apply_vs_library(rows);
   return rows;

@@ -129,6 +129,10 @@ struct Row {
   // the note says so: the reports show the note on a passing row too. Set where that is written
   // into the note, never read back from its text.
   bool slow_path = false;
+  // The runner never started this row's variant: it stopped first (an interrupt, or a fault that
+  // left the CUDA context unusable); the note says which. Set by the runner, never read back
+  // from the note (a worker's rows reach its parent as JSON: compare/cli/isolate.cpp).
+  bool not_run = false;
   Check check;                            // random inputs against the fp64 reference, within the bound
   Check exact_check;                      // integer-valued inputs, compared for equality
   Check library_check;                    // against the library baseline's output

@@ -220,6 +220,7 @@ void to_json(json& x, const Row& r) {
   }
   if (!r.note.empty()) x["note"] = r.note;
   if (r.slow_path) x["slow_path"] = true;
+  if (r.not_run) x["not_run"] = true;
   x["validation"] = r.check;
   x["validation_exact_inputs"] = r.exact_check;
   x["validation_vs_library"] = r.library_check;
@@ -261,6 +262,7 @@ void from_json(const json& x, Row& r) {
   read(x, "seed", r.seed);
   read(x, "note", r.note);
   read(x, "slow_path", r.slow_path);
+  read(x, "not_run", r.not_run);
   read(x, "validation", r.check);
   read(x, "validation_exact_inputs", r.exact_check);
   read(x, "validation_vs_library", r.library_check);

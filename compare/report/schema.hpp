@@ -14,7 +14,8 @@
 //      "passes" and "processes" (the run's passes over the problems and the processes they came
 //      from; 1 and 1 when absent), a row's timing_ms.pass_medians (one median per pass), and a
 //      row's "slow_path": true where its note says the variant runs on a slow path on that GPU
-//      (written only then; false when absent).
+//      (written only then; false when absent), and a row's "not_run": true where the runner
+//      stopped before starting it (written only then; false when absent).
 // The reader is lenient where the versions differ: a field a version does not have reads as the
 // struct's default. Only a row's identity (family, dtype, shape, variant, status) is required.
 // Numbers that were not finite are written as "inf" (validation errors) or null (nlohmann's

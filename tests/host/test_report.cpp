@@ -199,6 +199,21 @@ TEST_CASE("a slow path is the row's flag: the reports show its note on a passing
   CHECK_FALSE(back.rows[1].slow_path);  // absent: false (reports written before the field)
 }
 
+TEST_CASE("a row the runner never started is the row's flag, carried by the JSON (a worker's rows reach its parent so)") {
+  Report r = sample_report();
+  r.rows[0].status = RowStatus::skipped;
+  r.rows[0].note = "not run: interrupted";
+  r.rows[0].not_run = true;
+  r.rows[1].status = RowStatus::skipped;
+  r.rows[1].note = "not run: the text alone";  // a note that reads the same is not the flag
+  const auto j = nlohmann::json::parse(to_json(r));
+  CHECK(j["results"][0]["not_run"] == true);
+  CHECK_FALSE(j["results"][1].contains("not_run"));  // written only where set
+  const Report back = parse_report(to_json(r));
+  CHECK(back.rows[0].not_run);
+  CHECK_FALSE(back.rows[1].not_run);
+}
+
 TEST_CASE("an incomplete run says so in every file") {
   Report r = sample_report();
   r.meta.incomplete = true;
