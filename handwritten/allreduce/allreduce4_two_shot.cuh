@@ -36,6 +36,16 @@ std::size_t chunk_elems(std::size_t n, int gpus) {
   return ceil_div(ceil_div(n, static_cast<std::size_t>(gpus)), std::size_t{kVec<T>}) * kVec<T>;
 }
 
+// Elements [lo, hi) of chunk c: [c·chunk, (c+1)·chunk) ∩ [0, n) (empty for a chunk past n).
+struct ChunkRange {
+  std::size_t lo, hi;
+};
+__host__ __device__ inline ChunkRange chunk_range(std::size_t n, std::size_t chunk, int c) {
+  const std::size_t start = static_cast<std::size_t>(c) * chunk;
+  const std::size_t lo = start < n ? start : n;
+  return {lo, n - lo > chunk ? lo + chunk : n};
+}
+
 // Stores a sum into every rank's output (the all-gather).
 template <class T>
 struct StoreToAll {
@@ -53,9 +63,8 @@ struct StoreToAll {
 template <class T, bool kVectors>
 __global__ void __launch_bounds__(kThreads, kBlocksPerSm) two_shot(RankView<T> v, std::size_t chunk, bool vectors) {
   meet_peers(v, kStartSet);
-  const std::size_t start = static_cast<std::size_t>(v.rank) * chunk;
-  const std::size_t lo = start < v.n ? start : v.n, hi = v.n - lo > chunk ? lo + chunk : v.n;
-  sum_range<kUnrollOf<T>, kVectors>(v.in, v.gpus, lo, hi, vectors, StoreToAll<T>{v.out, v.gpus});
+  const ChunkRange c = chunk_range(v.n, chunk, v.rank);
+  sum_range<kUnrollOf<T>, kVectors>(v.in, v.gpus, c.lo, c.hi, vectors, StoreToAll<T>{v.out, v.gpus});
   meet_peers(v, kEndSet);
 }
 

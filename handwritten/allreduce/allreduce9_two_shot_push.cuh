@@ -30,16 +30,6 @@ namespace kl::allreduce9 {
 
 using namespace kl::allreduce;
 
-// Elements [lo, hi) of chunk `c` (allreduce4::chunk_elems) of an n-element array.
-struct ChunkRange {
-  std::size_t lo, hi;
-};
-__host__ __device__ inline ChunkRange chunk_range(std::size_t n, std::size_t chunk, int c) {
-  const std::size_t start = static_cast<std::size_t>(c) * chunk;
-  const std::size_t lo = start < n ? start : n;
-  return {lo, n - lo > chunk ? lo + chunk : n};
-}
-
 // Stores element i of a chunk starting at `lo` into a slot that holds the chunk from its start.
 template <class T>
 struct StoreToSlot {
@@ -61,7 +51,7 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm)
   const T* mine[1] = {v.in[v.rank]};
   for (int j = 0; j < v.gpus; ++j) {
     if (j == v.rank) continue;
-    const ChunkRange c = chunk_range(v.n, chunk, j);
+    const allreduce4::ChunkRange c = allreduce4::chunk_range(v.n, chunk, j);
     // An empty chunk (n < G·kVec) is skipped outright: sum_range's element tail would start
     // below it when n is not a multiple of a vector.
     if (c.hi > c.lo)
@@ -70,7 +60,7 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm)
   meet_peers(v, kPushSet + st.parity);
   // Chunk r from local memory, in rank order, into every rank's output. A slot holds the chunk
   // from its first element: the sources are shifted so that element i of the array is at [i].
-  const ChunkRange c = chunk_range(v.n, chunk, v.rank);
+  const allreduce4::ChunkRange c = allreduce4::chunk_range(v.n, chunk, v.rank);
   const T* src[kMaxGpus];
   for (int j = 0; j < v.gpus; ++j) src[j] = j == v.rank ? v.in[v.rank] : st.at(v.gpus, v.rank, j) - c.lo;
   if (c.hi > c.lo)
