@@ -92,14 +92,17 @@ void prepare() {
 }
 
 template <class T>
+std::size_t workspace_bytes(AllreduceSize s) {
+  return 2 * peer_slots(s) * slot_elems<T>(s.n) * sizeof(T);
+}
+
+template <class T>
 AllreduceVariant<T> variant() {
   return {
       .info = {"allreduce7_one_shot_push", "beyond",
                "push the input into every peer's double-buffered staging (NVLink stores), one flag wait, sum locally"},
       .launch = launch<T>,
-      .workspace_bytes = [](AllreduceSize s) {
-        return 2 * peer_slots(s) * slot_elems<T>(s.n) * sizeof(T);
-      },
+      .workspace_bytes = workspace_bytes<T>,
       .prepare = prepare<T>,
   };
 }

@@ -22,7 +22,6 @@ void launch(const AllreduceArgs<T>& a, cudaStream_t s) {
     case allreduce_plan::Step::one_shot_ll: return allreduce8::launch<T>(a, s);
     case allreduce_plan::Step::one_shot_push: return allreduce7::launch<T>(a, s);
     case allreduce_plan::Step::two_shot: return allreduce4::launch<T, false>(a, s);
-    case allreduce_plan::Step::two_shot_vec16: return allreduce4::launch<T, true>(a, s);
     case allreduce_plan::Step::two_shot_push: return allreduce9::launch<T>(a, s);
   }
 }
@@ -32,7 +31,6 @@ void prepare() {
   allreduce8::prepare<T>();
   allreduce7::prepare<T>();
   allreduce4::prepare<T, false>();
-  allreduce4::prepare<T, true>();
   allreduce9::prepare<T>();
 }
 
@@ -45,7 +43,7 @@ AllreduceVariant<T> variant() {
       .launch = launch<T>,
       .workspace_bytes = [](AllreduceSize s) -> std::size_t {
         switch (step_of<T>(s)) {
-          case allreduce_plan::Step::one_shot_push: return allreduce7::variant<T>().workspace_bytes(s);
+          case allreduce_plan::Step::one_shot_push: return allreduce7::workspace_bytes<T>(s);
           case allreduce_plan::Step::two_shot_push: return allreduce9::workspace_bytes<T>(s);
           default: return 0;
         }

@@ -11,7 +11,7 @@
 
 namespace kl::allreduce_plan {
 
-enum class Step { one_shot_ll, one_shot_push, two_shot, two_shot_vec16, two_shot_push };
+enum class Step { one_shot_ll, one_shot_push, two_shot, two_shot_push };
 
 // The LL one-shot sends 2(G-1) bytes per message byte out of each GPU (G-1 copies, half of every
 // line flag), so it wins while that traffic is still small beside the call's fixed cost: while
@@ -37,7 +37,6 @@ inline const char* step_name(Step s) {
     case Step::one_shot_ll: return "allreduce8_one_shot_ll";
     case Step::one_shot_push: return "allreduce7_one_shot_push";
     case Step::two_shot: return "allreduce4_two_shot";
-    case Step::two_shot_vec16: return "allreduce6_two_shot_vec16";
     case Step::two_shot_push: return "allreduce9_two_shot_push";
   }
   return "?";

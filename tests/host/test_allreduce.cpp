@@ -256,7 +256,7 @@ TEST_CASE("allreduce_auto names steps of the ladder, and --ops N is an axis of t
   std::vector<std::string> names;
   for (const auto& v : allreduce_handwritten<float>()) names.emplace_back(v.info.name);
   for (auto s : {allreduce_plan::Step::one_shot_ll, allreduce_plan::Step::one_shot_push, allreduce_plan::Step::two_shot,
-                 allreduce_plan::Step::two_shot_vec16, allreduce_plan::Step::two_shot_push})
+                 allreduce_plan::Step::two_shot_push})
     CHECK(std::find(names.begin(), names.end(), allreduce_plan::step_name(s)) != names.end());
   const ProblemKey k = make_key(family<AllreduceFamily>(), DType::f32, {1024});
   RunOptions o;
