@@ -65,6 +65,18 @@ report() {  # report NAME json|gz ARGS...: compare -q ARGS into OUT/NAME.{md,jso
   if [ "$form" = gz ]; then gzip -9 -n -f "$out/$name.json"; rm -f "$out/$name.csv"; fi
   [ "$name" = shapes ] || rm -f "$out/$name.log"  # shapes.log keeps the console table
 }
+sanitize() {  # sanitize SUMMARY LOG ARGS...: compute-sanitizer's three tools over ARGS (its options, then
+  # the program and its arguments), one line each into OUT/SUMMARY; a failing tool's log stays as OUT/LOG_TOOL.log
+  local summary=$1 log=$2; shift 2
+  : > "$out/$summary"
+  for tool in memcheck racecheck synccheck; do
+    step "${log}_$tool.log" compute-sanitizer --tool "$tool" --error-exitcode 9 "$@"
+    local rc=$?
+    echo "$tool: exit $rc $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|SYNCCHECK SUMMARY|test cases' "$out/${log}_$tool.log" | tr '\n' ' ')" \
+      >> "$out/$summary"
+    [ "$rc" -ne 0 ] || rm -f "$out/${log}_$tool.log"
+  done
+}
 profile() {  # profile NAME ARGS...: scripts/profile.py into OUT/NAME.{md,json}
   local name=$1; shift
   step "$name.log" python3 scripts/profile.py --compare "$bin/compare" --out "$out" --name "$name" -- "$@"
@@ -79,14 +91,8 @@ if has suites; then
   KL_COMPARE_EXE="$bin/compare" step gpu_suite_full.log "$bin/gpu_suite" --duration=true
 fi
 if has sanitize; then
-  : > "$out/sanitize_summary.txt"
-  for tool in memcheck racecheck synccheck; do
-    KL_COMPARE_EXE="$bin/compare" KL_GPU_SUITE_QUICK=2 KL_GPU_SUITE_SANITIZER=1 step "sanitize_$tool.log" \
-      compute-sanitizer --tool "$tool" --error-exitcode 9 "$bin/gpu_suite"
-    echo "$tool: exit $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|SYNCCHECK SUMMARY|test cases' "$out/sanitize_$tool.log" | tr '\n' ' ')" \
-      >> "$out/sanitize_summary.txt"
-    rm -f "$out/sanitize_$tool.log"
-  done
+  KL_COMPARE_EXE="$bin/compare" KL_GPU_SUITE_QUICK=2 KL_GPU_SUITE_SANITIZER=1 sanitize sanitize_summary.txt sanitize \
+    "$bin/gpu_suite"
 fi
 if has default; then
   report default gz
@@ -141,18 +147,10 @@ if has allreduce; then  # two or more GPUs (docs/allreduce.md)
   [ "$rc" -eq 1 ] || status=1
   rm -f "$out/allreduce_fault.csv" "$out/allreduce_fault.log"
   gzip -9 -n -f "$out/allreduce_fault.json"
-  : > "$out/allreduce_sanitize.txt"
-  for tool in memcheck racecheck synccheck; do
-    # --report-api-errors no: the requirement probes ask for kernels a 90a-real build has no image
-    # of (cudaFuncGetAttributes fails, by design); memory errors are still reported
-    step allreduce_$tool.log compute-sanitizer --tool "$tool" --report-api-errors no --error-exitcode 9 "$bin/compare" -q --validate-only \
-      --no-files --skip-library -f allreduce -t int,float,double -s 1,33,4099,65537 \
-      -v 'allreduce7*,allreduce8*,allreduce9*,allreduce_auto'
-    rc=$?
-    echo "$tool: exit $rc $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|SYNCCHECK SUMMARY' "$out/allreduce_$tool.log" | tr '\n' ' ')" \
-      >> "$out/allreduce_sanitize.txt"
-    [ "$rc" -ne 0 ] || rm -f "$out/allreduce_$tool.log"  # a failing tool's log stays
-  done
+  # --report-api-errors no: the requirement probes ask for kernels a 90a-real build has no image
+  # of (cudaFuncGetAttributes fails, by design); memory errors are still reported
+  sanitize allreduce_sanitize.txt allreduce --report-api-errors no "$bin/compare" -q --validate-only --no-files \
+    --skip-library -f allreduce -t int,float,double -s 1,33,4099,65537 -v 'allreduce7*,allreduce8*,allreduce9*,allreduce_auto'
 fi
 if has walkthrough; then  # docs/your-kernel.md's GPU half: this repository's examples graded as the doc shows
   # (bob's kernel fails on purpose: compare exits 1, which is this stage's expected outcome)
