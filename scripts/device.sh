@@ -128,7 +128,8 @@ if has profiles; then  # one validation launch per variant under ncu (scripts/pr
 fi
 if has allreduce; then  # two or more GPUs (docs/allreduce.md)
   nvidia-smi topo -m > "$out/topo.txt" 2>&1
-  KL_COMPARE_EXE="$bin/compare" step allreduce_suite.log "$bin/gpu_suite" --duration=true -tc='*allreduce*'
+  KL_COMPARE_EXE="$bin/compare" step allreduce_suite.log "$bin/gpu_suite" --duration=true \
+    -tc='*allreduce*,*--ops*,race*,*peer copy*'
   report allreduce_default gz -f allreduce
   # The same sizes warm: 100 operations back to back per sample in one graph, time per operation
   # (how nccl-tests and vLLM report an all-reduce: docs/allreduce.md, "What the 20 us is").
