@@ -137,6 +137,8 @@ bool register_variant(const char* family, const char* file, int line, const Vari
   e.needs_clusters = v.needs.clusters ? 1 : 0;
   e.variant = kept;
   e.has_prepare = v.prepare ? 1 : 0;
+  // v.tune is not exported: untimed work on the inputs has no place in grading, and a launch must
+  // be correct without it (common/variant.hpp), so a submission is graded on its launch alone.
   e.bind = &bind<Args>;
   e.prepare = &prepare<Args>;
   e.launch = &launch<Args>;

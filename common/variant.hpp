@@ -84,6 +84,14 @@ struct Variant {
   // Called once before the first launch, outside any timed region (library handles, kernel
   // attributes such as the dynamic shared-memory opt-in); nullable.
   void (*prepare)() = nullptr;
+  // Called once per problem after prepare and before its first launch, outside any timed
+  // region, with the problem's own arguments (inputs loaded; output and workspace its to
+  // overwrite): the one hook that may synchronise and time. A variant that picks among kernels
+  // by measuring them (gemm_auto, as cuBLASLt's algorithm search or PyTorch's TunableOp) makes
+  // its choice for this size here and keeps it, so the kernel that is validated is the kernel
+  // that is timed; launch then only enqueues. Without a call (another caller, a shape never
+  // tuned) launch must still be correct; nullable.
+  void (*tune)(const Args&, cudaStream_t) = nullptr;
   // The work this variant really does, in the family's unit, where it differs from the
   // family's count (cublas_syrk computes one triangle of A·Aᵀ); nullptr: the family's count.
   double (*work)(Size) = nullptr;

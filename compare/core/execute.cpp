@@ -210,6 +210,10 @@ struct Pipeline {
     NvtxRange range(range_name(rows[i], phase));
     if (!prepared[i]) {
       if (c.prepare) c.prepare();
+      if (c.tune) {  // outside any timed region, on the problem's buffers (Variant::tune)
+        c.tune(ws(), ctx.timer.stream());
+        ctx.timer.synchronize();
+      }
       prepared[i] = true;
     }
     const int pat = pattern++ & 1;

@@ -254,8 +254,10 @@ class TypedFamily final : public Family {
       else c.launch = [v, &p](void* ws, cudaStream_t s) { p.launch_variant(v, p.args(ws), s); };
     } else if (hook) {
       c.launch = [v, &p, hook](void* ws, cudaStream_t s) { v.launch(hook(p.args(ws), s), s); };
+      if (v.tune) c.tune = [v, &p, hook](void* ws, cudaStream_t s) { v.tune(hook(p.args(ws), s), s); };
     } else {
       c.launch = [v, &p](void* ws, cudaStream_t s) { v.launch(p.args(ws), s); };
+      if (v.tune) c.tune = [v, &p](void* ws, cudaStream_t s) { v.tune(p.args(ws), s); };
     }
     return c;
   }

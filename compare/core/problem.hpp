@@ -46,6 +46,8 @@ struct Candidate {
   std::string setup_error;    // non-empty: a hook threw while sizing this problem (error row)
   std::size_t workspace_bytes = 0;
   void (*prepare)() = nullptr;
+  // The variant's tune hook bound to this problem's arguments (Variant::tune), or empty.
+  std::function<void(void* workspace, cudaStream_t)> tune;
   double rounding_depth = 0;  // the bound's summation depth for this size
   double work = 0;            // what the variant does, in the metric's work unit (0: the family's)
   std::string error_model;    // the variant's declared error model (Variant::error_model), if any

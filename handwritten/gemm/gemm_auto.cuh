@@ -1,45 +1,41 @@
 // gemm_auto — beyond the documents: the ladder used as a library. One entry that picks, from the
-// shape and the device, which step runs (as cuBLAS's heuristics pick a kernel); every step it can
-// pick is also in a list under its own name, so a run shows what each choice costs, and
-// docs/sgemm-ladder.md ("Every shape class", "gemm_auto's rules") holds the measurements each
-// rule rests on.
+// shape, the buffers and the device, which step runs; every step it can pick is also in the list
+// under its own name, so a run shows what each choice costs, and docs/sgemm-ladder.md ("Every
+// shape class", "gemm_auto's rules") holds the measurements the choice rests on.
 //
-// Lesson: no one kernel is best for every shape. First the shape's class, then, for a real
-// matrix product, the tile:
+// Lesson: no one kernel is best for every shape, and no simple rule says which is. First the
+// shape's class, where one step always wins:
 //
-//   class   N = 1: y = A·x, gemv7 (4 loads in flight) with A as its matrix and B as x;
-//           M = 1: y = x·B, gevm6 with B as its matrix: _c256 (256-byte tiles, 32 loads in
-//           flight, at most one block per SM) where its slabs hold two whole rounds of loads,
-//           else _c128; gevm5 where clusters do not run;
-//           K <= 4: gemm_thin_k (a store stream: no tiles, 16-byte stores).
-//   float   0. k not shallow (gemm_plan::shallow_k: K > 64), tiles of 256 × 128 >= a wave (one
-//              block per SM) and gemm12's 16-byte path applies (N a multiple of 4, aligned B and
-//              C): gemm13 (TMA, a producer warpgroup that also transposes A) where the build has
-//              sm_90a and the device is 9.0, gemm12 where TMA cannot describe the operands or
-//              the build lacks sm_90a; otherwise gemm12 256×128×16, 4 stages;
-//           1. tiles of 128² >= two waves: the 128×128×16 tile, 3 stages, unsplit: gemm9's where
-//              its 16-byte path applies; gemm10's otherwise, unless k is shallow;
-//           2. otherwise gemm10 64×64×16, 4 stages (four blocks per SM), k split into the number
-//              of slices (1 to 16) a time model puts first (gemm_plan::splitk_model_us: k tiles
-//              per slice × the busiest SM's co-resident blocks, plus the reduction's launch and
-//              bytes); a shallow product with the 16-byte path takes gemm9's 64² tile instead
-//              (its blocks are mostly prologue and epilogue, where gemm9's direct 16-byte copies
-//              beat gemm10's swizzled A), and a shallow one without it stays on gemm10's 64² tile
-//              at any size (the 128² tile's longer prologue is not amortised over a few k tiles).
-//   double  (FP64 tensor cores) 0. k not shallow, 128² tiles >= a wave and the device's shared
-//              memory holds the tile (146 KB): gemm11 128×128×16 DMMA m16n8k4 with its fragments
-//              prefetched (m16n8k8's two fragment sets spill at this tile);
-//           1. 64² tiles >= a wave: gemm11 64×64×16 DMMA m16n8k8, unsplit, its fragments
-//              prefetched across k tiles (gemm11_dmma_prefetch.cuh) unless k is shallow, where
-//              there is no next tile to overlap and the prefetch's prologue is pure cost;
-//           2. fewer: the 32 × 32 tile (four times the blocks), split only where even its tiles
-//              are short of a wave and the time model (with the k tile's time in proportion to
-//              the tile's area) puts a split first.
-// "A wave" is 15/16 of the device's multiprocessors; the split reads the multiprocessor count
-// too. Split partial tiles go to the workspace and an ordered reduction adds them
-// (deterministic). Its rounding depth is the chosen step's (the matrix-vector steps' trees, the
-// split's slices, K otherwise). The rules' arithmetic is gemm_plan.hpp's, host-checked in
-// tests/host/test_gemm_plan.cpp with the choice measured for each shape class.
+//   N = 1: y = A·x, gemv7 (4 loads in flight) with A as its matrix and B as x;
+//   M = 1: y = x·B, gevm6 with B as its matrix: _c256 (256-byte tiles, 32 loads in flight, at
+//          most one block per SM) where its slabs hold two whole rounds of loads, else _c128;
+//          gevm5 where clusters do not run;
+//   K <= 4: gemm_thin_k (a store stream: no tiles, 16-byte stores).
+//
+// Then, for a real matrix product, the tile. Rules written from measurements picked the fastest
+// step on the shapes they were written from and missed by more than 3% on a third of a fresh
+// sweep of odd shapes: tile quantisation, co-resident blocks, the prologue of a few k tiles and
+// the 16-byte paths interact too finely for a handful of thresholds. So, as cuBLASLt's algorithm
+// search and PyTorch's TunableOp do, gemm_auto measures:
+//
+//   1. the candidates: the steps this device, build and these buffers can run (float: gemm10 64²
+//      unsplit and split, gemm10 128², and where B and C take 16-byte accesses gemm9 64², gemm9
+//      128² with 8- and 16-deep k tiles, gemm12 256 × 128, gemm13 where TMA describes the
+//      operands on an sm_90a build; double on the FP64 tensor cores: gemm11 32² unsplit and
+//      split, 64² with and without its fragment prefetch, 128² prefetched where it fits);
+//   2. a time model (gemm_plan::step_model_us: waves of co-resident blocks × (a block's fixed
+//      cost + its k tiles) + bytes moved + a split's reduction, constants fitted per step)
+//      shortlists those within gemm_plan::kShortlist of its best;
+//   3. tune (Variant::tune: once per shape and path, outside any timed region, on the caller's
+//      buffers) runs each shortlisted step and keeps the fastest for this device, shape and
+//      path; launch only looks the choice up and enqueues it. Where nothing was measured (a
+//      caller that never tunes, a stream being captured, KL_GEMM_AUTO_TUNE=0) launch runs the
+//      model's first.
+//
+// Without cp.async (7.5) the one step is gemm8; double without FP64 tensor cores (8.6, 8.9, 12.0)
+// takes gemm9's FMA tile. Split partial tiles go to the workspace (sized for the largest split
+// it may take) and an ordered reduction adds them (deterministic). Its rounding depth is the
+// class's step's, K for a tiled product (every candidate's depth is at most that).
 #pragma once
 
 #include "handwritten/gemm/gemm8_warptiled.cuh"
@@ -56,16 +52,23 @@
 #include "handwritten/gemm/gemm13_tma_warpspecialized.cuh"
 #endif
 
+#include <algorithm>
+#include <cstdlib>
+#include <map>
+#include <mutex>
+#include <stdexcept>
+#include <string_view>
+#include <tuple>
 #include <type_traits>
+#include <vector>
 
 namespace kl::gemm_auto {
 
 using namespace gemm_detail;
 
-constexpr int kLarge = 128, kSmall = 64, kBK = 16;  // the two tiles (both 16 deep)
+constexpr int kBK = 16;  // the k tile of the split steps (gemm10 64², gemm11 32²)
 
-// What this device runs (issue 21), asked once: the rule above picks only among the steps that
-// run here. The cp.async steps need 8.0 and an image built for 8.0 or newer (their bodies are
+// What this device runs, asked once: gemm_auto picks only among the steps that run here. The cp.async steps need 8.0 and an image built for 8.0 or newer (their bodies are
 // guarded: a compute_75 image has them empty), each configuration its shared memory (gemm12's
 // 256 × 128 tile 97 KB: more than 8.6/8.9/12.0's 99 KB; gemm11's tiles 74 and 38 KB fit all).
 // Otherwise:
@@ -74,7 +77,7 @@ constexpr int kLarge = 128, kSmall = 64, kBK = 16;  // the two tiles (both 16 de
 //   - double on a GPU without FP64 tensor cores (8.6, 8.9, 12.0, where DMMA runs at a small
 //     fraction of the A100/H100 rate): gemm9's FMA tile 128 × 128 × 8, 3 stages, no split
 //     (not measured on such a GPU; the DMMA rows of the same run show what DMMA costs there);
-//   - float where gemm12's tile does not fit: rule 1's 128 × 128 × 16 tile.
+//   - float where gemm12's tile does not fit: no gemm12 (nor gemm13) among the candidates.
 struct Here {
   bool cp_async = false, huge = false, dmma = false, dmma_large = false, tma = false;
 };
@@ -109,7 +112,7 @@ inline const Here& here() {
 // matrix-vector families' fastest steps, called with the product's own buffers (no copy, no
 // transpose: A's rows are gemv's rows, B's rows gevm's rows). A product with K <= kThinK is a
 // store stream (K multiply-adds per output): gemm_thin_k.
-// The class, and the wave below, are gemm_plan.hpp's (host-checked in tests/host/test_gemm_plan.cpp).
+// The class is gemm_plan.hpp's (host-checked in tests/host/test_gemm_plan.cpp).
 using Shape = gemm_plan::ShapeClass;
 using gemm_plan::shape_class;
 // gemv: gemv7 with 4 loads in flight (docs/gemv.md). gevm: gevm6 _c128 (one launch, the slabs'
@@ -141,32 +144,155 @@ MatVecArgs<T> gemv_args(const GemmArgs<T>& g) { return {g.A, g.B, g.C, g.M, g.K,
 template <class T>
 MatVecArgs<T> gevm_args(const GemmArgs<T>& g) { return {g.B, g.A, g.C, g.K, g.N, g.workspace}; }
 
-// ---- tiled products ------------------------------------------------------------------------------
-// "Fills the GPU" reads the multiprocessor count off the device (132 on the H100 and the H200);
-// a wave counts as full at 15/16 of it (gemm_plan::wave: 2048³ has 128 tiles of 256 × 128 for
-// 132 SMs, and gemm12 there beats the smaller tiles; docs/sgemm-ladder.md, "gemm12: fragments
-// across the tile boundary, on cuBLAS's tile").
-inline long long fill_sms() { return gemm_plan::wave(sm_count()); }
+// ---- tiled products: the steps, the model, the measured choice -------------------------------
+using gemm_plan::Step;
+using Choice = gemm_plan::StepChoice;
+static_assert(gemm10::Config<float, 64, 64, 16, 32, 32, 4, 8, 4, gemm10::BSource::kn>::kMinBlocks == gemm_plan::kSplit64Blocks);
+static_assert(gemm11::Config<32, 32, 16, 16, 16, 4, 8, gemm11::BLayout::kn>::kMinBlocks == gemm_plan::kSplitDmma32Blocks);
+
+// This device's features for these buffers (gemm_plan::AutoFeatures).
+template <class T>
+gemm_plan::AutoFeatures features(bool vec, bool tma) {
+  const Here& h = here();
+  return {.vec = vec, .tma = tma && h.tma, .huge = h.huge, .dmma_large = h.dmma_large, .sms = sm_count()};
+}
+template <class T>
+std::vector<Choice> shortlist(GemmShape sh, bool vec, bool tma) {
+  return gemm_plan::auto_shortlist(sh, std::is_same_v<T, double>, features<T>(vec, tma));
+}
 
 template <class T>
-bool large_tile(GemmShape s) {  // float's 128² tile: two blocks per SM, two waves of them
-  return gemm_plan::tiles_of(s, kLarge, kLarge) >= 2 * fill_sms();
-}
-// double on the FP64 tensor cores: gemm11_pf's 128 × 128 tile where it fills a wave and fits,
-// else the 64 × 64 one where that does, else gemm11's 32 × 32 tile (four times the tiles), split
-// only where even those are too few (gemm_plan::dmma_tile, host-checked).
-inline int dmma_tile(GemmShape s) { return gemm_plan::dmma_tile(s, sm_count(), here().dmma_large); }
-// gemm12's 256 × 128 tile, one block per SM: enough of them to fill the GPU (float only).
-inline bool huge_tile(GemmShape s) { return gemm_plan::tiles_of(s, 256, 128) >= fill_sms(); }
-template <class T>
-int splits(GemmShape s) {
-  if (!here().cp_async) return 1;  // gemm8
+void run(Choice c, const GemmArgs<T>& g, cudaStream_t s) {
   if constexpr (std::is_same_v<T, float>) {
-    return large_tile<T>(s) ? 1 : gemm10::splits_modeled<float, 64, 64, 16, 32, 32, 4, 8, 4>(s, sm_count());
+    switch (c.step) {
+      case Step::g9_64: return gemm9::launch<float, 64, 64, 16, 32, 32, 4, 8, 4>(g, s);
+      case Step::g10_64: return gemm10::launch_split<float, 64, 64, 16, 32, 32, 4, 8, 4>(g, c.splits, s);
+      case Step::g9_128x8: return gemm9::launch<float, 128, 128, 8, 64, 32, 8, 8, 3>(g, s);
+      case Step::g9_128x16: return gemm9::launch<float, 128, 128, 16, 64, 32, 8, 8, 3>(g, s);
+      case Step::g10_128: return gemm10::launch_split<float, 128, 128, 16, 64, 32, 8, 8, 3>(g, 1, s);
+      case Step::g12: return gemm12::launch<float, 256, 128, 16, 64, 64, 16, 8, 4>(g, s);
+#if defined(KL_BUILD_SM90A)
+      case Step::g13: return gemm13::launch<Gemm13>(g, s);
+#endif
+      default: break;
+    }
   } else {
-    if (!here().dmma || !gemm_plan::dmma_split_k(s, sm_count(), here().dmma_large)) return 1;  // gemm9's FMA tile; unsplit
-    return gemm11::splits_modeled<32, 32, 16, 16, 16, 4, 8>(s, sm_count());
+    switch (c.step) {
+      case Step::g11_32: return gemm11::launch_split<32, 32, 16, 16, 16, 4, 8>(g, c.splits, s);
+      case Step::g11_64: return gemm11::launch<64, 64, 16, 32, 32, 4, 8>(g, s);
+      case Step::g11_64pf: return gemm11_pf::launch<64, 64, 16, 32, 32, 4, 8>(g, s);
+      case Step::g11_128pf: return gemm11_pf::launch<128, 128, 16, 64, 32, 4, 4>(g, s);
+      default: break;
+    }
   }
+  throw std::logic_error("gemm_auto: a step not built for this type");
+}
+
+// The measured choices, per device, shape and path (tune writes them, launch reads them).
+struct Key {
+  int device, M, N, K;
+  bool vec, tma;
+  bool operator<(const Key& o) const {
+    return std::tie(device, M, N, K, vec, tma) < std::tie(o.device, o.M, o.N, o.K, o.vec, o.tma);
+  }
+};
+inline std::mutex& choices_mutex() {
+  static std::mutex m;
+  return m;
+}
+template <class T>
+std::map<Key, Choice>& choices() {
+  static std::map<Key, Choice> m;
+  return m;
+}
+template <class T>
+bool tma_path(const GemmArgs<T>& g) {
+#if defined(KL_BUILD_SM90A)
+  if constexpr (std::is_same_v<T, float>) return gemm13::tma_ok(g);
+#endif
+  (void)g;
+  return false;
+}
+template <class T>
+Key key_of(const GemmArgs<T>& g) {
+  int dev = 0;
+  KL_CUDA_CHECK(cudaGetDevice(&dev));
+  return {dev, g.M, g.N, g.K, vec_io_ok(g, /*need_a=*/false), tma_path(g)};
+}
+// What launch runs for a tiled product: the measured choice where tune made one for this shape
+// and path, else the model's first.
+template <class T>
+Choice choice_for(const GemmArgs<T>& g) {
+  const Key k = key_of(g);
+  {
+    std::lock_guard<std::mutex> lock(choices_mutex());
+    const auto& m = choices<T>();
+    if (const auto it = m.find(k); it != m.end()) return it->second;
+  }
+  return shortlist<T>({g.M, g.N, g.K}, k.vec, k.tma).front();
+}
+// Whether tune measures (KL_GEMM_AUTO_TUNE=0: the model's first, as without tune).
+inline bool tuning_on() {
+  static const bool on = [] {
+    const char* e = std::getenv("KL_GEMM_AUTO_TUNE");
+    return !(e && std::string_view(e) == "0");
+  }();
+  return on;
+}
+
+// The steps of the shortlist timed on the caller's buffers as the runner times a call: each run
+// alone between two events on an idle stream (its launch latency in, as a single call pays it;
+// back to back, a split's second kernel would hide behind the first). After one untimed run of
+// each (lazy loading, first-touch), rounds over the steps in turn, so that a clock that drifts
+// under sustained load weighs on every step alike; each step's median over the rounds; the
+// fastest kept for this device, shape and path. Outside any timed region (Variant::tune); a
+// stream being captured cannot be timed, so nothing is chosen there.
+template <class T>
+void tune(const GemmArgs<T>& g, cudaStream_t s) {
+  if (shape_class({g.M, g.N, g.K}) != Shape::tiled || !here().cp_async || !tuning_on()) return;
+  if constexpr (std::is_same_v<T, double>)
+    if (!here().dmma) return;
+  cudaStreamCaptureStatus capturing = cudaStreamCaptureStatusNone;
+  KL_CUDA_CHECK(cudaStreamIsCapturing(s, &capturing));
+  if (capturing != cudaStreamCaptureStatusNone) return;
+  const Key k = key_of(g);
+  {
+    std::lock_guard<std::mutex> lock(choices_mutex());
+    if (choices<T>().count(k)) return;
+  }
+  const std::vector<Choice> list = shortlist<T>({g.M, g.N, g.K}, k.vec, k.tma);
+  Choice best = list.front();
+  if (list.size() > 1) {
+    cudaEvent_t e0, e1;
+    KL_CUDA_CHECK(cudaEventCreate(&e0));
+    KL_CUDA_CHECK(cudaEventCreate(&e1));
+    const auto timed = [&](const Choice& c) {
+      KL_CUDA_CHECK(cudaStreamSynchronize(s));
+      KL_CUDA_CHECK(cudaEventRecord(e0, s));
+      run<T>(c, g, s);
+      KL_CUDA_CHECK(cudaEventRecord(e1, s));
+      KL_CUDA_CHECK(cudaEventSynchronize(e1));
+      float ms = 0;
+      KL_CUDA_CHECK(cudaEventElapsedTime(&ms, e0, e1));
+      return static_cast<double>(ms);
+    };
+    double longest = 0;
+    for (const Choice& c : list) longest = std::max(longest, timed(c));  // the untimed first runs
+    const int rounds = longest < 1.0 ? 7 : 3;  // fewer where a run is long: its time is steadier
+    std::vector<std::vector<double>> ms(list.size());
+    for (int r = 0; r < rounds; ++r)
+      for (std::size_t i = 0; i < list.size(); ++i) ms[i].push_back(timed(list[i]));
+    double best_ms = 0;
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      std::nth_element(ms[i].begin(), ms[i].begin() + rounds / 2, ms[i].end());
+      const double median = ms[i][static_cast<std::size_t>(rounds / 2)];
+      if (i == 0 || median < best_ms) best = list[i], best_ms = median;
+    }
+    KL_CUDA_CHECK(cudaEventDestroy(e0));
+    KL_CUDA_CHECK(cudaEventDestroy(e1));
+  }
+  std::lock_guard<std::mutex> lock(choices_mutex());
+  choices<T>()[k] = best;
 }
 
 template <class T>
@@ -180,25 +306,12 @@ void launch(const GemmArgs<T>& g, cudaStream_t s) {
   }
   const Here& h = here();
   if constexpr (std::is_same_v<T, float>) {
-    const bool vec = vec_io_ok(g, /*need_a=*/false), shallow = gemm_plan::shallow_k(sh);
-    if (!h.cp_async) gemm8::launch<float, 128, 128, 8, 64, 32, 8, 8>(g, s);
-    else if (shallow && vec && !large_tile<T>(sh)) gemm9::launch<float, 64, 64, 16, 32, 32, 4, 8, 4>(g, s);
-    else if (!large_tile<T>(sh) || (shallow && !vec))  // shallow: splits() is 1 on a large shape
-      gemm10::launch_split<float, 64, 64, 16, 32, 32, 4, 8, 4>(g, splits<T>(sh), s);
-#if defined(KL_BUILD_SM90A)
-    else if (vec && !shallow && huge_tile(sh) && h.tma) gemm13::launch<Gemm13>(g, s);  // gemm12 where TMA cannot
-#endif
-    else if (vec && !shallow && huge_tile(sh) && h.huge) gemm12::launch<float, 256, 128, 16, 64, 64, 16, 8, 4>(g, s);
-    else if (vec) gemm9::launch<float, 128, 128, 16, 64, 32, 8, 8, 3>(g, s);
-    else gemm10::launch_split<float, 128, 128, 16, 64, 32, 8, 8, 3>(g, 1, s);
+    if (!h.cp_async) return gemm8::launch<float, 128, 128, 8, 64, 32, 8, 8>(g, s);
   } else {
-    if (!h.cp_async) gemm8::launch<double, 64, 64, 8, 32, 16, 4, 4>(g, s);
-    else if (!h.dmma) gemm9::launch<double, 128, 128, 8, 64, 32, 8, 8, 3>(g, s);
-    else if (const int tile = dmma_tile(sh); tile == 128) gemm11_pf::launch<128, 128, 16, 64, 32, 4, 4>(g, s);
-    else if (tile == 64 && gemm_plan::dmma_prefetch(sh)) gemm11_pf::launch<64, 64, 16, 32, 32, 4, 8>(g, s);
-    else if (tile == 64) gemm11::launch<64, 64, 16, 32, 32, 4, 8>(g, s);
-    else gemm11::launch_split<32, 32, 16, 16, 16, 4, 8>(g, splits<T>(sh), s);
+    if (!h.cp_async) return gemm8::launch<double, 64, 64, 8, 32, 16, 4, 4>(g, s);
+    if (!h.dmma) return gemm9::launch<double, 128, 128, 8, 64, 32, 8, 8, 3>(g, s);
   }
+  run<T>(choice_for(g), g, s);
 }
 
 // The shared-memory opt-in of every configuration the rule can pick on this device.
@@ -211,6 +324,7 @@ void prepare() {
 #if defined(KL_BUILD_SM90A)
     if (h.tma) gemm13::prepare<Gemm13>();
 #endif
+    gemm9::prepare<float, 128, 128, 8, 64, 32, 8, 8, 3>();
     gemm9::prepare<float, 128, 128, 16, 64, 32, 8, 8, 3>();
     gemm9::prepare<float, 64, 64, 16, 32, 32, 4, 8, 4>();
     gemm10::prepare<float, 128, 128, 16, 64, 32, 8, 8, 3>();
@@ -225,6 +339,7 @@ void prepare() {
   }
 }
 
+// The largest workspace any of its split counts needs (the choice is made later, by tune).
 template <class T>
 std::size_t workspace_bytes(GemmShape sh) {
   const auto ws = [](const MatVecVariant<T>& v, MatrixShape m) { return v.workspace_bytes ? v.workspace_bytes(m) : 0; };
@@ -234,8 +349,15 @@ std::size_t workspace_bytes(GemmShape sh) {
     case Shape::thin_k: return 0;
     case Shape::tiled: break;
   }
-  return splitk_workspace<T>(sh, splits<T>(sh), kBK);
+  if (!here().cp_async || (std::is_same_v<T, double> && !here().dmma)) return 0;
+  std::size_t bytes = 0;
+  for (int n : gemm_plan::auto_split_counts(sh, std::is_same_v<T, double>, sm_count()))
+    bytes = std::max(bytes, splitk_workspace<T>(sh, n, kBK));
+  return bytes;
 }
+// A tiled product's depth is K: every step it may pick runs one k-ordered chain per output or a
+// split whose depth is at most that (gemm_plan::splitk_depth <= K), so the unsplit chain's bound
+// holds for the one tune picks.
 template <class T>
 double rounding_depth(GemmShape sh) {
   switch (shape_class(sh)) {
@@ -244,7 +366,7 @@ double rounding_depth(GemmShape sh) {
     case Shape::thin_k: return sh.K;
     case Shape::tiled: break;
   }
-  return splitk_depth(sh.K, splits<T>(sh), kBK);
+  return sh.K;
 }
 
 template <class T>
@@ -254,7 +376,8 @@ GemmVariant<T> variant() {
           .launch = launch<T>,
           .workspace_bytes = workspace_bytes<T>,
           .rounding_depth = rounding_depth<T>,
-          .prepare = prepare<T>};
+          .prepare = prepare<T>,
+          .tune = tune<T>};
 }
 
 }  // namespace kl::gemm_auto

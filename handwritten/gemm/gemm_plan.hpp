@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <vector>
 
 #if defined(__CUDACC__)
 #define KL_HD __host__ __device__ __forceinline__
@@ -140,38 +141,10 @@ inline ShapeClass shape_class(GemmShape s) {
   if (s.K <= kThinK) return ShapeClass::thin_k;
   return ShapeClass::tiled;
 }
-// Output tiles of bm × bn, and how many make a wave on `sms` multiprocessors at one block each:
-// 15/16 of them (2048³ has 128 tiles of 256 × 128 for the H100's 132 SMs and counts as one).
+// Output tiles of bm × bn.
 inline long long tiles_of(GemmShape s, int bm, int bn) {
   return static_cast<long long>(div_up(s.M, bm)) * div_up(s.N, bn);
 }
-inline long long wave(long long sms) { return sms * 15 / 16; }
-// A shallow product: its whole k range fits the 4-stage ring of 16-deep k tiles the small tiles
-// load (K <= 64). Its blocks never reach the steady state a deep tile is built for: each is
-// mostly prologue (the first loads) and epilogue (C's stores), so the larger tiles' longer
-// prologue and fewer blocks per SM to hide it cost more than their reuse saves, and register
-// prefetching across k tiles has no next tile to overlap. gemm_auto keeps such products on the
-// 64² tiles without prefetch.
-constexpr int kShallowK = 64;
-inline bool shallow_k(GemmShape s) { return s.K <= kShallowK; }
-// Double on the FP64 tensor cores: the widest square DMMA tile (128, 64 or 32) whose tiles fill
-// a wave of `sms` multiprocessors; 128 only where the device's shared memory holds that tile
-// (`large_fits`) and k is not shallow. 32 is the floor: below a wave even there, split-K may add
-// blocks (dmma_split_k).
-inline int dmma_tile(GemmShape s, long long sms, bool large_fits) {
-  if (large_fits && !shallow_k(s) && tiles_of(s, 128, 128) >= wave(sms)) return 128;
-  if (tiles_of(s, 64, 64) >= wave(sms)) return 64;
-  return 32;
-}
-// Whether the DMMA tile prefetches its fragments across k tiles (gemm11_pf): wherever k is deep
-// enough to have a next tile to overlap.
-inline bool dmma_prefetch(GemmShape s) { return !shallow_k(s); }
-// Whether the double product may split k: only on the 32² floor, and only where even its tiles
-// are short of a wave (how many slices, then, is the time model's choice below).
-inline bool dmma_split_k(GemmShape s, long long sms, bool large_fits) {
-  return dmma_tile(s, sms, large_fits) == 32 && tiles_of(s, 32, 32) < wave(sms);
-}
-
 // ---- split-K ---------------------------------------------------------------------------------
 // The k range of each of `splits` slices: a multiple of BK, so that only the last slice has a
 // ragged k tile.
@@ -246,6 +219,131 @@ inline int splitk_splits_modeled(GemmShape s, int bm, int bn, int bk, int blocks
   }
   return best;
 }
+// ---- gemm_auto's time model: which tiled steps are worth measuring for one shape ------------
+// One formula for every tiled step, its constants fitted per step on the H100's measured times
+// (docs/sgemm-ladder.md, "gemm_auto's rules"): the blocks of a wave overlap, so the busiest
+// multiprocessor's load is counted as in splitk_model_us (whole groups of `overlap` blocks, each
+// further block of a group `co` of a block's time), and
+//   t = launch_us + load × (block_us + k tiles of a slice × ktile_us) + us_per_mb × MB moved
+//       (+ the split's reduction, splitk_model_us's, where k is split)
+// where MB moved is C once plus A once per tile column and B once per tile row. `overlap` is a
+// fitted constant, not the occupancy. The model ranks steps only roughly (its error is several
+// per cent, and neighbouring steps are often closer than that), so gemm_auto does not trust it
+// with the choice where it can measure: it times the steps the model puts within kShortlist of
+// its best (gemm_auto.cuh, tune) and falls back on the model's first only where nothing was
+// measured.
+struct StepModel {
+  int bm, bn, bk, overlap;
+  double launch_us, block_us, ktile_us, co, us_per_mb;
+};
+constexpr double kShortlist = 1.3;
+inline double step_model_us(const StepModel& m, GemmShape s, int splits, long long sms, std::size_t elem_bytes) {
+  const int used = used_splits(s.K, splits, m.bk);
+  const long long k_tiles = k_per_split(s.K, splits, m.bk) / m.bk;
+  const long long busiest = div_up(tiles_of(s, m.bm, m.bn) * used, sms);
+  const auto group = [&](long long n) { return n ? 1 + m.co * double(n - 1) : 0.0; };
+  const double load = double(busiest / m.overlap) * group(m.overlap) + group(busiest % m.overlap);
+  const double mb = (double(s.M) * s.N + double(s.M) * s.K * div_up(s.N, m.bn) + double(s.K) * s.N * div_up(s.M, m.bm)) *
+                    double(elem_bytes) / 1e6;
+  double t = m.launch_us + load * (m.block_us + double(k_tiles) * m.ktile_us) + m.us_per_mb * mb;
+  if (used > 1) t += kSplitReduceUs + double(used + 1) * s.M * s.N * double(elem_bytes) / kSplitReduceBytesPerUs;
+  return t;
+}
+// Which of the modelled times are worth measuring: every one within kShortlist of the fastest,
+// the fastest first, the others in their order (indices into `us`).
+inline std::vector<int> shortlist(const std::vector<double>& us) {
+  std::vector<int> out;
+  if (us.empty()) return out;
+  const int best = static_cast<int>(std::min_element(us.begin(), us.end()) - us.begin());
+  out.push_back(best);
+  for (int i = 0; i < static_cast<int>(us.size()); ++i)
+    if (i != best && us[i] <= kShortlist * us[best]) out.push_back(i);
+  return out;
+}
+
+// gemm_auto's steps for a tiled product (gemm_auto.cuh runs them), each one of the list's
+// configurations, the split ones with a count of slices.
+enum class Step { g9_64, g10_64, g9_128x8, g9_128x16, g10_128, g12, g13, g11_32, g11_64, g11_64pf, g11_128pf };
+struct StepChoice {
+  Step step;
+  int splits = 1;
+};
+// The model's constants per step (StepModel: tile, fitted overlap, launch µs, block µs, k tile µs,
+// co-resident share, µs per MB moved), fitted on the H100's times of these configurations over the
+// shapes docs/sgemm-ladder.md ("gemm_auto's rules") names. They only shortlist; tune chooses.
+inline StepModel model_of(Step s) {
+  switch (s) {
+    case Step::g9_64: return {64, 64, 16, 6, 4.08, 0.358, 0.529, 0.66, 0.048};
+    case Step::g10_64: return {64, 64, 16, 4, 4.00, 0.841, 0.622, 0.64, 0.0};
+    case Step::g9_128x8: return {128, 128, 8, 8, 4.50, 0.417, 0.802, 0.76, 0.136};
+    case Step::g9_128x16: return {128, 128, 16, 8, 4.54, 0.579, 1.487, 0.78, 0.124};
+    case Step::g10_128: return {128, 128, 16, 2, 3.60, 2.261, 1.674, 0.77, 0.093};
+    case Step::g12: return {256, 128, 16, 8, 4.25, 1.561, 2.719, 0.87, 0.143};
+    case Step::g13: return {128, 256, 32, 2, 1.26, 4.767, 5.268, 0.72, 0.130};
+    case Step::g11_32: return {32, 32, 16, 3, 4.20, 0.387, 0.213, 0.42, 0.010};
+    case Step::g11_64: return {64, 64, 16, 8, 3.85, 1.398, 0.528, 0.63, 0.003};
+    case Step::g11_64pf: return {64, 64, 16, 3, 4.24, 1.451, 0.385, 0.79, 0.001};
+    case Step::g11_128pf: return {128, 128, 16, 4, 2.23, 5.576, 1.126, 0.83, 0.064};
+  }
+  return {64, 64, 16, 4, 4.0, 1.0, 0.6, 0.6, 0.0};
+}
+// What the device, the build and the buffers allow: `vec`, 16-byte accesses to B and C (gemm9,
+// gemm12); `tma`, TMA's descriptors for A, B and C on an sm_90a build and a 9.0 device (gemm13);
+// `huge`, gemm12's 97 KB of shared memory; `dmma_large`, gemm11's 128² tile's.
+struct AutoFeatures {
+  bool vec = false, tma = false, huge = false, dmma_large = false;
+  long long sms = 132;
+};
+// Blocks per SM the split steps' counts assume (their Configs' kMinBlocks, checked where they are
+// launched): gemm10's 64² tile 4, gemm11's 32² tile 2.
+constexpr int kSplit64Blocks = 4, kSplitDmma32Blocks = 2;
+// The slices a split step may take: its time model's count (splitk_splits_modeled) and, for
+// gemm10's 64² tile, the list's fill rule too (gemm10_splitk), 1 always.
+inline std::vector<int> auto_split_counts(GemmShape sh, bool dbl, long long sms) {
+  std::vector<int> n{1};
+  const auto add = [&](int k) {
+    if (k > 1 && std::find(n.begin(), n.end(), k) == n.end()) n.push_back(k);
+  };
+  if (!dbl) {
+    add(splitk_splits_modeled(sh, 64, 64, 16, kSplit64Blocks, sms, 4));
+    add(splitk_splits(sh, 64, 64, 16, kSplit64Blocks));
+  } else {
+    add(splitk_splits_modeled(sh, 32, 32, 16, kSplitDmma32Blocks, sms, 8));
+  }
+  return n;
+}
+// Every step gemm_auto may run for a tiled product (float: `dbl` false; double on the FP64
+// tensor cores: true).
+inline std::vector<StepChoice> auto_candidates(GemmShape sh, bool dbl, AutoFeatures f) {
+  std::vector<StepChoice> c;
+  if (!dbl) {
+    for (int n : auto_split_counts(sh, false, f.sms)) c.push_back({Step::g10_64, n});
+    c.push_back({Step::g10_128});
+    if (f.vec) {
+      c.push_back({Step::g9_64});
+      c.push_back({Step::g9_128x8});
+      c.push_back({Step::g9_128x16});
+      if (f.huge) c.push_back({Step::g12});
+    }
+    if (f.tma) c.push_back({Step::g13});
+  } else {
+    for (int n : auto_split_counts(sh, true, f.sms)) c.push_back({Step::g11_32, n});
+    c.push_back({Step::g11_64});
+    c.push_back({Step::g11_64pf});
+    if (f.dmma_large) c.push_back({Step::g11_128pf});
+  }
+  return c;
+}
+// The candidates the model puts within kShortlist of its best, its best first.
+inline std::vector<StepChoice> auto_shortlist(GemmShape sh, bool dbl, AutoFeatures f) {
+  const std::vector<StepChoice> all = auto_candidates(sh, dbl, f);
+  std::vector<double> us;
+  for (const StepChoice& c : all) us.push_back(step_model_us(model_of(c.step), sh, c.splits, f.sms, dbl ? 8 : 4));
+  std::vector<StepChoice> out;
+  for (int i : shortlist(us)) out.push_back(all[static_cast<std::size_t>(i)]);
+  return out;
+}
+
 // The tiles (i, j), i <= j, of a T × T tile grid (A·Aᵀ's triangle): T(T + 1)/2.
 inline long long triangle_tiles(int M, int tile) {
   const long long T = div_up(M, tile);

@@ -166,8 +166,10 @@ TEST_CASE_TEMPLATE("mutants: every gemm variant with k one short, an element dro
 // must agree bit for bit: run every variant on one product twice, once from aligned buffers and
 // once from buffers shifted by one element (which forces the fallback), and compare. Both
 // outputs start as NaN poison and must come out finite, so an unwritten element fails. The
-// shape gives gemm_auto and the split-K variants two slices of k (their choice reads the shape
-// only, so both runs split alike; the workspace starts as poison too).
+// shape gives the split-K variants two slices of k (their choice reads the shape only, so both
+// runs split alike; the workspace starts as poison too). gemm_auto is not among them: the
+// 16-byte steps are its candidates only on aligned buffers, so the two runs may take different
+// steps (each of which is checked here under its own name).
 TEST_CASE_TEMPLATE("vector paths and their unaligned fallbacks agree bitwise", T, float, double) {
   const int M = 67, N = 132, K = 68;  // N, K multiples of 4: the aligned run takes the fast path
   const std::size_t mk = std::size_t(M) * K, kn = std::size_t(K) * N, mn = std::size_t(M) * N;
@@ -179,6 +181,7 @@ TEST_CASE_TEMPLATE("vector paths and their unaligned fallbacks agree bitwise", T
   for (const GemmVariant<T>& v : gemm_handwritten<T>()) {
     CAPTURE(v.info.name);
     if (!check_on_this_device(v.needs).empty()) continue;  // not on this GPU (Requirements)
+    if (v.info.name == "gemm_auto") continue;               // its step depends on the alignment (above)
     const std::size_t ws_bytes = v.workspace_bytes ? v.workspace_bytes({M, N, K}) : 0;
     DeviceArray<unsigned char> ws(ws_bytes);
     for (int shift : {0, 1}) {

@@ -6,7 +6,9 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <set>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -284,39 +286,8 @@ TEST_CASE("split-K choice: the examples of gemm_auto's header") {
   CHECK(shape_class({67, 133, 4}) == ShapeClass::thin_k);
   CHECK(shape_class({67, 133, 5}) == ShapeClass::tiled);
   CHECK(shape_class({513, 257, 129}) == ShapeClass::tiled);
-  CHECK(wave(132) == 123);
-  CHECK(tiles_of({2048, 2048, 2048}, 256, 128) >= wave(132));  // gemm12's tile at 2048³
-  CHECK(tiles_of({1000, 1000, 1000}, 64, 64) >= wave(132));    // double 1000³: the 64² DMMA tile
-  CHECK(tiles_of({513, 257, 129}, 64, 64) < wave(132));        // 513x257x129: 45 tiles ...
-  CHECK(tiles_of({513, 257, 129}, 32, 32) >= wave(132));       // ... the 32² tile unsplit (153)
-  // double: the widest DMMA tile that fills a wave (docs/sgemm-ladder.md, "Every shape class")
-  CHECK(dmma_tile({2048, 2048, 2048}, 132, true) == 128);   // 256 tiles of 128²
-  CHECK(dmma_tile({8192, 8192, 8192}, 132, true) == 128);
-  CHECK(dmma_tile({2048, 2048, 2048}, 132, false) == 64);   // 128² does not fit (8.6's 99 KB)
-  CHECK(dmma_tile({1000, 1000, 1000}, 132, true) == 64);    // 64 tiles of 128², 256 of 64²
-  CHECK(dmma_tile({513, 257, 129}, 132, true) == 32);       // 45 tiles of 64²
-  CHECK(dmma_tile({1408, 1408, 128}, 132, true) == 64);     // 121 tiles of 128²: short of 123
-  CHECK(dmma_tile({1536, 1536, 128}, 132, true) == 128);    // 144 tiles of 128²
-  // A shallow product (K <= 64: the whole k range in the 4-stage ring) keeps the 64² tile, without
-  // the prefetch, however many 128² tiles it has: measured on the H100 (docs/sgemm-ladder.md,
-  // "gemm_auto's rules"), 4097×4095×17 and 3001×2999×61 ran fastest on gemm11 64² unprefetched.
-  CHECK(shallow_k({4097, 4095, 17}));
-  CHECK(shallow_k({3001, 2999, 64}));
-  CHECK_FALSE(shallow_k({3001, 2999, 65}));
-  CHECK(dmma_tile({4097, 4095, 17}, 132, true) == 64);
-  CHECK(dmma_tile({3001, 2999, 61}, 132, true) == 64);
-  CHECK(dmma_tile({1536, 1536, 64}, 132, true) == 64);
-  CHECK_FALSE(dmma_prefetch({4097, 4095, 17}));
-  CHECK_FALSE(dmma_prefetch({3001, 2999, 61}));
-  CHECK(dmma_prefetch({1000, 1000, 1000}));                 // deep: the prefetching 64² tile
-  CHECK(dmma_prefetch({2048, 2048, 2048}));
-  // ... and k is split only on the 32² floor, where even its tiles are short of a wave
-  CHECK_FALSE(dmma_split_k({513, 257, 129}, 132, true));    // 153 tiles of 32²: unsplit
-  CHECK_FALSE(dmma_split_k({2048, 2048, 2048}, 132, true));
-  CHECK_FALSE(dmma_split_k({1000, 1000, 1000}, 132, false)); // the 64² tile
-  CHECK(dmma_split_k({100, 100, 4096}, 132, true));         // 16 tiles of 32²
-  CHECK(dmma_split_k({352, 352, 64}, 132, true));           // 121 tiles of 32²: short of 123
-  CHECK_FALSE(dmma_split_k({384, 352, 64}, 132, true));     // 132 tiles of 32²
+  CHECK(tiles_of({513, 257, 129}, 64, 64) == 45);
+  CHECK(tiles_of({513, 257, 129}, 32, 32) == 153);
   // A·Aᵀ's triangle: T(T + 1)/2 tiles.
   CHECK(triangle_tiles(1000, 64) == 136);
   CHECK(triangle_tiles(1, 64) == 1);
@@ -374,4 +345,311 @@ TEST_CASE("split-K by the time model: gemm_auto's small float step, the measured
         CHECK(n <= kMaxSplits);
         CHECK((n == 1 || used_splits(K, n - 1, 16) < used_splits(K, n, 16)));
       }
+}
+
+// gemm_auto's shortlist (handwritten/gemm/gemm_auto.cuh): the steps its time model puts within
+// kShortlist of its best, which tune then measures. For every product measured on the H100 with
+// the steps side by side (docs/sgemm-ladder.md, "gemm_auto's rules": the rules' shapes and a
+// sweep of odd ones), the shortlist must hold a step the measurement put within 3% of the
+// fastest; otherwise tune could not find it. Where the earlier rule's split (gemm_auto's row of
+// the same run) beat every step measured under its own name by more than 3%, the split is what
+// the shortlist must hold. The H100's features: 132 SMs, every tile fits, the
+// 16-byte and TMA paths wherever N (and for TMA K) is a multiple of 4 (compare's buffers are
+// aligned).
+namespace {
+struct Measured {
+  GemmShape shape;
+  bool dbl;
+  const char* within_3pct;  // the steps within 3% of the fastest measured, by gemm_plan's names
+};
+const char* step_name(StepChoice c, GemmShape s) {
+  switch (c.step) {
+    case Step::g9_64: return "g9_64";
+    case Step::g10_64:
+      if (c.splits == 1) return "g10_64";
+      return c.splits == splitk_splits(s, 64, 64, 16, kSplit64Blocks) ? "g10_64_fill" : "g10_64_modeled";
+    case Step::g9_128x8: return "g9_128x8";
+    case Step::g9_128x16: return "g9_128x16";
+    case Step::g10_128: return "g10_128";
+    case Step::g12: return "g12";
+    case Step::g13: return "g13";
+    case Step::g11_32: return c.splits == 1 ? "g11_32" : "g11_32_split";
+    case Step::g11_64: return "g11_64";
+    case Step::g11_64pf: return "g11_64pf";
+    case Step::g11_128pf: return "g11_128pf";
+  }
+  return "?";
+}
+}  // namespace
+
+TEST_CASE("gemm_auto's shortlist holds a step within 3% of the fastest measured, on every measured product") {
+  const Measured measured[] = {
+    {{26, 7825, 63}, true, "g11_32"},
+    {{33, 80, 571}, true, "g11_32_split"},
+    {{48, 640, 315}, true, "g11_32"},
+    {{67, 264, 17}, true, "g11_32"},
+    {{87, 3581, 1767}, true, "g11_32"},
+    {{118, 3532, 103}, true, "g11_64pf"},
+    {{145, 12108, 293}, true, "g11_64pf"},
+    {{150, 9128, 686}, true, "g11_64pf"},
+    {{255, 3996, 653}, true, "g11_64pf"},
+    {{359, 7660, 355}, true, "g11_64pf"},
+    {{444, 24, 195}, true, "g11_32"},
+    {{486, 716, 14}, true, "g11_32"},
+    {{581, 588, 69}, true, "g11_32"},
+    {{586, 710, 7}, true, "g11_32"},
+    {{647, 27, 358}, true, "g11_32"},
+    {{669, 666, 65}, true, "g11_32 g11_64pf"},
+    {{685, 916, 117}, true, "g11_32 g11_64pf"},
+    {{746, 745, 340}, true, "g11_32 g11_64pf"},
+    {{769, 79, 686}, true, "g11_32"},
+    {{817, 3860, 521}, true, "g11_64pf"},
+    {{1009, 852, 570}, true, "g11_64pf"},
+    {{1173, 1172, 74}, true, "g11_64"},
+    {{1289, 1284, 651}, true, "g11_128pf"},
+    {{1562, 1560, 722}, true, "g11_64pf"},
+    {{1767, 1840, 305}, true, "g11_64pf"},
+    {{1901, 3473, 35}, true, "g11_64"},
+    {{2022, 3524, 89}, true, "g11_64"},
+    {{2082, 2082, 385}, true, "g11_64pf"},
+    {{2307, 1114, 134}, true, "g11_64 g11_64pf"},
+    {{2436, 4904, 40}, true, "g11_64"},
+    {{3277, 3280, 972}, true, "g11_64pf"},
+    {{3427, 75, 735}, true, "g11_32"},
+    {{3499, 3800, 34}, true, "g11_64"},
+    {{3722, 6680, 16}, true, "g11_64"},
+    {{3781, 62, 864}, true, "g11_64pf"},
+    {{4609, 544, 11}, true, "g11_64"},
+    {{4811, 164, 94}, true, "g11_64 g11_64pf"},
+    {{5644, 956, 28}, true, "g11_64"},
+    {{7527, 76, 113}, true, "g11_64pf"},
+    {{9367, 384, 183}, true, "g11_64pf"},
+    {{12258, 30, 567}, true, "g11_32"},
+    {{15924, 192, 1903}, true, "g11_64pf"},
+    {{26, 7825, 63}, false, "g10_64 g10_64_fill"},
+    {{33, 80, 571}, false, "g10_64_fill"},
+    {{48, 640, 315}, false, "g10_64_modeled"},
+    {{67, 264, 17}, false, "g9_64"},
+    {{87, 3581, 1767}, false, "g10_64_modeled"},
+    {{118, 3532, 103}, false, "g9_64"},
+    {{145, 12108, 293}, false, "g9_64"},
+    {{150, 9128, 686}, false, "g9_64"},
+    {{255, 3996, 653}, false, "g9_64"},
+    {{359, 7660, 355}, false, "g9_64"},
+    {{444, 24, 195}, false, "g10_64_fill"},
+    {{486, 716, 14}, false, "g9_64"},
+    {{581, 588, 69}, false, "g9_64"},
+    {{586, 710, 7}, false, "g10_64 g10_64_fill"},
+    {{647, 27, 358}, false, "g10_64_modeled"},
+    {{669, 666, 65}, false, "g10_64"},
+    {{685, 916, 117}, false, "g9_64"},
+    {{746, 745, 340}, false, "g10_64_fill"},
+    {{769, 79, 686}, false, "g10_64_modeled"},
+    {{817, 3860, 521}, false, "g12 g13"},
+    {{1009, 852, 570}, false, "g9_64"},
+    {{1173, 1172, 74}, false, "g9_64"},
+    {{1289, 1284, 651}, false, "g9_128x16"},
+    {{1562, 1560, 722}, false, "g9_64"},
+    {{1767, 1840, 305}, false, "g12 g13"},
+    {{1901, 3473, 35}, false, "g10_64 g10_64_fill"},
+    {{2022, 3524, 89}, false, "g9_64"},
+    {{2082, 2082, 385}, false, "g10_64 g10_64_fill"},
+    {{2307, 1114, 134}, false, "g10_64 g10_64_fill"},
+    {{2436, 4904, 40}, false, "g9_128x8"},
+    {{3277, 3280, 972}, false, "g13"},
+    {{3427, 75, 735}, false, "g10_64_fill"},
+    {{3499, 3800, 34}, false, "g9_128x8"},
+    {{3722, 6680, 16}, false, "g9_128x16 g9_128x8 g9_64"},
+    {{3781, 62, 864}, false, "g10_64_modeled"},
+    {{4609, 544, 11}, false, "g9_128x16 g9_64"},
+    {{4811, 164, 94}, false, "g9_64"},
+    {{5644, 956, 28}, false, "g9_64"},
+    {{7527, 76, 113}, false, "g9_64"},
+    {{9367, 384, 183}, false, "g12 g13 g9_128x16 g9_128x8 g9_64"},
+    {{12258, 30, 567}, false, "g10_64_fill"},
+    {{15924, 192, 1903}, false, "g9_64"},
+    {{18, 65, 34}, true, "g11_32"},
+    {{23, 20, 1183}, true, "g11_32_split"},
+    {{28, 7956, 285}, true, "g11_32"},
+    {{33, 143, 7}, true, "g11_32"},
+    {{41, 13608, 1412}, true, "g11_64pf"},
+    {{50, 15098, 16}, true, "g11_64"},
+    {{89, 3215, 952}, true, "g11_32"},
+    {{91, 18, 260}, true, "g11_32"},
+    {{95, 11040, 421}, true, "g11_32 g11_64pf"},
+    {{123, 93, 549}, true, "g11_32_split"},
+    {{136, 40, 100}, true, "g11_32"},
+    {{211, 223, 227}, true, "g11_32"},
+    {{222, 9197, 40}, true, "g11_32 g11_64"},
+    {{251, 16, 6}, true, "g11_32"},
+    {{300, 5000, 20}, true, "g11_64"},
+    {{328, 8124, 725}, true, "g11_64pf"},
+    {{353, 348, 342}, true, "g11_32"},
+    {{512, 512, 512}, true, "g11_32"},
+    {{513, 257, 129}, true, "g11_32"},
+    {{513, 512, 216}, true, "g11_32"},
+    {{517, 517, 287}, true, "g11_32"},
+    {{544, 549, 90}, true, "g11_32"},
+    {{640, 640, 640}, true, "g11_64pf"},
+    {{700, 600, 200}, true, "g11_64pf"},
+    {{703, 2537, 10}, true, "g11_128pf g11_32 g11_64pf"},
+    {{724, 675, 60}, true, "g11_32 g11_64 g11_64pf"},
+    {{777, 1333, 97}, true, "g11_32"},
+    {{838, 3352, 98}, true, "g11_64"},
+    {{943, 572, 66}, true, "g11_32"},
+    {{994, 743, 464}, true, "g11_64pf"},
+    {{999, 1001, 33}, true, "g11_64 g11_64pf"},
+    {{1000, 1000, 1000}, true, "g11_64pf"},
+    {{1024, 1024, 64}, true, "g11_64"},
+    {{1024, 1024, 65}, true, "g11_64pf"},
+    {{1050, 1688, 54}, true, "g11_64"},
+    {{1089, 2152, 335}, true, "g11_64pf"},
+    {{1111, 2222, 100}, true, "g11_64"},
+    {{1135, 2996, 283}, true, "g11_64pf"},
+    {{1234, 4096, 56}, true, "g11_64"},
+    {{1372, 1368, 759}, true, "g11_128pf"},
+    {{1451, 1457, 501}, true, "g11_64pf"},
+    {{1500, 900, 60}, true, "g11_64"},
+    {{2000, 3000, 33}, true, "g11_64"},
+    {{2048, 512, 64}, true, "g11_64"},
+    {{2048, 2048, 2048}, true, "g11_128pf"},
+    {{2500, 2500, 50}, true, "g11_64"},
+    {{2740, 3163, 276}, true, "g11_64 g11_64pf"},
+    {{3000, 2000, 40}, true, "g11_64"},
+    {{3001, 2999, 61}, true, "g11_64"},
+    {{3308, 615, 34}, true, "g11_128pf g11_64"},
+    {{3356, 928, 286}, true, "g11_64pf"},
+    {{3517, 228, 51}, true, "g11_64 g11_64pf"},
+    {{4000, 4000, 48}, true, "g11_64"},
+    {{4048, 120, 1498}, true, "g11_64pf"},
+    {{4096, 4096, 4096}, true, "g11_128pf"},
+    {{4097, 4095, 17}, true, "g11_64"},
+    {{4145, 996, 10}, true, "g11_64"},
+    {{5000, 700, 48}, true, "g11_64"},
+    {{5415, 5409, 529}, true, "g11_128pf"},
+    {{5751, 1450, 24}, true, "g11_64"},
+    {{5850, 1056, 14}, true, "g11_64"},
+    {{6000, 6000, 24}, true, "g11_64"},
+    {{6096, 95, 725}, true, "g11_64pf"},
+    {{6558, 72, 58}, true, "g11_32"},
+    {{8192, 8192, 32}, true, "g11_64"},
+    {{9861, 276, 64}, true, "g11_64"},
+    {{10526, 62, 244}, true, "g11_64pf"},
+    {{11331, 72, 1600}, true, "g11_64pf"},
+    {{18, 65, 34}, false, "g10_64 g10_64_fill"},
+    {{23, 20, 1183}, false, "g10_64_fill"},
+    {{28, 7956, 285}, false, "g9_64"},
+    {{33, 143, 7}, false, "g10_64 g10_64_fill"},
+    {{41, 13608, 1412}, false, "g10_64_modeled"},
+    {{50, 15098, 16}, false, "g10_64 g10_64_fill"},
+    {{89, 3215, 952}, false, "g10_64_fill"},
+    {{91, 18, 260}, false, "g10_64_modeled"},
+    {{95, 11040, 421}, false, "g9_64"},
+    {{123, 93, 549}, false, "g10_64_fill"},
+    {{136, 40, 100}, false, "g9_64"},
+    {{211, 223, 227}, false, "g10_64_modeled"},
+    {{222, 9197, 40}, false, "g10_64 g10_64_fill"},
+    {{251, 16, 6}, false, "g9_64"},
+    {{300, 5000, 20}, false, "g9_64"},
+    {{328, 8124, 725}, false, "g9_64"},
+    {{353, 348, 342}, false, "g10_64_fill"},
+    {{512, 512, 512}, false, "g10_64_modeled"},
+    {{513, 257, 129}, false, "g10_64"},
+    {{513, 512, 216}, false, "g9_64"},
+    {{517, 517, 287}, false, "g10_64_modeled"},
+    {{544, 549, 90}, false, "g10_64"},
+    {{640, 640, 640}, false, "g10_64_fill"},
+    {{700, 600, 200}, false, "g9_64"},
+    {{703, 2537, 10}, false, "g10_128 g10_64 g10_64_fill"},
+    {{724, 675, 60}, false, "g10_64 g10_64_fill"},
+    {{777, 1333, 97}, false, "g10_64 g10_64_fill"},
+    {{838, 3352, 98}, false, "g9_64"},
+    {{943, 572, 66}, false, "g9_64"},
+    {{994, 743, 464}, false, "g10_64_fill"},
+    {{999, 1001, 33}, false, "g10_64 g10_64_fill"},
+    {{1000, 1000, 1000}, false, "g10_64_fill"},
+    {{1024, 1024, 64}, false, "g9_64"},
+    {{1024, 1024, 65}, false, "g9_64"},
+    {{1050, 1688, 54}, false, "g9_128x8 g9_64"},
+    {{1089, 2152, 335}, false, "g9_64"},
+    {{1111, 2222, 100}, false, "g10_64 g10_64_fill"},
+    {{1135, 2996, 283}, false, "g12 g13 g9_64"},
+    {{1234, 4096, 56}, false, "g9_64"},
+    {{1372, 1368, 759}, false, "g9_128x16"},
+    {{1451, 1457, 501}, false, "g10_64 g10_64_fill"},
+    {{1500, 900, 60}, false, "g9_64"},
+    {{2000, 3000, 33}, false, "g9_128x8"},
+    {{2048, 512, 64}, false, "g9_64"},
+    {{2048, 2048, 2048}, false, "g13"},
+    {{2500, 2500, 50}, false, "g9_64"},
+    {{2740, 3163, 276}, false, "g10_64 g10_64_fill"},
+    {{3000, 2000, 40}, false, "g9_128x8"},
+    {{3001, 2999, 61}, false, "g10_64 g10_64_fill"},
+    {{3308, 615, 34}, false, "g10_128 g10_64 g10_64_fill"},
+    {{3356, 928, 286}, false, "g12 g13"},
+    {{3517, 228, 51}, false, "g9_64"},
+    {{4000, 4000, 48}, false, "g9_128x16 g9_64"},
+    {{4048, 120, 1498}, false, "g10_64_fill g9_64"},
+    {{4096, 4096, 4096}, false, "g13"},
+    {{4097, 4095, 17}, false, "g10_128 g10_64 g10_64_fill"},
+    {{4145, 996, 10}, false, "g12 g13 g9_128x16 g9_128x8 g9_64"},
+    {{5000, 700, 48}, false, "g9_64"},
+    {{5415, 5409, 529}, false, "g10_128 g10_64_fill"},
+    {{5751, 1450, 24}, false, "g10_64 g10_64_fill"},
+    {{5850, 1056, 14}, false, "g9_64"},
+    {{6000, 6000, 24}, false, "g9_128x8"},
+    {{6096, 95, 725}, false, "g10_64_fill"},
+    {{6558, 72, 58}, false, "g9_64"},
+    {{8192, 8192, 32}, false, "g9_128x16"},
+    {{9861, 276, 64}, false, "g9_64"},
+    {{10526, 62, 244}, false, "g10_64 g10_64_fill"},
+    {{11331, 72, 1600}, false, "g10_64 g10_64_fill"},
+  };
+  for (const Measured& m : measured) {
+    CAPTURE(m.shape.M);
+    CAPTURE(m.shape.N);
+    CAPTURE(m.shape.K);
+    CAPTURE(m.within_3pct);
+    AutoFeatures f;
+    f.vec = m.shape.N % 4 == 0;
+    f.tma = f.vec && m.shape.K % 4 == 0;
+    f.huge = f.dmma_large = true;
+    const std::vector<StepChoice> list = auto_shortlist(m.shape, m.dbl, f);
+    REQUIRE(!list.empty());
+    bool found = false;
+    std::string names;
+    for (const StepChoice& c : list) {
+      const std::string n = step_name(c, m.shape);
+      names += n + " ";
+      const std::string ok = std::string(" ") + m.within_3pct + " ";
+      found = found || ok.find(" " + n + " ") != std::string::npos;
+    }
+    CAPTURE(names);
+    CHECK(found);
+  }
+}
+
+TEST_CASE("gemm_auto's candidates: what the device and the buffers allow, splits only where they split") {
+  AutoFeatures none;
+  for (const StepChoice& c : auto_candidates({4096, 4095, 4096}, false, none)) {
+    CHECK((c.step == Step::g10_64 || c.step == Step::g10_128));  // no 16-byte path: gemm10 only
+  }
+  AutoFeatures all;
+  all.vec = all.tma = all.huge = all.dmma_large = true;
+  const auto f = auto_candidates({4096, 4096, 4096}, false, all);
+  CHECK(f.size() == 7);  // gemm10 64² (1 slice: the tiles fill the GPU), 128²; gemm9 ×3, gemm12, gemm13
+  const auto d = auto_candidates({100, 100, 4096}, true, all);
+  CHECK(d.front().step == Step::g11_32);
+  CHECK(std::any_of(d.begin(), d.end(), [](StepChoice c) { return c.step == Step::g11_32 && c.splits > 1; }));
+  all.dmma_large = false;
+  for (const StepChoice& c : auto_candidates({4096, 4096, 4096}, true, all)) CHECK(c.step != Step::g11_128pf);
+  // The shortlist: its best first, nothing past kShortlist of it.
+  CHECK(shortlist({3.0, 1.0, 1.2, 2.0}) == std::vector<int>{1, 2});
+  CHECK(shortlist({1.0}) == std::vector<int>{0});
+  CHECK(shortlist({}).empty());
+  // The model's own arithmetic: one block on one SM of 132, one k tile, nothing moved to speak of.
+  const StepModel m{64, 64, 16, 4, 4.0, 1.0, 0.5, 0.5, 0.0};
+  CHECK(step_model_us(m, {64, 64, 16}, 1, 132, 4) == doctest::Approx(4.0 + 1.0 + 0.5));
+  // 528 tiles on 132 SMs: 4 on the busiest, one group of 4 overlapping (1 + 3 × 0.5 blocks' time).
+  CHECK(step_model_us(m, {64 * 24, 64 * 22, 16}, 1, 132, 4) == doctest::Approx(4.0 + 2.5 * 1.5));
 }
