@@ -3,7 +3,7 @@
 #include "common/cuda_check.hpp"
 #include "common/device_helpers.cuh"
 #include "compare/core/clock_marks.cuh"
-#include "compare/core/l2_flush.cuh"
+#include "common/l2_flush.cuh"
 
 #include <algorithm>
 #include <chrono>

@@ -110,6 +110,6 @@ class GpuTimer final : public Timer {
 // `bytes`-sized buffers: the memory ceiling the report measures each run against.
 double measure_copy_bandwidth_gbps(Timer& timer, std::size_t bytes, const StopRule& rule);
 
-// read_through, the read-only flush: compare/core/l2_flush.cuh.
+// read_through, the read-only flush: common/l2_flush.cuh.
 
 }  // namespace kl

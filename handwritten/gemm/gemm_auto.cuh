@@ -38,6 +38,7 @@
 // class's step's, K for a tiled product (every candidate's depth is at most that).
 #pragma once
 
+#include "common/l2_flush.cuh"
 #include "handwritten/gemm/gemm8_warptiled.cuh"
 #include "handwritten/gemm/gemm10_swizzled.cuh"
 #include "handwritten/gemm/gemm9_pipelined.cuh"
@@ -241,12 +242,15 @@ inline bool tuning_on() {
 }
 
 // The steps of the shortlist timed on the caller's buffers as the runner times a call: each run
-// alone between two events on an idle stream (its launch latency in, as a single call pays it;
-// back to back, a split's second kernel would hide behind the first). After one untimed run of
-// each (lazy loading, first-touch), rounds over the steps in turn, so that a clock that drifts
-// under sustained load weighs on every step alike; each step's median over the rounds; the
-// fastest kept for this device, shape and path. Outside any timed region (Variant::tune); a
-// stream being captured cannot be timed, so nothing is chosen there.
+// alone between two events on an idle stream, after the runner's read flush of the L2 (twice its
+// size, common/l2_flush.cuh): launch latency and cold inputs in, as a single call pays them. Timed
+// back to back on warm inputs, the H100 ranked a slower step first on some shapes (a split, whose
+// second kernel then hides behind the first; the 128² DMMA tile against the 64² one at 2048³ to
+// 8192³, unflushed). After one untimed run of each (lazy loading, first touch),
+// rounds over the steps in turn, so that a drifting clock weighs on every step alike; each
+// step's median over the rounds; the fastest kept for this device, shape and path. Outside any
+// timed region (Variant::tune); a stream being captured cannot be timed, so nothing is chosen
+// there. Where the flush buffer cannot be had (a full GPU), the runs go unflushed.
 template <class T>
 void tune(const GemmArgs<T>& g, cudaStream_t s) {
   if (shape_class({g.M, g.N, g.K}) != Shape::tiled || !here().cp_async || !tuning_on()) return;
@@ -266,7 +270,17 @@ void tune(const GemmArgs<T>& g, cudaStream_t s) {
     cudaEvent_t e0, e1;
     KL_CUDA_CHECK(cudaEventCreate(&e0));
     KL_CUDA_CHECK(cudaEventCreate(&e1));
+    int dev = 0, l2 = 0;
+    KL_CUDA_CHECK(cudaGetDevice(&dev));
+    KL_CUDA_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
+    const std::size_t flush_bytes = (2 * static_cast<std::size_t>(l2) + 15) / 16 * 16;
+    void* flush = nullptr;
+    if (cudaMalloc(&flush, flush_bytes + 16) != cudaSuccess) {
+      cudaGetLastError();  // not sticky: time unflushed
+      flush = nullptr;
+    }
     const auto timed = [&](const Choice& c) {
+      if (flush) read_through(flush, flush_bytes, reinterpret_cast<unsigned*>(static_cast<char*>(flush) + flush_bytes), s);
       KL_CUDA_CHECK(cudaStreamSynchronize(s));
       KL_CUDA_CHECK(cudaEventRecord(e0, s));
       run<T>(c, g, s);
@@ -290,6 +304,7 @@ void tune(const GemmArgs<T>& g, cudaStream_t s) {
     }
     KL_CUDA_CHECK(cudaEventDestroy(e0));
     KL_CUDA_CHECK(cudaEventDestroy(e1));
+    if (flush) KL_CUDA_CHECK(cudaFree(flush));
   }
   std::lock_guard<std::mutex> lock(choices_mutex());
   choices<T>()[k] = best;

@@ -15,7 +15,7 @@
 // written to compare's buffer, so compare checks the reported times against a clock it reads itself.
 #include "common/submission_abi.hpp"
 #include "compare/core/clock_marks.cuh"
-#include "compare/core/l2_flush.cuh"
+#include "common/l2_flush.cuh"
 #include "compare/core/scale.cuh"
 #include "compare/core/stats.hpp"
 

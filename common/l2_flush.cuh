@@ -1,5 +1,6 @@
-// The read flush of the L2 (README, "Method"), said once for the runner's timer and for the
-// submissions' sandbox (compare/sandbox/child/): both time samples the same way.
+// The read flush of the L2 (README, "Method"), said once for the runner's timer, the submissions'
+// sandbox (compare/sandbox/child/) and gemm_auto's tune (handwritten/gemm/gemm_auto.cuh): all
+// three time a run the same way.
 #pragma once
 
 #include "common/cuda_check.hpp"
