@@ -10,6 +10,7 @@
 #include "handwritten/gemm/gemm11_dmma_prefetch.cuh"
 #include "handwritten/gemm/gemm12_fragment_prefetch.cuh"
 #include "handwritten/gemm/gemm_auto.cuh"
+#include "handwritten/gemm/gemm_shallow_k.cuh"
 #include "handwritten/gemm/gemm_thin_k.cuh"
 #if defined(KL_BUILD_SM90A)
 #include "handwritten/gemm/gemm13_tma_warpspecialized.cuh"
@@ -147,6 +148,7 @@ void append_last_steps(std::vector<GemmVariant<T>>& v) {
     v.push_back(gemm11_splitk_at<DmmaTile<128, 128, 16, 64, 32, 4, 8>>());
   }
   v.push_back(gemm_thin_k::variant<T>());  // no tiles for a thin K (gemm_auto's pick at K <= 4)
+  v.push_back(gemm_shallow_k::variant<T>());  // one-shot tiles for a shallow K, whole-line stores
   v.push_back(gemm_auto::variant<T>());
 }
 

@@ -1,7 +1,7 @@
-// The index arithmetic of the last gemm steps (gemm10, gemm11, the A·Aᵀ steps), as pure
-// functions of their inputs: where a block works, where a tile element lives in shared memory,
-// which element of an mma fragment a lane holds, how k is split. The kernels call these (with
-// blockIdx, gridDim, laneid) and the host suite checks them exhaustively without a GPU
+// The index arithmetic of the last gemm steps (gemm10, gemm11, the A·Aᵀ steps, gemm_shallow_k),
+// as pure functions of their inputs: where a block works, where a tile element lives in shared
+// memory, which element of an mma fragment a lane holds, how k is split. The kernels call these
+// (with blockIdx, gridDim, laneid) and the host suite checks them exhaustively without a GPU
 // (tests/host/test_gemm_plan.cpp): every tile visited once, layouts bijective and
 // conflict-free as their comments claim, fragments covering their tiles once, split slices
 // non-empty. Host-compilable: no CUDA headers beyond the contract's.
@@ -117,6 +117,37 @@ struct SwizzledRows {
 // multiple of 16, 12 for BK = 8), which puts the 16 lanes of a half-warp's fragment load on 16
 // different 8-byte bank pairs.
 constexpr int kDmmaPad = 4;
+
+// ---- gemm_shallow_k's A tile ----------------------------------------------------------------
+// The block's BM rows of A, k-major ([k][BM], padded to a pitch of BM + V elements), so that the
+// rows a warp owns at one k are a 16-byte broadcast per V of them (V = 16 bytes of elements: 4
+// floats, 2 doubles). The loader (shallow_a_fill) writes 4 rows × 8 consecutive k per warp
+// instruction: with the pitch one 16-byte chunk past a multiple of 128 bytes, those are 32
+// different banks per 128 bytes (each a wavefront's worth); unpadded, the 8 k of one row would
+// share a bank (8-way). A padding, not a swizzle: a thread's reads are then one address plus
+// constants (a k-dependent swizzle costs registers or instructions per read).
+template <int V, int BM>
+KL_HD constexpr int shallow_a_pitch() { return BM + V; }
+template <int V, int BM>
+KL_HD constexpr int shallow_a_at(int r, int k) { return k * shallow_a_pitch<V, BM>() + r; }
+// Element e of the loader's walk (e = thread + threads·u, 0 <= e < BM·kMaxK): each 32 of them,
+// one warp instruction, are rows 4·gr .. 4·gr + 3 × k 8·gk .. 8·gk + 7 (gr = group mod BM/4, gk
+// = group / (BM/4)); lane l of the group takes row 4·gr + l mod V + V·(l / 8V), k 8·gk + (l / V)
+// mod 8, so the lanes a wavefront serves (8·V of them: 32 floats, 16 doubles) hold V rows × 8 k.
+template <int V, int BM>
+KL_HD void shallow_a_fill(int e, int& r, int& k) {
+  const int g = e / 32, l = e % 32;
+  r = 4 * (g % (BM / 4)) + l % V + V * (l / (8 * V));
+  k = 8 * (g / (BM / 4)) + (l / V) % 8;
+}
+// The walk as a thread takes it: element t + threads·u lies shallow_a_dr(u) rows and
+// shallow_a_dk(u) k further on than element t (a pass of `threads` elements is threads / 8 rows
+// of 8 k; BM / (threads / 8) passes make a group of 8 k), so the kernel computes one place per
+// thread and adds constants.
+template <int BM, int THREADS>
+KL_HD constexpr int shallow_a_dr(int u) { return (THREADS / 8) * (u % (BM * 8 / THREADS)); }
+template <int BM, int THREADS>
+KL_HD constexpr int shallow_a_dk(int u) { return 8 * (u / (BM * 8 / THREADS)); }
 
 // ---- mma.sync.m16n8k{4,8,16}.row.col.f64 fragments (PTX ISA, "Matrix Fragments for mma") ----
 // Lane = 4·g + t. Offsets are relative to the fragment's tile origin in shared memory.

@@ -121,6 +121,67 @@ TEST_CASE("padded and transposed rows: bijections that step by kPitch per row (A
   CHECK(TransposedRows<132>::at(5, 3) == 3 * 132 + 5);  // row r is column r of [k][r]
 }
 
+// gemm_shallow_k's A tile, for one element size (V elements of ELEM bytes per 16 bytes): the
+// loader's walk covers every (row, k) of the tile once and steps as the kernel assumes; its warp
+// instructions write conflict-free (and would not unpadded); the reads are aligned 16-byte groups.
+template <int V, int BM, int THREADS, int KMAX>
+void check_shallow_a(int pitch) {
+  constexpr int ELEM = 16 / V, kPer = BM * KMAX / THREADS;
+  static_assert(BM * KMAX % THREADS == 0);
+  const auto at = [&](int r, int k) { return k * pitch + r; };
+  std::set<std::pair<int, int>> seen;
+  for (int e = 0; e < BM * KMAX; ++e) {
+    int r = -1, k = -1;
+    shallow_a_fill<V, BM>(e, r, k);
+    REQUIRE(0 <= r);
+    REQUIRE(r < BM);
+    REQUIRE(0 <= k);
+    REQUIRE(k < KMAX);
+    REQUIRE(seen.insert({r, k}).second);
+    // The kernel's form of the walk: thread t's first element plus constants.
+    const int t = e % THREADS, u = e / THREADS;
+    int rt = -1, kt = -1;
+    shallow_a_fill<V, BM>(t, rt, kt);
+    CHECK(r == rt + shallow_a_dr<BM, THREADS>(u));
+    CHECK(k == kt + shallow_a_dk<BM, THREADS>(u));
+    CHECK(u < kPer);
+  }
+  CHECK(seen.size() == std::size_t(BM) * KMAX);
+  // A wavefront serves 128 bytes: 32 lanes of floats, 16 of doubles. Within one, no two lanes
+  // may touch the same 4-byte bank at different addresses.
+  const auto conflict_free = [&](int p) {
+    for (int e0 = 0; e0 < BM * KMAX; e0 += 32)
+      for (int w0 = 0; w0 < 32; w0 += 128 / ELEM) {
+        std::set<int> banks;
+        for (int l = w0; l < w0 + 128 / ELEM; ++l) {
+          int r = -1, k = -1;
+          shallow_a_fill<V, BM>(e0 + l, r, k);
+          const int byte = (k * p + r) * ELEM;
+          for (int b = 0; b < ELEM; b += 4)
+            if (!banks.insert((byte + b) / 4 % 32).second) return false;
+        }
+      }
+    return true;
+  };
+  CHECK(conflict_free(pitch));
+  CHECK_FALSE(conflict_free(BM));  // unpadded, the 8 k of a row share a bank
+  // Reads: V rows from a multiple of V at one k are one aligned 16-byte group.
+  for (int k = 0; k < KMAX; ++k)
+    for (int r0 = 0; r0 < BM; r0 += V) {
+      CHECK(at(r0, k) * ELEM % 16 == 0);
+      for (int i = 0; i < V; ++i) CHECK(at(r0 + i, k) == at(r0, k) + i);
+    }
+}
+
+TEST_CASE("shallow-K A tile: the walk covers the tile once, writes and reads conflict-free, reads aligned") {
+  CHECK(shallow_a_pitch<4, 64>() == 68);
+  CHECK(shallow_a_at<4, 64>(5, 3) == 3 * 68 + 5);
+  check_shallow_a<4, 64, 256, 64>(shallow_a_pitch<4, 64>());  // float: gemm_shallow_k's tile, kMaxK
+  check_shallow_a<2, 64, 256, 48>(shallow_a_pitch<2, 64>());  // double
+  check_shallow_a<4, 64, 256, 8>(shallow_a_pitch<4, 64>());
+  check_shallow_a<2, 64, 128, 16>(shallow_a_pitch<2, 64>());
+}
+
 TEST_CASE("DMMA fragments cover their tiles exactly once") {
   for (int kmma : {4, 8, 16}) {
     CAPTURE(kmma);
