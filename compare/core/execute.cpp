@@ -203,19 +203,51 @@ struct Pipeline {
     return limit;
   }
 
+  // Candidate i's prepare hook, then its tune hook (Variant::tune) on whatever inputs are loaded:
+  // once per problem, outside any timed region.
+  void prepare_and_tune(std::size_t i) {
+    Candidate& c = cands[i];
+    if (c.prepare) c.prepare();
+    if (c.tune) {
+      WatchdogScope watch(label(rows[i], "tune"), phase_limit(true));
+      poison_all(ctx.timer.stream(), 0);
+      c.tune(ws(), ctx.timer.stream());
+      ctx.timer.synchronize();
+    }
+    prepared[i] = true;
+  }
+
+  // Before any validation, where a candidate has a tune hook: the random inputs the timing will
+  // use (same seed, no reference yet), and each such candidate prepared and tuned on them. A
+  // variant that picks its kernel by measuring it then picks it on the data it is timed on (the
+  // exact inputs' small integers draw less power, and measured on them the H100 ranked DMMA tiles
+  // in another order), and the kernel every check validates is the one that is timed.
+  void tune_phase(std::uint64_t seed) {
+    bool any = false;
+    for (std::size_t i : order) any |= pending[i] && static_cast<bool>(cands[i].tune);
+    if (!any) return;
+    PhaseTimer pt("tune");
+    try {
+      problem.load_inputs_only(InputKind::random, seed);
+    } catch (const std::exception&) {
+      return;  // the phases' own loads report it; run_once tunes on their inputs then
+    }
+    for (std::size_t i : order) {
+      if (!pending[i] || !cands[i].tune || prepared[i]) continue;
+      if (stop()) break;
+      guarded(i, [&] {
+        ctx.say(label(rows[i], "tune"));
+        prepare_and_tune(i);
+      });
+    }
+  }
+
   // Poisons outputs and workspace, runs candidate i once, waits for it. `captured`: through the
   // stream check (Timer::run_captured), where the candidate asks for it.
   void run_once(std::size_t i, const char* phase, bool captured = false) {
     Candidate& c = cands[i];
     NvtxRange range(range_name(rows[i], phase));
-    if (!prepared[i]) {
-      if (c.prepare) c.prepare();
-      if (c.tune) {  // outside any timed region, on the problem's buffers (Variant::tune)
-        c.tune(ws(), ctx.timer.stream());
-        ctx.timer.synchronize();
-      }
-      prepared[i] = true;
-    }
+    if (!prepared[i]) prepare_and_tune(i);
     const int pat = pattern++ & 1;
     const double limit = phase_limit(false);
     if (c.remote) {
@@ -730,6 +762,7 @@ std::vector<Row> execute(const Row& proto, Problem& problem, std::vector<Candida
     return rows;
   }
 
+  p.tune_phase(seed);
   if (ctx.opt.exact_check && problem.has_exact_inputs()) p.exact_phase(seed);
   if (!p.stop()) p.random_phase(seed);
   if (ctx.opt.recheck && !p.stop()) p.fresh_phase(seed);

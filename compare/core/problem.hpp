@@ -74,6 +74,10 @@ class Problem {
   // Makes inputs of `kind` from `seed`, uploads them, computes their reference; forgets any
   // library output kept for the previous inputs.
   virtual void load_inputs(InputKind kind, std::uint64_t seed) = 0;
+  // The inputs of load_inputs(kind, seed) on the device, without the reference: what a variant's
+  // tune hook measures on before any validation (execute.cpp, tune_phase). Nothing may be
+  // validated until the next load_inputs.
+  virtual void load_inputs_only(InputKind kind, std::uint64_t seed) { load_inputs(kind, seed); }
   // Fills the outputs with values a correct run must overwrite. Pattern 0: NaN (for integers a
   // value no element of the answer holds); pattern 1: a finite value no answer holds (0x7f bytes:
   // 3.4e38 in float, 1.4e306 in double; another clash-free integer), so a kernel that skips its
@@ -519,6 +523,11 @@ class ProblemBase : public Problem {
     make_reference(kind);
     out_.reference_ready();
     if (end_to_end_) out_.keep_pinned();
+  }
+  void load_inputs_only(InputKind kind, std::uint64_t seed) override {
+    kind_ = kind;
+    make_inputs(kind, seed);
+    for (auto& in : inputs_) in.upload();
   }
   void poison(cudaStream_t s, int pattern) override { out_.poison(s, pattern); }
   std::string guard_damage() override { return out_.guard_damage(); }

@@ -19,13 +19,15 @@
 // search and PyTorch's TunableOp do, gemm_auto measures:
 //
 //   1. the candidates: the steps this device, build and these buffers can run (float: gemm10 64²
-//      unsplit and split, gemm10 128², and where B and C take 16-byte accesses gemm9 64², gemm9
-//      128² with 8- and 16-deep k tiles, gemm12 256 × 128, gemm13 where TMA describes the
-//      operands on an sm_90a build; double on the FP64 tensor cores: gemm11 32² unsplit and
-//      split, 64² with and without its fragment prefetch, 128² prefetched where it fits);
+//      unsplit and split, gemm10 128², gemm9 64² (on its element path too), and where B and C
+//      take 16-byte accesses gemm9 128² with 8- and 16-deep k tiles and gemm12 256 × 128, gemm13
+//      where TMA describes the operands on an sm_90a build; double on the FP64 tensor cores: gemm11 32² unsplit and
+//      split, 64² with and without its fragment prefetch, 128² prefetched where it fits); in both
+//      types gemm_shallow_k where K is one of its chunks (64 floats, 48 doubles);
 //   2. a time model (gemm_plan::step_model_us: waves of co-resident blocks × (a block's fixed
 //      cost + its k tiles) + bytes moved + a split's reduction, constants fitted per step)
-//      shortlists those within gemm_plan::kShortlist of its best;
+//      shortlists those within gemm_plan::kShortlist of its best (gemm_shallow_k, which it has
+//      no constants for yet, always);
 //   3. tune (Variant::tune: once per shape and path, outside any timed region, on the caller's
 //      buffers) runs each shortlisted step and keeps the fastest for this device, shape and
 //      path; launch only looks the choice up and enqueues it. Where nothing was measured (a
@@ -45,6 +47,7 @@
 #include "handwritten/gemm/gemm11_dmma.cuh"
 #include "handwritten/gemm/gemm11_dmma_prefetch.cuh"
 #include "handwritten/gemm/gemm12_fragment_prefetch.cuh"
+#include "handwritten/gemm/gemm_shallow_k.cuh"
 #include "handwritten/gemm/gemm_thin_k.cuh"
 #include "handwritten/gemv/gemv7_warps_per_row.cuh"
 #include "handwritten/gemv/gevm5_fitted_tiles.cuh"
@@ -54,6 +57,7 @@
 #endif
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <mutex>
@@ -150,6 +154,7 @@ using gemm_plan::Step;
 using Choice = gemm_plan::StepChoice;
 static_assert(gemm10::Config<float, 64, 64, 16, 32, 32, 4, 8, 4, gemm10::BSource::kn>::kMinBlocks == gemm_plan::kSplit64Blocks);
 static_assert(gemm11::Config<32, 32, 16, 16, 16, 4, 8, gemm11::BLayout::kn>::kMinBlocks == gemm_plan::kSplitDmma32Blocks);
+static_assert(gemm_shallow_k::kMaxK<float> == gemm_plan::kShallowMaxK(false) && gemm_shallow_k::kMaxK<double> == gemm_plan::kShallowMaxK(true));
 
 // This device's features for these buffers (gemm_plan::AutoFeatures).
 template <class T>
@@ -175,6 +180,7 @@ void run(Choice c, const GemmArgs<T>& g, cudaStream_t s) {
 #if defined(KL_BUILD_SM90A)
       case Step::g13: return gemm13::launch<Gemm13>(g, s);
 #endif
+      case Step::shallow: return gemm_shallow_k::launch<float>(g, s);
       default: break;
     }
   } else {
@@ -183,6 +189,7 @@ void run(Choice c, const GemmArgs<T>& g, cudaStream_t s) {
       case Step::g11_64: return gemm11::launch<64, 64, 16, 32, 32, 4, 8>(g, s);
       case Step::g11_64pf: return gemm11_pf::launch<64, 64, 16, 32, 32, 4, 8>(g, s);
       case Step::g11_128pf: return gemm11_pf::launch<128, 128, 16, 64, 32, 4, 4>(g, s);
+      case Step::shallow: return gemm_shallow_k::launch<double>(g, s);
       default: break;
     }
   }
@@ -232,6 +239,19 @@ Choice choice_for(const GemmArgs<T>& g) {
   }
   return shortlist<T>({g.M, g.N, g.K}, k.vec, k.tma).front();
 }
+// KL_GEMM_AUTO_TRACE=1: tune prints each step's median to stderr (why it chose what it chose).
+inline bool trace_on() {
+  static const bool on = [] {
+    const char* e = std::getenv("KL_GEMM_AUTO_TRACE");
+    return e && std::string_view(e) == "1";
+  }();
+  return on;
+}
+inline const char* step_name(Step s) {
+  static const char* const names[] = {"gemm9_64", "gemm10_64", "gemm9_128x8", "gemm9_128x16", "gemm10_128", "gemm12",
+                                      "gemm13",   "gemm11_32", "gemm11_64",   "gemm11_64pf",  "gemm11_128pf", "gemm_shallow_k"};
+  return names[static_cast<int>(s)];
+}
 // Whether tune measures (KL_GEMM_AUTO_TUNE=0: the model's first, as without tune).
 inline bool tuning_on() {
   static const bool on = [] {
@@ -241,12 +261,10 @@ inline bool tuning_on() {
   return on;
 }
 
-// The steps of the shortlist timed on the caller's buffers as the runner times a call: each run
-// alone between two events on an idle stream, after the runner's read flush of the L2 (twice its
-// size, common/l2_flush.cuh): launch latency and cold inputs in, as a single call pays them. Timed
-// back to back on warm inputs, the H100 ranked a slower step first on some shapes (a split, whose
-// second kernel then hides behind the first; the 128² DMMA tile against the 64² one at 2048³ to
-// 8192³, unflushed). After one untimed run of each (lazy loading, first touch),
+// The steps of the shortlist timed on the caller's buffers as the runner times a call
+// (compare/core/timing.cu): the runner's read flush of the L2 (twice its size,
+// common/l2_flush.cuh), then two events around the one run, waited for: cold inputs, and the
+// run's own kernels back to back behind the flush. After one untimed run of each (lazy loading, first touch),
 // rounds over the steps in turn, so that a drifting clock weighs on every step alike; each
 // step's median over the rounds; the fastest kept for this device, shape and path. Outside any
 // timed region (Variant::tune); a stream being captured cannot be timed, so nothing is chosen
@@ -281,7 +299,6 @@ void tune(const GemmArgs<T>& g, cudaStream_t s) {
     }
     const auto timed = [&](const Choice& c) {
       if (flush) read_through(flush, flush_bytes, reinterpret_cast<unsigned*>(static_cast<char*>(flush) + flush_bytes), s);
-      KL_CUDA_CHECK(cudaStreamSynchronize(s));
       KL_CUDA_CHECK(cudaEventRecord(e0, s));
       run<T>(c, g, s);
       KL_CUDA_CHECK(cudaEventRecord(e1, s));
@@ -301,6 +318,9 @@ void tune(const GemmArgs<T>& g, cudaStream_t s) {
       std::nth_element(ms[i].begin(), ms[i].begin() + rounds / 2, ms[i].end());
       const double median = ms[i][static_cast<std::size_t>(rounds / 2)];
       if (i == 0 || median < best_ms) best = list[i], best_ms = median;
+      if (trace_on())
+        std::fprintf(stderr, "gemm_auto tune %dx%dx%d%s%s: %s/%d median %.4f ms of %d\n", g.M, g.N, g.K, k.vec ? " vec" : "",
+                     k.tma ? " tma" : "", step_name(list[i].step), list[i].splits, median, rounds);
     }
     KL_CUDA_CHECK(cudaEventDestroy(e0));
     KL_CUDA_CHECK(cudaEventDestroy(e1));
@@ -334,6 +354,7 @@ template <class T>
 void prepare() {
   const Here& h = here();
   if (!h.cp_async) return;  // gemm8: static shared memory only
+  gemm_shallow_k::prepare<T>();
   if constexpr (std::is_same_v<T, float>) {
     if (h.huge) gemm12::prepare<float, 256, 128, 16, 64, 64, 16, 8, 4>();
 #if defined(KL_BUILD_SM90A)

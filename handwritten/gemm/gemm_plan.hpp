@@ -294,7 +294,7 @@ inline std::vector<int> shortlist(const std::vector<double>& us) {
 
 // gemm_auto's steps for a tiled product (gemm_auto.cuh runs them), each one of the list's
 // configurations, the split ones with a count of slices.
-enum class Step { g9_64, g10_64, g9_128x8, g9_128x16, g10_128, g12, g13, g11_32, g11_64, g11_64pf, g11_128pf };
+enum class Step { g9_64, g10_64, g9_128x8, g9_128x16, g10_128, g12, g13, g11_32, g11_64, g11_64pf, g11_128pf, shallow };
 struct StepChoice {
   Step step;
   int splits = 1;
@@ -302,9 +302,11 @@ struct StepChoice {
 // The model's constants per step (StepModel: tile, fitted overlap, launch µs, block µs, k tile µs,
 // co-resident share, µs per MB moved), fitted on the H100's times of these configurations over the
 // shapes docs/sgemm-ladder.md ("gemm_auto's rules") names. They only shortlist; tune chooses.
-inline StepModel model_of(Step s) {
+inline StepModel model_of(Step s, bool vec = true) {
   switch (s) {
-    case Step::g9_64: return {64, 64, 16, 6, 4.08, 0.358, 0.529, 0.66, 0.048};
+    case Step::g9_64:
+      if (!vec) return {64, 64, 16, 8, 0.07, 5.428, 0.536, 0.44, 0.166};  // its element path
+      return {64, 64, 16, 6, 4.08, 0.358, 0.529, 0.66, 0.048};
     case Step::g10_64: return {64, 64, 16, 4, 4.00, 0.841, 0.622, 0.64, 0.0};
     case Step::g9_128x8: return {128, 128, 8, 8, 4.50, 0.417, 0.802, 0.76, 0.136};
     case Step::g9_128x16: return {128, 128, 16, 8, 4.54, 0.579, 1.487, 0.78, 0.124};
@@ -315,12 +317,16 @@ inline StepModel model_of(Step s) {
     case Step::g11_64: return {64, 64, 16, 8, 3.85, 1.398, 0.528, 0.63, 0.003};
     case Step::g11_64pf: return {64, 64, 16, 3, 4.24, 1.451, 0.385, 0.79, 0.001};
     case Step::g11_128pf: return {128, 128, 16, 4, 2.23, 5.576, 1.126, 0.83, 0.064};
+    case Step::shallow: break;  // no constants yet: always measured where it applies (auto_shortlist)
   }
   return {64, 64, 16, 4, 4.0, 1.0, 0.6, 0.6, 0.0};
 }
-// What the device, the build and the buffers allow: `vec`, 16-byte accesses to B and C (gemm9,
-// gemm12); `tma`, TMA's descriptors for A, B and C on an sm_90a build and a 9.0 device (gemm13);
-// `huge`, gemm12's 97 KB of shared memory; `dmma_large`, gemm11's 128² tile's.
+// gemm_shallow_k's one-chunk depth (its kMaxK, checked where it is launched): the step is a
+// candidate only there (deeper, its chunked form is correct but not built for speed).
+constexpr int kShallowMaxK(bool dbl) { return dbl ? 48 : 64; }
+// What the device, the build and the buffers allow: `vec`, 16-byte accesses to B and C (gemm9's
+// and gemm12's fast paths); `tma`, TMA's descriptors for A, B and C on an sm_90a build and a 9.0
+// device (gemm13); `huge`, gemm12's 97 KB of shared memory; `dmma_large`, gemm11's 128² tile's.
 struct AutoFeatures {
   bool vec = false, tma = false, huge = false, dmma_large = false;
   long long sms = 132;
@@ -350,28 +356,33 @@ inline std::vector<StepChoice> auto_candidates(GemmShape sh, bool dbl, AutoFeatu
   if (!dbl) {
     for (int n : auto_split_counts(sh, false, f.sms)) c.push_back({Step::g10_64, n});
     c.push_back({Step::g10_128});
-    if (f.vec) {
-      c.push_back({Step::g9_64});
+    c.push_back({Step::g9_64});  // on its element path too: at small shapes it beats gemm10's 64²
+    if (f.vec) {                 // the larger gemm9 tiles and gemm12 only on their 16-byte paths
       c.push_back({Step::g9_128x8});
       c.push_back({Step::g9_128x16});
       if (f.huge) c.push_back({Step::g12});
     }
     if (f.tma) c.push_back({Step::g13});
+    if (sh.K <= kShallowMaxK(false)) c.push_back({Step::shallow});
   } else {
     for (int n : auto_split_counts(sh, true, f.sms)) c.push_back({Step::g11_32, n});
     c.push_back({Step::g11_64});
     c.push_back({Step::g11_64pf});
     if (f.dmma_large) c.push_back({Step::g11_128pf});
+    if (sh.K <= kShallowMaxK(true)) c.push_back({Step::shallow});
   }
   return c;
 }
-// The candidates the model puts within kShortlist of its best, its best first.
+// The candidates the model puts within kShortlist of its best, its best first, and gemm_shallow_k
+// wherever it is a candidate (the model has no constants for it: it is always measured).
 inline std::vector<StepChoice> auto_shortlist(GemmShape sh, bool dbl, AutoFeatures f) {
-  const std::vector<StepChoice> all = auto_candidates(sh, dbl, f);
+  std::vector<StepChoice> modelled, out;
+  bool shallow = false;
+  for (const StepChoice& c : auto_candidates(sh, dbl, f)) (c.step == Step::shallow ? shallow = true : (modelled.push_back(c), false));
   std::vector<double> us;
-  for (const StepChoice& c : all) us.push_back(step_model_us(model_of(c.step), sh, c.splits, f.sms, dbl ? 8 : 4));
-  std::vector<StepChoice> out;
-  for (int i : shortlist(us)) out.push_back(all[static_cast<std::size_t>(i)]);
+  for (const StepChoice& c : modelled) us.push_back(step_model_us(model_of(c.step, f.vec), sh, c.splits, f.sms, dbl ? 8 : 4));
+  for (int i : shortlist(us)) out.push_back(modelled[static_cast<std::size_t>(i)]);
+  if (shallow) out.push_back({Step::shallow});
   return out;
 }
 
