@@ -57,6 +57,7 @@
 #endif
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -309,7 +310,10 @@ void tune(const GemmArgs<T>& g, cudaStream_t s) {
     };
     double longest = 0;
     for (const Choice& c : list) longest = std::max(longest, timed(c));  // the untimed first runs
-    const int rounds = longest < 1.0 ? 7 : 3;  // fewer where a run is long: its time is steadier
+    // At least a quarter of a second of each step (7 to 25 rounds): in three rounds at 8192³ the
+    // 64² DMMA tile ranked before the 128² one, the other way round from the runner's samples,
+    // which come after seconds of load (the 64² tile's times spread the more).
+    const int rounds = static_cast<int>(std::clamp(std::ceil(250.0 / std::max(longest, 1e-3)), 7.0, 25.0));
     std::vector<std::vector<double>> ms(list.size());
     for (int r = 0; r < rounds; ++r)
       for (std::size_t i = 0; i < list.size(); ++i) ms[i].push_back(timed(list[i]));
