@@ -13,8 +13,8 @@
 //   K <= 4: gemm_thin_k (a store stream: no tiles, 16-byte stores).
 //
 // Then, for a real matrix product, the tile. Rules written from measurements picked the fastest
-// step on the shapes they were written from and missed by more than 3% on a third of a fresh
-// sweep of odd shapes: tile quantisation, co-resident blocks, the prologue of a few k tiles and
+// step on the shapes they were written from and missed by more than 3% on many shapes of a fresh
+// sweep of odd ones (docs/sgemm-ladder.md, "gemm_auto: measured, not ruled"): tile quantisation, co-resident blocks, the prologue of a few k tiles and
 // the 16-byte paths interact too finely for a handful of thresholds. So, as cuBLASLt's algorithm
 // search and PyTorch's TunableOp do, gemm_auto measures:
 //
@@ -267,9 +267,15 @@ inline bool tuning_on() {
 // common/l2_flush.cuh), then two events around the one run, waited for: cold inputs, and the
 // run's own kernels back to back behind the flush. After one untimed run of each (lazy loading, first touch),
 // rounds over the steps in turn, so that a drifting clock weighs on every step alike; each
-// step's median over the rounds; the fastest kept for this device, shape and path. Outside any
+// step's median over the rounds. The model's first is kept unless another step's median is more
+// than kTuneMargin below its own: closer than that, how the steps are run decides the order as
+// much as the steps do. The large DGEMMs are power-capped on the H100, and the 64² and 128²
+// DMMA tiles, apart in the runner's samples, came out level or reversed in tune's rounds (with
+// or without a run of the same step before each timed one). The choice is kept for this device,
+// shape and path. Outside any
 // timed region (Variant::tune); a stream being captured cannot be timed, so nothing is chosen
 // there. Where the flush buffer cannot be had (a full GPU), the runs go unflushed.
+constexpr double kTuneMargin = 0.03;
 template <class T>
 void tune(const GemmArgs<T>& g, cudaStream_t s) {
   if (shape_class({g.M, g.N, g.K}) != Shape::tiled || !here().cp_async || !tuning_on()) return;
@@ -321,7 +327,8 @@ void tune(const GemmArgs<T>& g, cudaStream_t s) {
     for (std::size_t i = 0; i < list.size(); ++i) {
       std::nth_element(ms[i].begin(), ms[i].begin() + rounds / 2, ms[i].end());
       const double median = ms[i][static_cast<std::size_t>(rounds / 2)];
-      if (i == 0 || median < best_ms) best = list[i], best_ms = median;
+      if (i == 0) best_ms = median * (1 - kTuneMargin);  // the model's first, with its margin
+      else if (median < best_ms) best = list[i], best_ms = median;
       if (trace_on())
         std::fprintf(stderr, "gemm_auto tune %dx%dx%d%s%s: %s/%d median %.4f ms of %d\n", g.M, g.N, g.K, k.vec ? " vec" : "",
                      k.tma ? " tma" : "", step_name(list[i].step), list[i].splits, median, rounds);
