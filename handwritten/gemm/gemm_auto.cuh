@@ -262,20 +262,18 @@ inline bool tuning_on() {
   return on;
 }
 
-// The steps of the shortlist timed on the caller's buffers as the runner times a call
-// (compare/core/timing.cu): the runner's read flush of the L2 (twice its size,
-// common/l2_flush.cuh), then two events around the one run, waited for: cold inputs, and the
-// run's own kernels back to back behind the flush. After one untimed run of each (lazy loading, first touch),
-// rounds over the steps in turn, so that a drifting clock weighs on every step alike; each
-// step's median over the rounds. The model's first is kept unless another step's median is more
-// than kTuneMargin below its own: closer than that, how the steps are run decides the order as
-// much as the steps do. The large DGEMMs are power-capped on the H100, and the 64² and 128²
-// DMMA tiles, apart in the runner's samples, came out level or reversed in tune's rounds (with
-// or without a run of the same step before each timed one). The choice is kept for this device,
-// shape and path. Outside any
-// timed region (Variant::tune); a stream being captured cannot be timed, so nothing is chosen
-// there. Where the flush buffer cannot be had (a full GPU), the runs go unflushed.
-constexpr double kTuneMargin = 0.03;
+// The steps of the shortlist timed on the caller's buffers as the runner times a variant
+// (compare/core/timing.cu): one step at a time, two untimed runs, then samples, each the
+// runner's read flush of the L2 (twice its size, common/l2_flush.cuh) and two events around one
+// run, waited for (cold inputs; the run's own kernels back to back behind the flush), until a
+// tenth of a second or 25 samples (at least 7); each step's median. The model's first is kept
+// unless another step's median is more than kTuneMargin below its own. Timed in rounds over the
+// steps instead, each run after another step's, the power-capped large DGEMMs ranked the 64²
+// and 128² DMMA tiles the other way from the runner's samples, so each step is timed as the
+// runner times it, after itself. The choice is kept for this device, shape and path. Outside any timed region
+// (Variant::tune); a stream being captured cannot be timed, so nothing is chosen there. Where the
+// flush buffer cannot be had (a full GPU), the runs go unflushed.
+constexpr double kTuneMargin = 0.015;
 template <class T>
 void tune(const GemmArgs<T>& g, cudaStream_t s) {
   if (shape_class({g.M, g.N, g.K}) != Shape::tiled || !here().cp_async || !tuning_on()) return;
@@ -314,24 +312,21 @@ void tune(const GemmArgs<T>& g, cudaStream_t s) {
       KL_CUDA_CHECK(cudaEventElapsedTime(&ms, e0, e1));
       return static_cast<double>(ms);
     };
-    double longest = 0;
-    for (const Choice& c : list) longest = std::max(longest, timed(c));  // the untimed first runs
-    // At least a quarter of a second of each step (7 to 25 rounds): in three rounds at 8192³ the
-    // 64² DMMA tile ranked before the 128² one, the other way round from the runner's samples,
-    // which come after seconds of load (the 64² tile's times spread the more).
-    const int rounds = static_cast<int>(std::clamp(std::ceil(250.0 / std::max(longest, 1e-3)), 7.0, 25.0));
-    std::vector<std::vector<double>> ms(list.size());
-    for (int r = 0; r < rounds; ++r)
-      for (std::size_t i = 0; i < list.size(); ++i) ms[i].push_back(timed(list[i]));
     double best_ms = 0;
     for (std::size_t i = 0; i < list.size(); ++i) {
-      std::nth_element(ms[i].begin(), ms[i].begin() + rounds / 2, ms[i].end());
-      const double median = ms[i][static_cast<std::size_t>(rounds / 2)];
+      timed(list[i]);  // the runner's two warm-up runs (the first also loads the module)
+      timed(list[i]);
+      std::vector<double> ms;
+      double total = 0;
+      while (ms.size() < 25 && (ms.size() < 7 || total < 100.0)) total += ms.emplace_back(timed(list[i]));
+      const std::size_t mid = ms.size() / 2;
+      std::nth_element(ms.begin(), ms.begin() + static_cast<std::ptrdiff_t>(mid), ms.end());
+      const double median = ms[mid];
       if (i == 0) best_ms = median * (1 - kTuneMargin);  // the model's first, with its margin
       else if (median < best_ms) best = list[i], best_ms = median;
       if (trace_on())
-        std::fprintf(stderr, "gemm_auto tune %dx%dx%d%s%s: %s/%d median %.4f ms of %d\n", g.M, g.N, g.K, k.vec ? " vec" : "",
-                     k.tma ? " tma" : "", step_name(list[i].step), list[i].splits, median, rounds);
+        std::fprintf(stderr, "gemm_auto tune %dx%dx%d%s%s: %s/%d median %.4f ms of %zu\n", g.M, g.N, g.K, k.vec ? " vec" : "",
+                     k.tma ? " tma" : "", step_name(list[i].step), list[i].splits, median, ms.size());
     }
     KL_CUDA_CHECK(cudaEventDestroy(e0));
     KL_CUDA_CHECK(cudaEventDestroy(e1));
