@@ -44,6 +44,12 @@
 // attribute becomes a programmatic edge (cudaGraphDependencyTypeProgrammatic from
 // cudaGraphKernelNodePortProgrammatic) between two kernel nodes (CUDA 12.3 and newer: "Graph edge
 // data ... Programmatic Dependent Launch may now be described natively in CUDA Graphs").
+//
+// reduce9_pdl_even_share: the same two launches, but the first pass in CUB's even-share form
+// (GridEvenShare, dispatch_reduce.cuh): each block sums one contiguous segment of whole tiles
+// (a tile = one round of the block, kThreads × kUnroll 16-byte vectors), its threads striding
+// within it, instead of the grid striding over the whole array. Same per-thread loop (kUnroll,
+// the 32-register cap), so the pair shows what the distribution alone is worth.
 #pragma once
 
 #include "handwritten/reduce/reduce7_vectorized_shuffle.cuh"
@@ -87,6 +93,27 @@ __global__ void __launch_bounds__(kThreads, KL_MIN_BLOCKS(kThreads, kBlocksPerSm
   allow_dependent_launch();
   const std::size_t thread = static_cast<std::size_t>(blockIdx.x) * kThreads + threadIdx.x;
   T v = thread_sum_vectorized<kUnroll>(in, n, thread, static_cast<std::size_t>(gridDim.x) * kThreads);
+  v = block_sum_shuffle<kThreads>(v);
+  if (threadIdx.x == 0) out[blockIdx.x] = v;
+}
+
+// One round of a block: kThreads × kUnroll 16-byte vectors (elements).
+template <class T>
+constexpr std::size_t kTile = std::size_t{kThreads} * kUnroll * kVec<T>;
+
+// The even-share first pass: block b sums in[b·segment, min((b + 1)·segment, n)), segment =
+// `tiles` whole tiles, so every segment starts as far past a 16-byte boundary as `in` does, and
+// the fold peels its head and tail as reduce7's does for the array. (The count of tiles, 32 bits,
+// rather than a 64-bit segment: with the latter ptxas spilled under the 32-register cap.)
+template <class T>
+__global__ void __launch_bounds__(kThreads, KL_MIN_BLOCKS(kThreads, kBlocksPerSm))
+    first_pass_even_share(const T* __restrict__ in, T* __restrict__ out, std::size_t n, unsigned tiles) {
+  using namespace reduce_detail;
+  allow_dependent_launch();
+  const std::size_t segment = std::size_t{tiles} * kTile<T>;
+  const std::size_t begin = static_cast<std::size_t>(blockIdx.x) * segment;
+  const std::size_t len = n - begin < segment ? n - begin : segment;
+  T v = thread_sum_vectorized<kUnroll>(in + begin, len, threadIdx.x, kThreads);
   v = block_sum_shuffle<kThreads>(v);
   if (threadIdx.x == 0) out[blockIdx.x] = v;
 }
@@ -142,6 +169,46 @@ ReduceVariant<T> variant() {
       .workspace_bytes = [](std::size_t n) { return two_pass_workspace_bytes<T>(grid_for<T>(n)); },
       // reduce7's: the first pass, then the same fold and tree over the partials.
       .rounding_depth = [](std::size_t n) { return two_pass_depth(n, grid_for<T>(n), pass_depth<T>); },
+      .prepare = [] { programmatic_here<T>(); },
+  };
+}
+
+// The even-share split of n over at most grid_for(n) blocks: segments of `tiles` whole tiles
+// (`segment` elements), the last one shorter.
+struct EvenShare {
+  unsigned blocks;
+  unsigned tiles;
+  std::size_t segment;
+};
+template <class T>
+EvenShare even_share(std::size_t n) {
+  const std::size_t tiles = ceil_div(ceil_div(n, std::size_t{grid_for<T>(n)}), kTile<T>);
+  if (tiles > 0xffffffffu) throw std::invalid_argument("reduce9_pdl_even_share: more than 2^32 tiles per block");
+  const std::size_t segment = tiles * kTile<T>;
+  return {grid_blocks(ceil_div(n, segment)), static_cast<unsigned>(tiles), segment};
+}
+
+template <class T>
+ReduceVariant<T> variant_even_share() {
+  using namespace reduce_launch;
+  return {
+      .info = {"reduce9_pdl_even_share", "beyond the documents",
+               "reduce9_pdl with CUB's even share: each block sums one contiguous segment of whole tiles"},
+      .launch = [](const ReduceArgs<T>& a, cudaStream_t s) {
+        const EvenShare e = even_share<T>(a.n);
+        run_two_pass<T>(
+            e.blocks, a.out, a.workspace,
+            [&](T* dst) { first_pass_even_share<T><<<e.blocks, kThreads, 0, s>>>(a.in, dst, a.n, e.tiles); },
+            [&](const T* partials, T* dst) { launch_finish<T>(partials, dst, e.blocks, s); });
+      },
+      .workspace_bytes = [](std::size_t n) { return two_pass_workspace_bytes<T>(even_share<T>(n).blocks); },
+      // Each block: kThreads threads over one segment (fold and tree), then the partials as above.
+      .rounding_depth =
+          [](std::size_t n) {
+            const EvenShare e = even_share<T>(n);
+            return two_pass_depth(n, e.blocks, [&](std::size_t, std::size_t) { return pass_depth<T>(e.segment, 1); },
+                                  pass_depth<T>);
+          },
       .prepare = [] { programmatic_here<T>(); },
   };
 }

@@ -28,6 +28,7 @@ std::vector<ReduceVariant<T>> reduce_handwritten() {
       reduce7::variant<T>(),
       reduce8::variant<T>(),
       reduce9::variant<T>(),
+      reduce9::variant_even_share<T>(),
   };
 }
 
