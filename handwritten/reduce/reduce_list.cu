@@ -8,6 +8,7 @@
 #include "handwritten/reduce/reduce6_complete_unroll.cuh"
 #include "handwritten/reduce/reduce7_vectorized_shuffle.cuh"
 #include "handwritten/reduce/reduce8_single_pass.cuh"
+#include "handwritten/reduce/reduce9_pdl.cuh"
 #include "handwritten/reduce/reduce_atomic_serial_block.cuh"
 #include "handwritten/reduce/reduce_atomic_tree.cuh"
 
@@ -26,6 +27,8 @@ std::vector<ReduceVariant<T>> reduce_handwritten() {
       reduce_atomic_tree::variant<T>(),
       reduce7::variant<T>(),
       reduce8::variant<T>(),
+      reduce9::variant<T>(),
+      reduce9::variant_even_share<T>(),
   };
 }
 
