@@ -17,6 +17,9 @@
 #                                                                     -> matvec_003.*, dot_types.*,
 #                                                                        rows_all_ops.*, transpose7.*
 #   profiles  Nsight Compute over the steps docs/ explain              -> ncu_*.{md,json}
+#   gemm_auto gemm_auto's measured choice against every listed step: the rules' 26 shapes, two
+#             sweeps of 42 odd shapes (scripts/gemm_sweep.py 402 42, 403 42), every shape class  -> gemm_auto_rules.*, gemm_auto_sweep_{b,c}.*,
+#                                                                        gemm_shapes.*
 #   allreduce (2+ GPUs; OUT defaults to results/<gpu>x<N>) the suite's all-reduce cases, the
 #             ladder against NCCL cold and warm (--ops), a fault, the sanitizer
 #                                                                     -> allreduce_*.{md,json.gz},
@@ -97,12 +100,20 @@ fi
 if has default; then
   report default gz
 fi
+if has gemm_auto; then  # docs/sgemm-ladder.md, "gemm_auto: measured, not ruled"
+  ga='gemm9*,gemm1[0-3]*,gemm_thin_k,gemm_shallow_k,gemm_auto'
+  report gemm_auto_rules gz -f gemm -t float,double -s 1000x1000x1000,4097x4095x17,513x257x129,4096x4096x4096,2048x2048x2048,3001x2999x61,211x223x227,2000x3000x33,5000x700x48,1024x1024x64,1024x1024x65,8192x8192x32,300x5000x20,2500x2500x50,640x640x640,777x1333x97,3000x2000x40,6000x6000x24,1500x900x60,4000x4000x48,999x1001x33,1234x4096x56,2048x512x64,1111x2222x100,512x512x512,700x600x200 -v "$ga" --max-time 0.1
+  report gemm_auto_sweep_b gz -f gemm -t float,double -s 444x24x195,7527x76x113,255x3996x653,1901x3473x35,1289x1284x651,685x916x117,647x27x358,4811x164x94,150x9128x686,2436x4904x40,1173x1172x74,2307x1114x134,486x716x14,3427x75x735,145x12108x293,586x710x7,1562x1560x722,2022x3524x89,33x80x571,9367x384x183,26x7825x63,3722x6680x16,3277x3280x972,581x588x69,48x640x315,3781x62x864,87x3581x1767,4609x544x11,669x666x65,1009x852x570,769x79x686,15924x192x1903,359x7660x355,3499x3800x34,2082x2082x385,817x3860x521,67x264x17,12258x30x567,118x3532x103,5644x956x28,746x745x340,1767x1840x305 -v "$ga" --max-time 0.1
+  report gemm_auto_sweep_c gz -f gemm -t float,double -s 46x66x439,15751x189x160,284x12305x582,1521x3485x58,4185x4184x435,2776x1782x350,96x18x73,6130x44x277,180x5385x21,2666x2581x19,839x840x781,3076x2320x404,36x104x8,3363x72x476,31x4847x82,1952x1236x24,1765x1764x125,3500x600x145,39x127x14,3864x273x434,63x4160x292,1403x1444x24,3811x3812x494,796x2408x512,331x54x337,13985x148x18,55x12620x1626,1021x546x9,1570x1574x289,2006x1144x104,22x161x85,6272x362x418,243x4001x1625,1851x687x44,378x381x284,741x1229x253,257x43x18,3039x128x1818,238x8290x1107,3822x2339x7,2046x2044x304,711x500x91 -v "$ga" --max-time 0.1
+  report gemm_shapes gz -f gemm -t float,double --sizes shapes -v "$ga" --max-time 0.2
+fi
 if has shapes; then  # the last steps of each ladder at every shape class (docs/sgemm-ladder.md)
   report shapes gz -f gemm,aat,table,gevm,rows,transpose --sizes shapes \
-    -v 'gemm1[0-3]*,gemm_thin_k,gemm_auto,gemm11*,aat_tri*,table*,gevm[56]*,rows_*,transpose[4-7]*'
+    -v 'gemm1[0-3]*,gemm_thin_k,gemm_shallow_k,gemm_auto,gemm11*,aat_tri*,table*,gevm[56]*,rows_*,transpose[4-7]*'
 fi
 if has ladders; then  # docs/sgemm-ladder.md
-  report sgemm_ladder json -f gemm -t float -s 4096,8192 -v 'gemm_smem5*,gemm[6-9]*,gemm10_swizzled*,gemm12*,gemm13*,gemm_auto'
+  report sgemm_ladder gz -f gemm -t float -s 2048,4096,8192 \
+    -v 'gemm_smem5_ilp4,gemm6*,gemm7*,gemm8*,gemm9_pipelined_256x128x16*,gemm10_swizzled_128x256x16*,gemm12_fragment_prefetch_256x128x16*,gemm13*r232_at,gemm_auto'
   report dgemm_ladder json -f gemm -t double -s 4096,8192 -v 'gemm_smem5*,gemm[6-9]*,gemm10*,gemm11*,gemm_auto'
   report gemm_targets json -f gemm -t float,double -s 2048,4096,8192,4097x4095x17,513x257x129 \
     -v 'gemm9_pipelined_128x128x16_s3,gemm9_pipelined_256*,gemm10*,gemm11*,gemm12*,gemm_auto'
