@@ -4,6 +4,8 @@
 #include "compare/families/family_product.hpp"
 #include "gpu_test_support.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 
 using namespace kl;
@@ -259,4 +261,53 @@ TEST_CASE_TEMPLATE("mutants: every aat variant with k one short or a row unwritt
     h.M = M - 1;
     return h;
   }, "last row and column unwritten");
+}
+
+// gemm_auto's two paths (handwritten/gemm/gemm_auto.cuh): launch without a tune call runs its
+// time model's first step; after tune, the step tune measured fastest. Both must be right, on
+// aligned buffers and on buffers shifted by one element (the element paths), against the host's
+// fp64 reference within gamma(K)·Σ|a||b| (the unsplit bound, which holds for every step it can
+// pick). Shapes no other case runs, so no earlier tune has chosen for them.
+TEST_CASE_TEMPLATE("gemm_auto: the model's step before tune and the measured one after, both right", T, float, double) {
+  const auto list = gemm_handwritten<T>();
+  const auto it = std::find_if(list.begin(), list.end(), [](const GemmVariant<T>& v) { return v.info.name == "gemm_auto"; });
+  REQUIRE(it != list.end());
+  const GemmVariant<T>& v = *it;
+  REQUIRE(static_cast<bool>(v.tune));
+  if (v.prepare) v.prepare();
+  for (Shape s : std::vector<Shape>{{71, 139, 131}, {37, 41, 67}, {301, 203, 19}, {997, 61, 1009}, {131, 129, 7}, {211, 227, 223}}) {
+    for (int shift : {0, 1}) {
+      CAPTURE(s.M);
+      CAPTURE(s.N);
+      CAPTURE(s.K);
+      CAPTURE(shift);
+      const std::size_t mk = std::size_t(s.M) * s.K, kn = std::size_t(s.K) * s.N, mn = std::size_t(s.M) * s.N;
+      std::vector<T> A(mk), B(kn);
+      fill_random(A.data(), mk, fresh_seed());
+      fill_random(B.data(), kn, fresh_seed());
+      std::vector<double> ref(mn), abs(mn);
+      reference_product_host(A.data(), s.K, 1, B.data(), s.N, 1, s.M, s.N, s.K, ref.data(), abs.data());
+      DeviceArray<T> dA(mk + 1), dB(kn + 1), dC(mn + 1);
+      KL_CUDA_CHECK(cudaMemcpy(dA.get() + shift, A.data(), mk * sizeof(T), cudaMemcpyHostToDevice));
+      KL_CUDA_CHECK(cudaMemcpy(dB.get() + shift, B.data(), kn * sizeof(T), cudaMemcpyHostToDevice));
+      const std::size_t ws_bytes = v.workspace_bytes ? v.workspace_bytes({s.M, s.N, s.K}) : 0;
+      DeviceArray<unsigned char> ws(ws_bytes);
+      const GemmArgs<T> args{dA.get() + shift, dB.get() + shift, dC.get() + shift, s.M, s.N, s.K, ws.get()};
+      const double g = gamma_bound(s.K, unit_roundoff<T>());
+      for (bool tuned : {false, true}) {
+        CAPTURE(tuned);
+        if (tuned) v.tune(args, nullptr);
+        KL_CUDA_CHECK(cudaMemset(dC.get(), 0xff, (mn + 1) * sizeof(T)));
+        if (ws_bytes) KL_CUDA_CHECK(cudaMemset(ws.get(), 0xff, ws_bytes));
+        v.launch(args, nullptr);
+        KL_CUDA_CHECK(cudaDeviceSynchronize());
+        std::vector<T> c(mn);
+        KL_CUDA_CHECK(cudaMemcpy(c.data(), dC.get() + shift, mn * sizeof(T), cudaMemcpyDeviceToHost));
+        std::size_t bad = 0;
+        for (std::size_t i = 0; i < mn; ++i)
+          if (!std::isfinite(static_cast<double>(c[i])) || std::fabs(c[i] - ref[i]) > g * abs[i] + 1e-300) ++bad;
+        CHECK(bad == 0);
+      }
+    }
+  }
 }
