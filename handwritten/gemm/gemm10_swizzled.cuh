@@ -248,13 +248,6 @@ template <class T, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int S
 int splits(GemmShape sh, long long fill_sms = gemm_plan::kFillSMs) {
   return splitk_splits(sh, BM, BN, BK, Config<T, BM, BN, BK, WM, WN, TM, TN, STAGES, BSource::kn>::kMinBlocks, fill_sms);
 }
-// gemm_auto's choice for this configuration: the split its time model puts first
-// (gemm_plan::splitk_splits_modeled) on `sms` multiprocessors.
-template <class T, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES>
-int splits_modeled(GemmShape sh, long long sms) {
-  return splitk_splits_modeled(sh, BM, BN, BK, Config<T, BM, BN, BK, WM, WN, TM, TN, STAGES, BSource::kn>::kMinBlocks, sms,
-                               sizeof(T));
-}
 template <class T, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES>
 GemmVariant<T> variant_splitk(std::string_view name) {
   return {.info = {name, "beyond the documents",

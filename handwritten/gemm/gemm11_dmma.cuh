@@ -304,13 +304,6 @@ template <int BM, int BN, int BK, int WM, int WN, int STAGES, int MMA_K>
 int splits(GemmShape sh, long long fill_sms = gemm_plan::kFillSMs) {
   return splitk_splits(sh, BM, BN, BK, Config<BM, BN, BK, WM, WN, STAGES, MMA_K, BLayout::kn>::kMinBlocks, fill_sms);
 }
-// gemm_auto's choice for this configuration: the split the time model puts first
-// (gemm_plan::splitk_splits_modeled) on `sms` multiprocessors.
-template <int BM, int BN, int BK, int WM, int WN, int STAGES, int MMA_K>
-int splits_modeled(GemmShape sh, long long sms) {
-  return splitk_splits_modeled(sh, BM, BN, BK, Config<BM, BN, BK, WM, WN, STAGES, MMA_K, BLayout::kn>::kMinBlocks, sms,
-                               sizeof(double));
-}
 template <int BM, int BN, int BK, int WM, int WN, int STAGES, int MMA_K>
 GemmVariant<double> variant_splitk(std::string_view name) {
   return {.info = {name, "beyond the documents",

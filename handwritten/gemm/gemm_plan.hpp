@@ -226,17 +226,9 @@ inline int splitk_splits(GemmShape s, int bm, int bn, int bk, int blocks_per_sm,
 // much against a small double tile's k loop as against the float one's.
 constexpr double kSplitTileUs = 0.7, kSplitCoResident = 0.5, kSplitReduceUs = 3.5, kSplitReduceBytesPerUs = 2.5e6;
 inline double split_tile_us(int bm, int bn) { return kSplitTileUs * double(bm) * double(bn) / (64.0 * 64.0); }
+// The split model is step_model_us with only the k loop's term: no launch or block cost, no bytes.
 inline double splitk_model_us(GemmShape s, int bm, int bn, int bk, int splits, int blocks_per_sm, long long sms,
-                              std::size_t elem_bytes) {
-  const int used = used_splits(s.K, splits, bk);
-  const long long k_tiles = k_per_split(s.K, splits, bk) / bk;
-  const long long busiest = div_up(tiles_of(s, bm, bn) * used, sms);
-  const auto resident = [&](long long n) { return n ? 1 + kSplitCoResident * double(n - 1) : 0.0; };
-  const double load = double(busiest / blocks_per_sm) * resident(blocks_per_sm) + resident(busiest % blocks_per_sm);
-  double t = split_tile_us(bm, bn) * double(k_tiles) * load;
-  if (used > 1) t += kSplitReduceUs + double(used + 1) * s.M * s.N * double(elem_bytes) / kSplitReduceBytesPerUs;
-  return t;
-}
+                              std::size_t elem_bytes);
 // The split count (1 to kMaxSplits, the fewest of those that use as many slices) the model
 // times fastest.
 inline int splitk_splits_modeled(GemmShape s, int bm, int bn, int bk, int blocks_per_sm, long long sms,
@@ -279,6 +271,11 @@ inline double step_model_us(const StepModel& m, GemmShape s, int splits, long lo
   double t = m.launch_us + load * (m.block_us + double(k_tiles) * m.ktile_us) + m.us_per_mb * mb;
   if (used > 1) t += kSplitReduceUs + double(used + 1) * s.M * s.N * double(elem_bytes) / kSplitReduceBytesPerUs;
   return t;
+}
+inline double splitk_model_us(GemmShape s, int bm, int bn, int bk, int splits, int blocks_per_sm, long long sms,
+                              std::size_t elem_bytes) {
+  return step_model_us({bm, bn, bk, blocks_per_sm, 0.0, 0.0, split_tile_us(bm, bn), kSplitCoResident, 0.0}, s, splits,
+                       sms, elem_bytes);
 }
 // Which of the modelled times are worth measuring: every one within kShortlist of the fastest,
 // the fastest first, the others in their order (indices into `us`).
