@@ -42,12 +42,19 @@ inline constexpr int kFlagSets = 4;
 inline constexpr std::size_t kFlagWords = std::size_t{kFlagSets} * kBarrierBlocks * kMaxGpus;
 // Event barriers an operation may use (each a record on every rank and waits on every peer's).
 inline constexpr int kEventBarriers = 2;
-// The lines of the floor step (handwritten/allreduce/allreduce8_one_shot_ll.cuh), made once with
-// the group and zeroed: on each GPU two halves × (G-1) slots, one per peer, of kLineSlotBytes. A
-// line is 16 bytes carrying 8 bytes of a peer's data and two copies of the operation's epoch, so
-// one slot holds a message of kLineMaxBytes per GPU.
+// The lines of the floor steps (handwritten/allreduce/allreduce8_one_shot_ll.cuh and
+// allreduce10_one_shot_ll128.cuh), made once with the group and zeroed: on each GPU one region per
+// line protocol, each two halves × (G-1) slots, one per peer, of kLineSlotBytes. An LL line is 16
+// bytes carrying 8 bytes of a peer's data and two copies of the operation's epoch, so one slot
+// holds a message of kLineMaxBytes per GPU; an LL128 line is 128 bytes carrying 120. The protocols
+// never share a region: an LL reader checks epochs where an LL128 line has data.
 inline constexpr std::size_t kLineMaxBytes = std::size_t{1} << 20;
 inline constexpr std::size_t kLineSlotBytes = 2 * kLineMaxBytes;
+inline constexpr std::size_t kLine128MaxBytes = kLineSlotBytes / 128 * 120;
+inline constexpr int kLineRegions = 2;  // 0: LL, 1: LL128
+inline constexpr std::size_t line_region_bytes(int gpus) {
+  return 2 * static_cast<std::size_t>(gpus - 1) * kLineSlotBytes;
+}
 
 struct GpuGroup {
   int gpus = 0;
@@ -63,13 +70,16 @@ struct GpuGroup {
   // operation takes the next, so no flag value written by an earlier operation can satisfy a
   // later one's wait.
   std::uint64_t* generation = nullptr;
-  // The floor step's lines on rank r (device r; peers write into them), zeroed once:
-  // 2 × (G-1) × kLineSlotBytes.
+  // The floor steps' lines on rank r (device r; peers write into them), zeroed once:
+  // kLineRegions regions of line_region_bytes(G).
   void* lines[kMaxGpus] = {};
-  // Rank r's operation counter for the floor step (word 0: the last epoch done; word 1: its
+  // Rank r's operation counter for the floor steps (word 0: the last epoch done; word 1: its
   // blocks' finishing count), on device r, zeroed once. Kept on the GPU, not drawn on the host,
   // so a captured graph of operations replays with new epochs.
   std::uint32_t* epoch[kMaxGpus] = {};
+  // Whether every pair has native peer atomics (cudaDevP2PAttrNativeAtomicSupported): true over
+  // NVLink, false over PCIe. The LL128 step relies on NVLink's whole 128-byte stores and needs it.
+  bool native_peer_atomics = false;
   ncclComm* comm[kMaxGpus] = {};
   // true: operations fork from and join back to the runner's stream (how they are timed).
   // false: each rank's part is ordered only on its own stream, as NCCL's (the race test).

@@ -105,7 +105,7 @@ const GpuGroup& gpu_group(int gpus, int runner_device) {
     KL_CUDA_CHECK(cudaMalloc(&flags, kFlagWords * sizeof(std::uint64_t)));
     g->flags[r] = static_cast<std::uint64_t*>(flags);
     KL_CUDA_CHECK(cudaMemset(flags, 0, kFlagWords * sizeof(std::uint64_t)));
-    const std::size_t line_bytes = 2 * static_cast<std::size_t>(gpus - 1) * kLineSlotBytes;
+    const std::size_t line_bytes = kLineRegions * line_region_bytes(gpus);
     KL_CUDA_CHECK(cudaMalloc(&g->lines[r], line_bytes));
     KL_CUDA_CHECK(cudaMemset(g->lines[r], 0, line_bytes));
     void* epoch = nullptr;
@@ -122,6 +122,13 @@ const GpuGroup& gpu_group(int gpus, int runner_device) {
   }
   dev.to(runner_device);
   KL_CUDA_CHECK(cudaEventCreateWithFlags(&g->fork, cudaEventDisableTiming));
+  g->native_peer_atomics = true;
+  for (int r = 0; r < gpus; ++r)
+    for (int j = 0; j < gpus; ++j) {
+      int atomics = 0;
+      if (j != r) KL_CUDA_CHECK(cudaDeviceGetP2PAttribute(&atomics, cudaDevP2PAttrNativeAtomicSupported, r, j));
+      if (j != r && !atomics) g->native_peer_atomics = false;
+    }
 
   keep_nvlink_multicast_off();  // before NCCL initialises (a no-op when compare's main did it)
   std::vector<ncclComm_t> comms(static_cast<std::size_t>(gpus));

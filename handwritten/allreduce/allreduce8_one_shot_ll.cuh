@@ -83,6 +83,31 @@ __device__ __forceinline__ void words_of(const std::uint32_t* in, std::size_t wo
   w1 = i + 1 < words ? in[i + 1] : 0u;
 }
 
+// The epoch of this call: the count of calls this rank has finished, plus one (read once per
+// thread; the previous call's last block wrote it before that kernel ended).
+__device__ __forceinline__ std::uint32_t this_epoch(const Lines& l) { return __ldcg(l.epoch) + 1; }
+
+// The last block to finish advances the epoch: every block has read it by then. Call from every
+// thread of every block, after its last access to the lines.
+__device__ __forceinline__ void finish_epoch(const Lines& l, std::uint32_t epoch) {
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    __threadfence();
+    if (atomicAdd(l.epoch + 1, 1u) == gridDim.x - 1) {
+      l.epoch[1] = 0;
+      l.epoch[0] = epoch;
+    }
+  }
+}
+
+// Rank r's lines of region `region` (0: LL, 1: LL128; common/gpu_group.hpp) and its epoch counter.
+inline Lines lines_of(const GpuGroup& g, int region) {
+  Lines l{};
+  for (int r = 0; r < g.gpus; ++r)
+    l.base[r] = static_cast<unsigned char*>(g.lines[r]) + static_cast<std::size_t>(region) * line_region_bytes(g.gpus);
+  return l;
+}
+
 // Waits until line `p` carries `epoch` in both halves; returns its data words.
 __device__ __forceinline__ uint2 wait_line(const uint4* p, std::uint32_t epoch, int self, int from) {
   uint4 v = load_line(p);
@@ -118,9 +143,7 @@ struct LineSum {
 
 template <class T>
 __global__ void __launch_bounds__(kLineThreads, kLineBlocksPerSm) one_shot_ll(RankView<T> v, Lines l) {
-  // The epoch: the count of calls this rank has finished, plus one (read once per thread; the
-  // previous call's last block wrote it before that kernel ended).
-  const std::uint32_t epoch = __ldcg(l.epoch) + 1;
+  const std::uint32_t epoch = this_epoch(l);
   const int half = static_cast<int>(epoch & 1);
   const std::size_t words = v.n * sizeof(T) / 4;
   const std::size_t lines = ceil_div(words, std::size_t{2});
@@ -156,15 +179,7 @@ __global__ void __launch_bounds__(kLineThreads, kLineBlocksPerSm) one_shot_ll(Ra
     for (int k = 0; k < kPer; ++k)
       if (e + k < v.n) out[e + k] = s.acc[k];
   }
-  // The last block to finish advances the epoch: every block has read it by then.
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    __threadfence();
-    if (atomicAdd(l.epoch + 1, 1u) == gridDim.x - 1) {
-      l.epoch[1] = 0;
-      l.epoch[0] = epoch;
-    }
-  }
+  finish_epoch(l, epoch);
 }
 
 // Blocks for a message of `bytes`: one line per thread, at most kLineBlocksPerSm per SM of the
@@ -191,8 +206,7 @@ void launch(const AllreduceArgs<T>& a, cudaStream_t s) {
   // past the lines.
   if (!fits({a.n, g.gpus}, sizeof(T))) throw std::invalid_argument(std::string("allreduce8_one_shot_ll: ") + kTooLarge);
   const unsigned grid = ll_grid(g, a.n * sizeof(T));
-  Lines l{};
-  for (int r = 0; r < g.gpus; ++r) l.base[r] = static_cast<unsigned char*>(g.lines[r]);
+  Lines l = lines_of(g, 0);
   launch_on_every_rank(a, s, [&](const RankView<T>& v, cudaStream_t rank_stream) {
     l.epoch = g.epoch[v.rank];
     one_shot_ll<T><<<grid, kLineThreads, 0, rank_stream>>>(v, l);

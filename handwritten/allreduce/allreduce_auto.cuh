@@ -5,8 +5,8 @@
 
 #include "handwritten/allreduce/allreduce4_two_shot.cuh"
 #include "handwritten/allreduce/allreduce7_one_shot_push.cuh"
-#include "handwritten/allreduce/allreduce8_one_shot_ll.cuh"
 #include "handwritten/allreduce/allreduce9_two_shot_push.cuh"
+#include "handwritten/allreduce/allreduce11_one_shot_ll128_pdl.cuh"
 #include "handwritten/allreduce/allreduce_plan.hpp"
 
 namespace kl::allreduce_auto {
@@ -19,7 +19,7 @@ allreduce_plan::Step step_of(AllreduceSize s) {
 template <class T>
 void launch(const AllreduceArgs<T>& a, cudaStream_t s) {
   switch (step_of<T>({a.n, a.group->gpus})) {
-    case allreduce_plan::Step::one_shot_ll: return allreduce8::launch<T>(a, s);
+    case allreduce_plan::Step::one_shot_ll128_pdl: return allreduce11::launch<T>(a, s);
     case allreduce_plan::Step::one_shot_push: return allreduce7::launch<T>(a, s);
     case allreduce_plan::Step::two_shot: return allreduce4::launch<T, false>(a, s);
     case allreduce_plan::Step::two_shot_push: return allreduce9::launch<T>(a, s);
@@ -28,7 +28,7 @@ void launch(const AllreduceArgs<T>& a, cudaStream_t s) {
 
 template <class T>
 void prepare() {
-  allreduce8::prepare<T>();
+  allreduce11::prepare<T>();
   allreduce7::prepare<T>();
   allreduce4::prepare<T, false>();
   allreduce9::prepare<T>();
@@ -38,8 +38,8 @@ template <class T>
 AllreduceVariant<T> variant() {
   return {
       .info = {"allreduce_auto", "beyond",
-               "the step for the size and GPU count: the LL one-shot for small messages, then on two GPUs the push "
-               "one-shot and the push two-shot, on more the two-shot"},
+               "the step for the size and GPU count: the LL128 one-shot launched early for small messages, then on "
+               "two GPUs the push one-shot and the push two-shot, on more the two-shot"},
       .launch = launch<T>,
       .workspace_bytes = [](AllreduceSize s) -> std::size_t {
         switch (step_of<T>(s)) {

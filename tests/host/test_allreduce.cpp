@@ -170,25 +170,27 @@ TEST_CASE("--ops: 1 or an even count of at least 4, refused with one line otherw
   CHECK(count_lines(r.output) == 1);
 }
 
-TEST_CASE("allreduce_auto's plan: the LL one-shot while its link traffic is small, then on two GPUs the push "
-          "one-shot up to 4 MiB and the push two-shot, on more GPUs the two-shot") {
+TEST_CASE("allreduce_auto's plan: the LL128 one-shot launched early while its link traffic is small, then on two "
+          "GPUs the push one-shot up to 4 MiB and the push two-shot, on more GPUs the two-shot") {
   using namespace kl::allreduce_plan;
   for (int g : {2, 3, 4, 8}) {
     CAPTURE(g);
-    CHECK(step_for(4, g) == Step::one_shot_ll);
-    CHECK(step_for(64 << 10, g) == Step::one_shot_ll);
+    CHECK(step_for(4, g) == Step::one_shot_ll128_pdl);
+    CHECK(step_for(64 << 10, g) == Step::one_shot_ll128_pdl);
     CHECK(step_for(std::size_t{1} << 30, g) == (g == 2 ? Step::two_shot_push : Step::two_shot));
-    CHECK(step_for(kLineMaxBytes + 4, g) != Step::one_shot_ll);  // never past the lines
+    CHECK(step_for(kLine128MaxBytes + 4, g) != Step::one_shot_ll128_pdl);  // never past the lines
   }
   // The crossings measured on two and on four H200s (docs/allreduce.md, "allreduce_auto").
-  CHECK(step_for(512 << 10, 2) == Step::one_shot_ll);
-  CHECK(step_for(1 << 20, 2) == Step::one_shot_push);
+  CHECK(step_for(512 << 10, 2) == Step::one_shot_ll128_pdl);
+  CHECK(step_for(kLine128MaxBytes, 2) == Step::one_shot_ll128_pdl);  // every message its lines hold
+  CHECK(step_for(kLine128MaxBytes + 4, 2) == Step::one_shot_push);
   CHECK(step_for(kPushMaxBytes, 2) == Step::one_shot_push);
   CHECK(step_for(kPushMaxBytes + 4, 2) == Step::two_shot_push);
-  CHECK(step_for(256 << 10, 4) == Step::one_shot_ll);
-  CHECK(step_for(512 << 10, 4) == Step::two_shot);
+  CHECK(step_for(512 << 10, 4) == Step::one_shot_ll128_pdl);
+  CHECK(step_for(1 << 20, 4) == Step::two_shot);
   CHECK(step_for(2 << 20, 4) == Step::two_shot);
-  CHECK(step_for(128 << 10, 8) == Step::two_shot);  // 2·7·128 KiB past the traffic bound
+  CHECK(step_for(256 << 10, 8) == Step::one_shot_ll128_pdl);  // 7·256 KiB within the traffic bound
+  CHECK(step_for(512 << 10, 8) == Step::two_shot);
 }
 
 TEST_CASE("the executable: a bad --gpus exits 2 with one line") {
@@ -234,7 +236,9 @@ TEST_CASE("--list shows the allreduce ladder and NCCL") {
   CHECK(text.find("\nallreduce: ") != std::string::npos);
   for (const char* v : {"allreduce1_through_host", "allreduce2_peer_copy", "allreduce3_one_shot", "allreduce4_two_shot",
                         "allreduce5_one_shot_vec16", "allreduce6_two_shot_vec16", "allreduce7_one_shot_push",
-                        "allreduce8_one_shot_ll", "allreduce9_two_shot_push", "allreduce_auto", "nccl_allreduce [library]"})
+                        "allreduce8_one_shot_ll", "allreduce9_two_shot_push", "allreduce10_one_shot_ll128",
+                        "allreduce11_one_shot_ll128_pdl", "allreduce_auto",
+                        "nccl_allreduce [library]"})
     CHECK(text.find(v) != std::string::npos);
 }
 
@@ -255,7 +259,7 @@ TEST_CASE("allreduce memory is per GPU and grows with the GPUs the run drives") 
 TEST_CASE("allreduce_auto names steps of the ladder, and --ops N is an axis of the row") {
   std::vector<std::string> names;
   for (const auto& v : allreduce_handwritten<float>()) names.emplace_back(v.info.name);
-  for (auto s : {allreduce_plan::Step::one_shot_ll, allreduce_plan::Step::one_shot_push, allreduce_plan::Step::two_shot,
+  for (auto s : {allreduce_plan::Step::one_shot_ll128_pdl, allreduce_plan::Step::one_shot_push, allreduce_plan::Step::two_shot,
                  allreduce_plan::Step::two_shot_push})
     CHECK(std::find(names.begin(), names.end(), allreduce_plan::step_name(s)) != names.end());
   const ProblemKey k = make_key(family<AllreduceFamily>(), DType::f32, {1024});
@@ -303,7 +307,7 @@ TEST_CASE("below two GPUs every allreduce row is skipped with a one-line reason,
   for (DType t : {DType::i32, DType::f32, DType::f64}) {
     const auto rows = f.run(make_key(f, t, {1000}), ctx);
     CHECK(ctx.fatal.empty());
-    REQUIRE(rows.size() == 11);  // nine steps, allreduce_auto and NCCL
+    REQUIRE(rows.size() == 13);  // eleven steps, allreduce_auto and NCCL
     for (const Row& r : rows) {
       INFO(r.variant << ": " << status_name(r.status) << " " << r.note);
       CHECK(r.status == RowStatus::skipped);
