@@ -119,15 +119,22 @@ __device__ __forceinline__ void wait_lines(const unsigned char* p, bool active, 
   }
 }
 
-template <class T, int kThreads, bool kPdl>
-__global__ void __launch_bounds__(kThreads, kBlocksPerSm<kThreads>) one_shot_ll128(RankView<T> v, Lines l) {
+// First thing in a kernel launched with PDL (step 11): the next call's kernel may be scheduled
+// now, and this one waits until the kernel before it has finished. Nothing before 9.0 (there the
+// attribute is never set: launch_lines).
+template <bool kPdl>
+__device__ __forceinline__ void pdl_begin() {
 #if KL_ARCH_AT_LEAST(90)
   if constexpr (kPdl) {
-    // The next call's kernel may be scheduled now; it waits below until this one has finished.
     cudaTriggerProgrammaticLaunchCompletion();
     cudaGridDependencySynchronize();
   }
 #endif
+}
+
+template <class T, int kThreads, bool kPdl>
+__global__ void __launch_bounds__(kThreads, kBlocksPerSm<kThreads>) one_shot_ll128(RankView<T> v, Lines l) {
+  pdl_begin<kPdl>();
   const std::uint32_t epoch = allreduce8::this_epoch(l);
   const std::uint64_t flag = epoch | static_cast<std::uint64_t>(epoch) << 32;
   const int half = static_cast<int>(epoch & 1);
@@ -196,10 +203,36 @@ inline constexpr const char* kTooLarge =
     "ones)";
 static_assert(kMaxBytes == std::size_t{15} << 17, "the message above names the size");
 
-template <class T, int kThreads, bool kPdl>
+// Whether kKernel may be launched programmatically here: compute capability 9.0 and a loaded
+// image built for 9.0 or newer (its wait is there). Asked once; prepare asks first, outside any
+// capture.
+template <auto kKernel>
 bool programmatic_here() {
-  static const bool ok = kernel_runs_here(reinterpret_cast<const void*>(one_shot_ll128<T, kThreads, kPdl>), 90);
+  static const bool ok = kernel_runs_here(reinterpret_cast<const void*>(kKernel), 90);
   return ok;
+}
+
+// Launches kKernel(args...) on `stream`, programmatically dependent on the kernel before it where
+// kPdl asks and the GPU and image allow, in plain stream order elsewhere.
+template <auto kKernel, bool kPdl, class... Args>
+void launch_lines(unsigned grid, int threads, cudaStream_t stream, Args... args) {
+  cudaLaunchAttribute attr = {};
+  attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attr.val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchConfig_t cfg = {};
+  cfg.gridDim = dim3(grid);
+  cfg.blockDim = dim3(static_cast<unsigned>(threads));
+  cfg.stream = stream;
+  cfg.attrs = &attr;
+  cfg.numAttrs = kPdl && programmatic_here<kKernel>() ? 1 : 0;
+  KL_CUDA_CHECK(cudaLaunchKernelEx(&cfg, kKernel, args...));
+}
+
+// PCIe splits a 128-byte store: a reader could see the flag before the data beside it.
+inline void require_nvlink(const GpuGroup& g, const char* variant) {
+  if (!g.native_peer_atomics)
+    throw std::invalid_argument(std::string(variant) +
+                                ": needs NVLink between every pair (no native peer atomics between some: PCIe)");
 }
 
 template <class T, int kThreads = kDefaultThreads, bool kPdl = false>
@@ -207,31 +240,19 @@ void launch(const AllreduceArgs<T>& a, cudaStream_t s) {
   const GpuGroup& g = *a.group;
   if (!fits({a.n, g.gpus}, sizeof(T)))
     throw std::invalid_argument(std::string("allreduce10_one_shot_ll128: ") + kTooLarge);
-  // PCIe splits a 128-byte store: a reader could see the flag before the data beside it.
-  if (!g.native_peer_atomics)
-    throw std::invalid_argument(
-        "allreduce10_one_shot_ll128: needs NVLink between every pair (no native peer atomics between some: PCIe)");
+  require_nvlink(g, "allreduce10_one_shot_ll128");
   const unsigned grid = grid_for<kThreads>(g, a.n * sizeof(T));
   Lines l = allreduce8::lines_of(g, 1);
   launch_on_every_rank(a, s, [&](const RankView<T>& v, cudaStream_t rank_stream) {
     l.epoch = g.epoch[v.rank];
-    cudaLaunchAttribute attr = {};
-    attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attr.val.programmaticStreamSerializationAllowed = 1;
-    cudaLaunchConfig_t cfg = {};
-    cfg.gridDim = dim3(grid);
-    cfg.blockDim = dim3(kThreads);
-    cfg.stream = rank_stream;
-    cfg.attrs = &attr;
-    cfg.numAttrs = kPdl && programmatic_here<T, kThreads, kPdl>() ? 1 : 0;
-    KL_CUDA_CHECK(cudaLaunchKernelEx(&cfg, one_shot_ll128<T, kThreads, kPdl>, v, l));
+    launch_lines<one_shot_ll128<T, kThreads, kPdl>, kPdl>(grid, kThreads, rank_stream, v, l);
   });
 }
 
 template <class T, int kThreads = kDefaultThreads, bool kPdl = false>
 void prepare() {
   require_resident(one_shot_ll128<T, kThreads, kPdl>, "one_shot_ll128", kThreads, kBlocksPerSm<kThreads>);
-  if (kPdl) programmatic_here<T, kThreads, kPdl>();
+  if (kPdl) programmatic_here<one_shot_ll128<T, kThreads, kPdl>>();
 }
 
 template <class T, int kThreads = kDefaultThreads, bool kPdl = false>

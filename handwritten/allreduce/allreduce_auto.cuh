@@ -7,6 +7,7 @@
 #include "handwritten/allreduce/allreduce7_one_shot_push.cuh"
 #include "handwritten/allreduce/allreduce9_two_shot_push.cuh"
 #include "handwritten/allreduce/allreduce11_one_shot_ll128_pdl.cuh"
+#include "handwritten/allreduce/allreduce12_two_shot_ll128_pdl.cuh"
 #include "handwritten/allreduce/allreduce_plan.hpp"
 
 namespace kl::allreduce_auto {
@@ -20,6 +21,7 @@ template <class T>
 void launch(const AllreduceArgs<T>& a, cudaStream_t s) {
   switch (step_of<T>({a.n, a.group->gpus})) {
     case allreduce_plan::Step::one_shot_ll128_pdl: return allreduce11::launch<T>(a, s);
+    case allreduce_plan::Step::two_shot_ll128_pdl: return allreduce12::launch<T>(a, s);
     case allreduce_plan::Step::one_shot_push: return allreduce7::launch<T>(a, s);
     case allreduce_plan::Step::two_shot: return allreduce4::launch<T, false>(a, s);
     case allreduce_plan::Step::two_shot_push: return allreduce9::launch<T>(a, s);
@@ -29,6 +31,7 @@ void launch(const AllreduceArgs<T>& a, cudaStream_t s) {
 template <class T>
 void prepare() {
   allreduce11::prepare<T>();
+  allreduce12::prepare<T>();
   allreduce7::prepare<T>();
   allreduce4::prepare<T, false>();
   allreduce9::prepare<T>();
@@ -38,8 +41,9 @@ template <class T>
 AllreduceVariant<T> variant() {
   return {
       .info = {"allreduce_auto", "beyond",
-               "the step for the size and GPU count: the LL128 one-shot launched early for small messages, then on "
-               "two GPUs the push one-shot and the push two-shot, on more the two-shot"},
+               "the step for the size and GPU count: the LL128 one-shot launched early for small messages, the LL128 "
+               "two-shot on more than two GPUs, then on two GPUs the push one-shot and the push two-shot, on more "
+               "the two-shot"},
       .launch = launch<T>,
       .workspace_bytes = [](AllreduceSize s) -> std::size_t {
         switch (step_of<T>(s)) {

@@ -1,8 +1,8 @@
 // The all-reduce ladder, in order (compare/families/family_allreduce.hpp; docs/allreduce.md): through
 // the host, peer copies, one-shot and two-shot peer kernels, their 16-byte forms, the one-shot that
 // pushes instead of pulling, the one that carries its flags in its data, the two-shot that only
-// stores, the flags-in-data one-shot with 128-byte lines, the same launched early (PDL), and the
-// step picked by size. NCCL is the library (library_baselines/allreduce_nccl.cu).
+// stores, the flags-in-data one-shot with 128-byte lines, the same launched early (PDL), the
+// two-shot in those lines, and the step picked by size. NCCL is the library (library_baselines/allreduce_nccl.cu).
 #include "handwritten/allreduce/allreduce1_through_host.cuh"
 #include "handwritten/allreduce/allreduce2_peer_copy.cuh"
 #include "handwritten/allreduce/allreduce3_one_shot.cuh"
@@ -14,6 +14,7 @@
 #include "handwritten/allreduce/allreduce9_two_shot_push.cuh"
 #include "handwritten/allreduce/allreduce10_one_shot_ll128.cuh"
 #include "handwritten/allreduce/allreduce11_one_shot_ll128_pdl.cuh"
+#include "handwritten/allreduce/allreduce12_two_shot_ll128_pdl.cuh"
 #include "handwritten/allreduce/allreduce_auto.cuh"
 
 namespace kl {
@@ -32,6 +33,7 @@ std::vector<AllreduceVariant<T>> allreduce_handwritten() {
       allreduce9::variant<T>(),
       allreduce10::variant<T>(),
       allreduce11::variant<T>(),
+      allreduce12::variant<T>(),
       allreduce_auto::variant<T>(),
   };
 }

@@ -1,9 +1,10 @@
 // Which step allreduce_auto runs for a message, as a pure function of its size and the GPU count,
 // so the host suite pins every choice without a GPU (tests/host/test_allreduce.cpp). The
 // thresholds are where the measured curves cross (docs/allreduce.md, "allreduce_auto"): the LL128
-// one-shot launched early while its link traffic is small, then on two GPUs the push one-shot
-// while the time is still latency and the two-shot that only stores; on more GPUs the two-shot
-// that loads.
+// one-shot launched early while the one crossing it saves is worth more than the link bytes the
+// two-shot saves, then the LL128 two-shot while its lines hold the message; past the lines, on two
+// GPUs the push one-shot while the time is still latency and the two-shot that only stores, on
+// more GPUs the two-shot that loads.
 #pragma once
 
 #include "common/gpu_group.hpp"
@@ -12,22 +13,32 @@
 
 namespace kl::allreduce_plan {
 
-enum class Step { one_shot_ll128_pdl, one_shot_push, two_shot, two_shot_push };
+enum class Step { one_shot_ll128_pdl, two_shot_ll128_pdl, one_shot_push, two_shot, two_shot_push };
 
-// The LL128 one-shot sends (G-1)·128/120 bytes per message byte out of each GPU, so it wins while
-// that traffic is still small beside the two-shot's second crossing: while (G-1)·bytes <=
-// kLine128TrafficMax (between the crossings measured on four GPUs), and never past its lines.
-// On two GPUs that is every message its lines hold.
-inline constexpr std::size_t kLine128TrafficMax = std::size_t{2} << 20;  // 2 MiB
-// Up to here the push one-shot (allreduce7) beats the two-shots on two GPUs: it waits once where
-// they meet their peers twice. With more GPUs each rank pushes G-1 copies of its input, and the
-// two-shot takes over right after the lines.
+// Out of each GPU the LL128 one-shot sends (G-1)·bytes and the LL128 two-shot 2(G-1)/G·bytes
+// (both in 128-byte lines), but the two-shot crosses the links twice. The one-shot wins while the
+// bytes the two-shot would save, (G-1)(G-2)/G·bytes, cost less time than that second crossing:
+// kSecondCrossingBytes of link traffic (measured where the curves cross on four GPUs). On two GPUs
+// the two-shot saves nothing and the one-shot takes every message its lines hold.
+inline constexpr std::size_t kSecondCrossingBytes = std::size_t{384} << 10;
+// The LL128 two-shot's lines: each rank's chunk of lines fills at most half a slot.
+inline constexpr std::size_t kLine128Bytes = 120;  // message bytes per 128-byte line
+inline constexpr std::size_t kHalfSlotLines = kLineSlotBytes / 128 / 2;
+// Past the lines, on two GPUs, the push one-shot (allreduce7) beats the two-shots up to here: it
+// waits once where they meet their peers twice.
 inline constexpr std::size_t kPushMaxBytes = std::size_t{4} << 20;
 
+inline bool two_shot_ll128_fits(std::size_t bytes, int gpus) {
+  const std::size_t lines = (bytes + kLine128Bytes - 1) / kLine128Bytes;
+  return lines <= static_cast<std::size_t>(gpus) * kHalfSlotLines;
+}
+
 inline Step step_for(std::size_t bytes_per_gpu, int gpus) {
-  const std::size_t peers = gpus > 1 ? static_cast<std::size_t>(gpus - 1) : 1;
-  if (bytes_per_gpu <= kLine128MaxBytes && peers * bytes_per_gpu <= kLine128TrafficMax) return Step::one_shot_ll128_pdl;
-  if (gpus == 2) return bytes_per_gpu <= kPushMaxBytes ? Step::one_shot_push : Step::two_shot_push;
+  const std::size_t g = gpus > 2 ? static_cast<std::size_t>(gpus) : 2;
+  if (bytes_per_gpu <= kLine128MaxBytes && (g - 1) * (g - 2) * bytes_per_gpu <= g * kSecondCrossingBytes)
+    return Step::one_shot_ll128_pdl;
+  if (g > 2 && two_shot_ll128_fits(bytes_per_gpu, gpus)) return Step::two_shot_ll128_pdl;
+  if (g == 2) return bytes_per_gpu <= kPushMaxBytes ? Step::one_shot_push : Step::two_shot_push;
   // Four GPUs loading from each other keep NVLink busier than four pushing into staging (measured:
   // docs/allreduce.md, "allreduce_auto").
   return Step::two_shot;
@@ -36,6 +47,7 @@ inline Step step_for(std::size_t bytes_per_gpu, int gpus) {
 inline const char* step_name(Step s) {
   switch (s) {
     case Step::one_shot_ll128_pdl: return "allreduce11_one_shot_ll128_pdl";
+    case Step::two_shot_ll128_pdl: return "allreduce12_two_shot_ll128_pdl";
     case Step::one_shot_push: return "allreduce7_one_shot_push";
     case Step::two_shot: return "allreduce4_two_shot";
     case Step::two_shot_push: return "allreduce9_two_shot_push";

@@ -170,8 +170,8 @@ TEST_CASE("--ops: 1 or an even count of at least 4, refused with one line otherw
   CHECK(count_lines(r.output) == 1);
 }
 
-TEST_CASE("allreduce_auto's plan: the LL128 one-shot launched early while its link traffic is small, then on two "
-          "GPUs the push one-shot up to 4 MiB and the push two-shot, on more GPUs the two-shot") {
+TEST_CASE("allreduce_auto's plan: the LL128 one-shot launched early, the LL128 two-shot on more than two GPUs, "
+          "then on two GPUs the push one-shot up to 4 MiB and the push two-shot, on more GPUs the two-shot") {
   using namespace kl::allreduce_plan;
   for (int g : {2, 3, 4, 8}) {
     CAPTURE(g);
@@ -179,18 +179,21 @@ TEST_CASE("allreduce_auto's plan: the LL128 one-shot launched early while its li
     CHECK(step_for(64 << 10, g) == Step::one_shot_ll128_pdl);
     CHECK(step_for(std::size_t{1} << 30, g) == (g == 2 ? Step::two_shot_push : Step::two_shot));
     CHECK(step_for(kLine128MaxBytes + 4, g) != Step::one_shot_ll128_pdl);  // never past the lines
+    CHECK(!two_shot_ll128_fits(std::size_t(g) * kLine128MaxBytes / 2 + 4, g));
+    CHECK(step_for(std::size_t(g) * kLine128MaxBytes / 2 + 4, g) != Step::two_shot_ll128_pdl);
   }
   // The crossings measured on two and on four H200s (docs/allreduce.md, "allreduce_auto").
   CHECK(step_for(512 << 10, 2) == Step::one_shot_ll128_pdl);
   CHECK(step_for(kLine128MaxBytes, 2) == Step::one_shot_ll128_pdl);  // every message its lines hold
-  CHECK(step_for(kLine128MaxBytes + 4, 2) == Step::one_shot_push);
+  CHECK(step_for(kLine128MaxBytes + 4, 2) == Step::one_shot_push);     // never the LL128 two-shot on two
   CHECK(step_for(kPushMaxBytes, 2) == Step::one_shot_push);
   CHECK(step_for(kPushMaxBytes + 4, 2) == Step::two_shot_push);
-  CHECK(step_for(512 << 10, 4) == Step::one_shot_ll128_pdl);
-  CHECK(step_for(1 << 20, 4) == Step::two_shot);
-  CHECK(step_for(2 << 20, 4) == Step::two_shot);
-  CHECK(step_for(256 << 10, 8) == Step::one_shot_ll128_pdl);  // 7·256 KiB within the traffic bound
-  CHECK(step_for(512 << 10, 8) == Step::two_shot);
+  CHECK(step_for(256 << 10, 4) == Step::one_shot_ll128_pdl);
+  CHECK(step_for(512 << 10, 4) == Step::two_shot_ll128_pdl);
+  CHECK(step_for(kLine128MaxBytes * 2, 4) == Step::two_shot_ll128_pdl);  // 3.75 MiB: four chunks of half a slot
+  CHECK(step_for(kLine128MaxBytes * 2 + 4, 4) == Step::two_shot);
+  CHECK(step_for(64 << 10, 8) == Step::one_shot_ll128_pdl);
+  CHECK(step_for(128 << 10, 8) == Step::two_shot_ll128_pdl);
 }
 
 TEST_CASE("the executable: a bad --gpus exits 2 with one line") {
@@ -237,7 +240,7 @@ TEST_CASE("--list shows the allreduce ladder and NCCL") {
   for (const char* v : {"allreduce1_through_host", "allreduce2_peer_copy", "allreduce3_one_shot", "allreduce4_two_shot",
                         "allreduce5_one_shot_vec16", "allreduce6_two_shot_vec16", "allreduce7_one_shot_push",
                         "allreduce8_one_shot_ll", "allreduce9_two_shot_push", "allreduce10_one_shot_ll128",
-                        "allreduce11_one_shot_ll128_pdl", "allreduce_auto",
+                        "allreduce11_one_shot_ll128_pdl", "allreduce12_two_shot_ll128_pdl", "allreduce_auto",
                         "nccl_allreduce [library]"})
     CHECK(text.find(v) != std::string::npos);
 }
@@ -259,7 +262,8 @@ TEST_CASE("allreduce memory is per GPU and grows with the GPUs the run drives") 
 TEST_CASE("allreduce_auto names steps of the ladder, and --ops N is an axis of the row") {
   std::vector<std::string> names;
   for (const auto& v : allreduce_handwritten<float>()) names.emplace_back(v.info.name);
-  for (auto s : {allreduce_plan::Step::one_shot_ll128_pdl, allreduce_plan::Step::one_shot_push, allreduce_plan::Step::two_shot,
+  for (auto s : {allreduce_plan::Step::one_shot_ll128_pdl, allreduce_plan::Step::two_shot_ll128_pdl,
+                 allreduce_plan::Step::one_shot_push, allreduce_plan::Step::two_shot,
                  allreduce_plan::Step::two_shot_push})
     CHECK(std::find(names.begin(), names.end(), allreduce_plan::step_name(s)) != names.end());
   const ProblemKey k = make_key(family<AllreduceFamily>(), DType::f32, {1024});
@@ -307,7 +311,7 @@ TEST_CASE("below two GPUs every allreduce row is skipped with a one-line reason,
   for (DType t : {DType::i32, DType::f32, DType::f64}) {
     const auto rows = f.run(make_key(f, t, {1000}), ctx);
     CHECK(ctx.fatal.empty());
-    REQUIRE(rows.size() == 13);  // eleven steps, allreduce_auto and NCCL
+    REQUIRE(rows.size() == 14);  // twelve steps, allreduce_auto and NCCL
     for (const Row& r : rows) {
       INFO(r.variant << ": " << status_name(r.status) << " " << r.note);
       CHECK(r.status == RowStatus::skipped);
