@@ -78,7 +78,8 @@ struct GpuGroup {
   // so a captured graph of operations replays with new epochs.
   std::uint32_t* epoch[kMaxGpus] = {};
   // Whether every pair has native peer atomics (cudaDevP2PAttrNativeAtomicSupported): true over
-  // NVLink, false over PCIe. The LL128 step relies on NVLink's whole 128-byte stores and needs it.
+  // NVLink, false over PCIe. The LL128 steps rely on NVLink's whole 128-byte stores and need it
+  // (AllreduceSize::nvlink says the same to a variant's hooks).
   bool native_peer_atomics = false;
   ncclComm* comm[kMaxGpus] = {};
   // true: operations fork from and join back to the runner's stream (how they are timed).

@@ -17,8 +17,9 @@ namespace kl {
 // operation from the first GPU's start to the last GPU's end.
 inline constexpr int kMaxGpus = 8;
 struct AllreduceSize {
-  std::size_t n;  // elements per GPU
-  int gpus;       // G
+  std::size_t n;       // elements per GPU
+  int gpus;            // G
+  bool nvlink = false;  // every pair has native peer atomics (NVLink): the LL128 steps need it
 };
 struct GpuGroup;
 template <class T>

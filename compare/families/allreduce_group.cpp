@@ -122,13 +122,7 @@ const GpuGroup& gpu_group(int gpus, int runner_device) {
   }
   dev.to(runner_device);
   KL_CUDA_CHECK(cudaEventCreateWithFlags(&g->fork, cudaEventDisableTiming));
-  g->native_peer_atomics = true;
-  for (int r = 0; r < gpus; ++r)
-    for (int j = 0; j < gpus; ++j) {
-      int atomics = 0;
-      if (j != r) KL_CUDA_CHECK(cudaDeviceGetP2PAttribute(&atomics, cudaDevP2PAttrNativeAtomicSupported, r, j));
-      if (j != r && !atomics) g->native_peer_atomics = false;
-    }
+  g->native_peer_atomics = all_pairs_nvlink(gpus);
 
   keep_nvlink_multicast_off();  // before NCCL initialises (a no-op when compare's main did it)
   std::vector<ncclComm_t> comms(static_cast<std::size_t>(gpus));

@@ -238,7 +238,8 @@ struct AllreduceFamily : FamilyTraits {
 
     // The GPUs are part of the size: how many the run drives (RunOptions::gpus, or all visible).
     static AllreduceSize size_of(const ProblemKey& k, const RunOptions& opt) {
-      return {static_cast<std::size_t>(k.dims.at(0)), resolve_gpus(opt, visible_gpus())};
+      const int gpus = resolve_gpus(opt, visible_gpus());
+      return {static_cast<std::size_t>(k.dims.at(0)), gpus, all_pairs_nvlink(gpus)};
     }
     // --ops N > 1 is an axis too: a warm operation's time is not comparable with a cold one's.
     static AxisValues run_axes(const ProblemKey& k, const RunOptions& opt) {

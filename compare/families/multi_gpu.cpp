@@ -1,3 +1,5 @@
+#include <map>
+#include <mutex>
 #include "compare/families/multi_gpu.hpp"
 
 #include "compare/core/family.hpp"
@@ -25,6 +27,26 @@ int visible_gpus() {
     return n;
   }();
   return count;
+}
+
+bool all_pairs_nvlink(int gpus) {
+  static std::mutex mutex;
+  static std::map<int, bool> known;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (auto it = known.find(gpus); it != known.end()) return it->second;
+  bool all = gpus >= 2 && gpus <= visible_gpus();
+  for (int r = 0; all && r < gpus; ++r)
+    for (int j = 0; all && j < gpus; ++j) {
+      int atomics = 0;
+      if (j == r) continue;
+      if (cudaDeviceGetP2PAttribute(&atomics, cudaDevP2PAttrNativeAtomicSupported, r, j) != cudaSuccess) {
+        cudaGetLastError();
+        atomics = 0;
+      }
+      all = atomics != 0;
+    }
+  known[gpus] = all;
+  return all;
 }
 
 std::string keep_nvlink_multicast_off() {

@@ -17,6 +17,11 @@ int resolve_gpus(const RunOptions& opt, int visible);
 // The visible device count (0 when there is no usable device), asked once per process.
 int visible_gpus();
 
+// Whether devices 0 .. gpus-1 have native peer atomics between every pair
+// (cudaDevP2PAttrNativeAtomicSupported: NVLink, not PCIe); false where that cannot be asked (no
+// GPU, fewer than `gpus`). Asked once per count.
+bool all_pairs_nvlink(int gpus);
+
 // NVLink multicast (NCCL's NVLS algorithms, which call cuMulticastCreate) stays off: sets
 // NCCL_NVLS_ENABLE=0 when the environment does not set it, and returns the value in effect.
 // Call it before NCCL initialises (compare's main does, and so does the code that makes the

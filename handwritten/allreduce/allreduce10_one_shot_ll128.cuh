@@ -228,17 +228,18 @@ void launch_lines(unsigned grid, int threads, cudaStream_t stream, Args... args)
   KL_CUDA_CHECK(cudaLaunchKernelEx(&cfg, kKernel, args...));
 }
 
-// PCIe splits a 128-byte store: a reader could see the flag before the data beside it.
+// PCIe may split a 128-byte store: a reader could see the flag before the data beside it. The
+// runner skips such groups (unsupported, from AllreduceSize::nvlink); a direct caller gets this.
+inline constexpr const char* kNeedsNvlink =
+    "needs NVLink between every pair of GPUs (native peer atomics; over PCIe a 128-byte store may arrive in pieces)";
 inline void require_nvlink(const GpuGroup& g, const char* variant) {
-  if (!g.native_peer_atomics)
-    throw std::invalid_argument(std::string(variant) +
-                                ": needs NVLink between every pair (no native peer atomics between some: PCIe)");
+  if (!g.native_peer_atomics) throw std::invalid_argument(std::string(variant) + ": " + kNeedsNvlink);
 }
 
 template <class T, int kThreads = kDefaultThreads, bool kPdl = false>
 void launch(const AllreduceArgs<T>& a, cudaStream_t s) {
   const GpuGroup& g = *a.group;
-  if (!fits({a.n, g.gpus}, sizeof(T)))
+  if (!fits({a.n, g.gpus, g.native_peer_atomics}, sizeof(T)))
     throw std::invalid_argument(std::string("allreduce10_one_shot_ll128: ") + kTooLarge);
   require_nvlink(g, "allreduce10_one_shot_ll128");
   const unsigned grid = grid_for<kThreads>(g, a.n * sizeof(T));
@@ -263,7 +264,9 @@ AllreduceVariant<T> variant(
   return {
       .info = {name, "beyond", what},
       .launch = launch<T, kThreads, kPdl>,
-      .unsupported = [](AllreduceSize s) -> const char* { return fits(s, sizeof(T)) ? nullptr : kTooLarge; },
+      .unsupported = [](AllreduceSize s) -> const char* {
+        return !s.nvlink ? kNeedsNvlink : fits(s, sizeof(T)) ? nullptr : kTooLarge;
+      },
       .prepare = prepare<T, kThreads, kPdl>,
   };
 }

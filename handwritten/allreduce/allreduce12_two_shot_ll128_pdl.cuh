@@ -166,7 +166,7 @@ inline unsigned grid_for(const GpuGroup& g, std::size_t bytes) {
 template <class T>
 void launch(const AllreduceArgs<T>& a, cudaStream_t s) {
   const GpuGroup& g = *a.group;
-  if (!fits({a.n, g.gpus}, sizeof(T)))
+  if (!fits({a.n, g.gpus, g.native_peer_atomics}, sizeof(T)))
     throw std::invalid_argument(std::string("allreduce12_two_shot_ll128_pdl: ") + kTooLarge);
   allreduce10::require_nvlink(g, "allreduce12_two_shot_ll128_pdl");
   const unsigned grid = grid_for(g, a.n * sizeof(T));
@@ -190,7 +190,9 @@ AllreduceVariant<T> variant() {
                "reduce-scatter and all-gather in LL128 lines, one kernel, launched early: 2(G-1)/G of the message "
                "crosses each link twice instead of G-1 copies once"},
       .launch = launch<T>,
-      .unsupported = [](AllreduceSize s) -> const char* { return fits(s, sizeof(T)) ? nullptr : kTooLarge; },
+      .unsupported = [](AllreduceSize s) -> const char* {
+        return !s.nvlink ? allreduce10::kNeedsNvlink : fits(s, sizeof(T)) ? nullptr : kTooLarge;
+      },
       .prepare = prepare<T>,
   };
 }

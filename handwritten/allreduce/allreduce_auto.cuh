@@ -5,6 +5,7 @@
 
 #include "handwritten/allreduce/allreduce4_two_shot.cuh"
 #include "handwritten/allreduce/allreduce7_one_shot_push.cuh"
+#include "handwritten/allreduce/allreduce8_one_shot_ll.cuh"
 #include "handwritten/allreduce/allreduce9_two_shot_push.cuh"
 #include "handwritten/allreduce/allreduce11_one_shot_ll128_pdl.cuh"
 #include "handwritten/allreduce/allreduce12_two_shot_ll128_pdl.cuh"
@@ -14,12 +15,13 @@ namespace kl::allreduce_auto {
 
 template <class T>
 allreduce_plan::Step step_of(AllreduceSize s) {
-  return allreduce_plan::step_for(s.n * sizeof(T), s.gpus);
+  return allreduce_plan::step_for(s.n * sizeof(T), s.gpus, s.nvlink);
 }
 
 template <class T>
 void launch(const AllreduceArgs<T>& a, cudaStream_t s) {
-  switch (step_of<T>({a.n, a.group->gpus})) {
+  switch (step_of<T>({a.n, a.group->gpus, a.group->native_peer_atomics})) {
+    case allreduce_plan::Step::one_shot_ll: return allreduce8::launch<T>(a, s);
     case allreduce_plan::Step::one_shot_ll128_pdl: return allreduce11::launch<T>(a, s);
     case allreduce_plan::Step::two_shot_ll128_pdl: return allreduce12::launch<T>(a, s);
     case allreduce_plan::Step::one_shot_push: return allreduce7::launch<T>(a, s);
@@ -30,6 +32,7 @@ void launch(const AllreduceArgs<T>& a, cudaStream_t s) {
 
 template <class T>
 void prepare() {
+  allreduce8::prepare<T>();
   allreduce11::prepare<T>();
   allreduce12::prepare<T>();
   allreduce7::prepare<T>();
@@ -41,9 +44,9 @@ template <class T>
 AllreduceVariant<T> variant() {
   return {
       .info = {"allreduce_auto", "beyond",
-               "the step for the size and GPU count: the LL128 one-shot launched early for small messages, the LL128 "
-               "two-shot on more than two GPUs, then on two GPUs the push one-shot and the push two-shot, on more "
-               "the two-shot"},
+               "the step for the size and GPU count: the LL128 one-shot launched early for small messages (the LL "
+               "one-shot without NVLink), the LL128 two-shot on more than two GPUs, then on two GPUs the push "
+               "one-shot and the push two-shot, on more the two-shot"},
       .launch = launch<T>,
       .workspace_bytes = [](AllreduceSize s) -> std::size_t {
         switch (step_of<T>(s)) {

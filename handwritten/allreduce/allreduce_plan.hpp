@@ -4,7 +4,8 @@
 // one-shot launched early while the one crossing it saves is worth more than the link bytes the
 // two-shot saves, then the LL128 two-shot while its lines hold the message; past the lines, on two
 // GPUs the push one-shot while the time is still latency and the two-shot that only stores, on
-// more GPUs the two-shot that loads.
+// more GPUs the two-shot that loads. Without NVLink (the LL128 steps need it) the LL one-shot
+// takes the small messages.
 #pragma once
 
 #include "common/gpu_group.hpp"
@@ -13,7 +14,7 @@
 
 namespace kl::allreduce_plan {
 
-enum class Step { one_shot_ll128_pdl, two_shot_ll128_pdl, one_shot_push, two_shot, two_shot_push };
+enum class Step { one_shot_ll, one_shot_ll128_pdl, two_shot_ll128_pdl, one_shot_push, two_shot, two_shot_push };
 
 // Out of each GPU the LL128 one-shot sends (G-1)·bytes and the LL128 two-shot 2(G-1)/G·bytes
 // (both in 128-byte lines), but the two-shot crosses the links twice. The one-shot wins while the
@@ -24,6 +25,10 @@ inline constexpr std::size_t kSecondCrossingBytes = std::size_t{384} << 10;
 // The LL128 two-shot's lines: each rank's chunk of lines fills at most half a slot.
 inline constexpr std::size_t kLine128Bytes = 120;  // message bytes per 128-byte line
 inline constexpr std::size_t kHalfSlotLines = kLineSlotBytes / 128 / 2;
+// Without NVLink: the LL one-shot (16-byte lines, half of each flag) sends 2(G-1) bytes per
+// message byte out of each GPU, and takes the messages while that stays within kLineTrafficMax
+// (between the crossings measured on two and on four GPUs, before the LL128 steps).
+inline constexpr std::size_t kLineTrafficMax = std::size_t{3} << 19;  // 1.5 MiB
 // Past the lines, on two GPUs, the push one-shot (allreduce7) beats the two-shots up to here: it
 // waits once where they meet their peers twice.
 inline constexpr std::size_t kPushMaxBytes = std::size_t{4} << 20;
@@ -33,11 +38,16 @@ inline bool two_shot_ll128_fits(std::size_t bytes, int gpus) {
   return lines <= static_cast<std::size_t>(gpus) * kHalfSlotLines;
 }
 
-inline Step step_for(std::size_t bytes_per_gpu, int gpus) {
+// `nvlink`: every pair has native peer atomics (AllreduceSize::nvlink).
+inline Step step_for(std::size_t bytes_per_gpu, int gpus, bool nvlink) {
   const std::size_t g = gpus > 2 ? static_cast<std::size_t>(gpus) : 2;
-  if (bytes_per_gpu <= kLine128MaxBytes && (g - 1) * (g - 2) * bytes_per_gpu <= g * kSecondCrossingBytes)
-    return Step::one_shot_ll128_pdl;
-  if (g > 2 && two_shot_ll128_fits(bytes_per_gpu, gpus)) return Step::two_shot_ll128_pdl;
+  if (nvlink) {
+    if (bytes_per_gpu <= kLine128MaxBytes && (g - 1) * (g - 2) * bytes_per_gpu <= g * kSecondCrossingBytes)
+      return Step::one_shot_ll128_pdl;
+    if (g > 2 && two_shot_ll128_fits(bytes_per_gpu, gpus)) return Step::two_shot_ll128_pdl;
+  } else if (bytes_per_gpu <= kLineMaxBytes && 2 * (g - 1) * bytes_per_gpu <= kLineTrafficMax) {
+    return Step::one_shot_ll;
+  }
   if (g == 2) return bytes_per_gpu <= kPushMaxBytes ? Step::one_shot_push : Step::two_shot_push;
   // Four GPUs loading from each other keep NVLink busier than four pushing into staging (measured:
   // docs/allreduce.md, "allreduce_auto").
@@ -46,6 +56,7 @@ inline Step step_for(std::size_t bytes_per_gpu, int gpus) {
 
 inline const char* step_name(Step s) {
   switch (s) {
+    case Step::one_shot_ll: return "allreduce8_one_shot_ll";
     case Step::one_shot_ll128_pdl: return "allreduce11_one_shot_ll128_pdl";
     case Step::two_shot_ll128_pdl: return "allreduce12_two_shot_ll128_pdl";
     case Step::one_shot_push: return "allreduce7_one_shot_push";

@@ -175,25 +175,39 @@ TEST_CASE("allreduce_auto's plan: the LL128 one-shot launched early, the LL128 t
   using namespace kl::allreduce_plan;
   for (int g : {2, 3, 4, 8}) {
     CAPTURE(g);
-    CHECK(step_for(4, g) == Step::one_shot_ll128_pdl);
-    CHECK(step_for(64 << 10, g) == Step::one_shot_ll128_pdl);
-    CHECK(step_for(std::size_t{1} << 30, g) == (g == 2 ? Step::two_shot_push : Step::two_shot));
-    CHECK(step_for(kLine128MaxBytes + 4, g) != Step::one_shot_ll128_pdl);  // never past the lines
+    CHECK(step_for(4, g, true) == Step::one_shot_ll128_pdl);
+    CHECK(step_for(64 << 10, g, true) == Step::one_shot_ll128_pdl);
+    CHECK(step_for(std::size_t{1} << 30, g, true) == (g == 2 ? Step::two_shot_push : Step::two_shot));
+    CHECK(step_for(kLine128MaxBytes + 4, g, true) != Step::one_shot_ll128_pdl);  // never past the lines
     CHECK(!two_shot_ll128_fits(std::size_t(g) * kLine128MaxBytes / 2 + 4, g));
-    CHECK(step_for(std::size_t(g) * kLine128MaxBytes / 2 + 4, g) != Step::two_shot_ll128_pdl);
+    CHECK(step_for(std::size_t(g) * kLine128MaxBytes / 2 + 4, g, true) != Step::two_shot_ll128_pdl);
   }
   // The crossings measured on two and on four H200s (docs/allreduce.md, "allreduce_auto").
-  CHECK(step_for(512 << 10, 2) == Step::one_shot_ll128_pdl);
-  CHECK(step_for(kLine128MaxBytes, 2) == Step::one_shot_ll128_pdl);  // every message its lines hold
-  CHECK(step_for(kLine128MaxBytes + 4, 2) == Step::one_shot_push);     // never the LL128 two-shot on two
-  CHECK(step_for(kPushMaxBytes, 2) == Step::one_shot_push);
-  CHECK(step_for(kPushMaxBytes + 4, 2) == Step::two_shot_push);
-  CHECK(step_for(256 << 10, 4) == Step::one_shot_ll128_pdl);
-  CHECK(step_for(512 << 10, 4) == Step::two_shot_ll128_pdl);
-  CHECK(step_for(kLine128MaxBytes * 2, 4) == Step::two_shot_ll128_pdl);  // 3.75 MiB: four chunks of half a slot
-  CHECK(step_for(kLine128MaxBytes * 2 + 4, 4) == Step::two_shot);
-  CHECK(step_for(64 << 10, 8) == Step::one_shot_ll128_pdl);
-  CHECK(step_for(128 << 10, 8) == Step::two_shot_ll128_pdl);
+  CHECK(step_for(512 << 10, 2, true) == Step::one_shot_ll128_pdl);
+  CHECK(step_for(kLine128MaxBytes, 2, true) == Step::one_shot_ll128_pdl);  // every message its lines hold
+  CHECK(step_for(kLine128MaxBytes + 4, 2, true) == Step::one_shot_push);     // never the LL128 two-shot on two
+  CHECK(step_for(kPushMaxBytes, 2, true) == Step::one_shot_push);
+  CHECK(step_for(kPushMaxBytes + 4, 2, true) == Step::two_shot_push);
+  CHECK(step_for(256 << 10, 4, true) == Step::one_shot_ll128_pdl);
+  CHECK(step_for(512 << 10, 4, true) == Step::two_shot_ll128_pdl);
+  CHECK(step_for(kLine128MaxBytes * 2, 4, true) == Step::two_shot_ll128_pdl);  // 3.75 MiB: four chunks of half a slot
+  CHECK(step_for(kLine128MaxBytes * 2 + 4, 4, true) == Step::two_shot);
+  CHECK(step_for(64 << 10, 8, true) == Step::one_shot_ll128_pdl);
+  CHECK(step_for(128 << 10, 8, true) == Step::two_shot_ll128_pdl);
+  // Without NVLink the LL128 steps are never taken: the LL one-shot while 2(G-1)·bytes <= 1.5 MiB
+  // (and within its lines), then the same bandwidth steps.
+  for (int g : {2, 3, 4, 8}) {
+    CAPTURE(g);
+    for (std::size_t b : {std::size_t{4}, std::size_t{64} << 10, std::size_t{1} << 20, std::size_t{1} << 30}) {
+      CAPTURE(b);
+      const Step s = step_for(b, g, false);
+      CHECK(s != Step::one_shot_ll128_pdl);
+      CHECK(s != Step::two_shot_ll128_pdl);
+      if (2 * std::size_t(g - 1) * b <= kLineTrafficMax) CHECK(s == Step::one_shot_ll);
+      else CHECK(s == (g == 2 ? (b <= kPushMaxBytes ? Step::one_shot_push : Step::two_shot_push) : Step::two_shot));
+    }
+  }
+  CHECK(step_for(kLineMaxBytes + 4, 2, false) == Step::one_shot_push);  // never past the LL lines
 }
 
 TEST_CASE("the executable: a bad --gpus exits 2 with one line") {
@@ -262,7 +276,7 @@ TEST_CASE("allreduce memory is per GPU and grows with the GPUs the run drives") 
 TEST_CASE("allreduce_auto names steps of the ladder, and --ops N is an axis of the row") {
   std::vector<std::string> names;
   for (const auto& v : allreduce_handwritten<float>()) names.emplace_back(v.info.name);
-  for (auto s : {allreduce_plan::Step::one_shot_ll128_pdl, allreduce_plan::Step::two_shot_ll128_pdl,
+  for (auto s : {allreduce_plan::Step::one_shot_ll, allreduce_plan::Step::one_shot_ll128_pdl, allreduce_plan::Step::two_shot_ll128_pdl,
                  allreduce_plan::Step::one_shot_push, allreduce_plan::Step::two_shot,
                  allreduce_plan::Step::two_shot_push})
     CHECK(std::find(names.begin(), names.end(), allreduce_plan::step_name(s)) != names.end());
