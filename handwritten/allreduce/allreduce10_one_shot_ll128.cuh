@@ -9,12 +9,14 @@
 // call's epoch (twice), and a reader whose flag lane sees the epoch has the other 7 lanes' data
 // too. The link carries 128/120 of the message instead of 2×.
 //
-// That unit is a property of the hardware NCCL relies on for its LL128 protocol (on by default on
-// NVLink GPUs from Volta on), not a guarantee of the PTX memory model, which orders 16 bytes at
-// most. Every other choice is step 8's: lines registered once with the group (their own region:
-// an LL reader would take an LL128 line's data for epochs), the epoch counted on each GPU and
-// shared with step 8, two halves of the lines alternating by its parity (the argument there holds
-// for any mix of the two steps' calls), no fence, no flag word, no barrier, one launch.
+// That unit is a property of the hardware NCCL relies on for its LL128 protocol (which it enables
+// only on NVLink-connected GPUs it knows), not a guarantee of the PTX memory model, which makes no
+// access wider than 16 bytes single-copy atomic: so the step needs native peer atomics between
+// every pair (NVLink), and says so on a PCIe group. Every other choice is step 8's: lines
+// registered once with the group (their own region: an LL reader would take an LL128 line's data
+// for epochs), the epoch counted on each GPU and shared with step 8, two halves of the lines
+// alternating by its parity (the argument there holds for any mix of the two steps' calls), no
+// fence, no flag word, no barrier, one launch.
 //
 // The lines must be stored and loaded by whole warps, each 8 lanes one line, in one instruction:
 // every loop here is warp-uniform and __any_sync re-reads the whole warp's lines until each flag

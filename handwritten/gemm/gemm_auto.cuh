@@ -248,10 +248,24 @@ inline bool trace_on() {
   }();
   return on;
 }
+// A switch, not a table indexed by the enum: a step added to gemm_plan::Step without a name here
+// is a -Wswitch warning, not a wrong name in the trace.
 inline const char* step_name(Step s) {
-  static const char* const names[] = {"gemm9_64", "gemm10_64", "gemm9_128x8", "gemm9_128x16", "gemm10_128", "gemm12",
-                                      "gemm13",   "gemm11_32", "gemm11_64",   "gemm11_64pf",  "gemm11_128pf", "gemm_shallow_k"};
-  return names[static_cast<int>(s)];
+  switch (s) {
+    case Step::g9_64: return "gemm9_64";
+    case Step::g10_64: return "gemm10_64";
+    case Step::g9_128x8: return "gemm9_128x8";
+    case Step::g9_128x16: return "gemm9_128x16";
+    case Step::g10_128: return "gemm10_128";
+    case Step::g12: return "gemm12";
+    case Step::g13: return "gemm13";
+    case Step::g11_32: return "gemm11_32";
+    case Step::g11_64: return "gemm11_64";
+    case Step::g11_64pf: return "gemm11_64pf";
+    case Step::g11_128pf: return "gemm11_128pf";
+    case Step::shallow: return "gemm_shallow_k";
+  }
+  return "?";
 }
 // Whether tune measures (KL_GEMM_AUTO_TUNE=0: the model's first, as without tune).
 inline bool tuning_on() {
