@@ -29,6 +29,7 @@
 // reads; one kernel per GPU.
 #pragma once
 
+#include "common/pdl.cuh"
 #include "handwritten/allreduce/allreduce8_one_shot_ll.cuh"
 
 #include <cstdint>
@@ -121,17 +122,14 @@ __device__ __forceinline__ void wait_lines(const unsigned char* p, bool active, 
   }
 }
 
-// First thing in a kernel launched with PDL (step 11): the next call's kernel may be scheduled
-// now, and this one waits until the kernel before it has finished. Nothing before 9.0 (there the
-// attribute is never set: launch_lines).
+// First thing in a kernel launched with PDL (step 11; common/pdl.cuh): the next call's kernel may
+// be scheduled now, and this one waits until the kernel before it has finished.
 template <bool kPdl>
 __device__ __forceinline__ void pdl_begin() {
-#if KL_ARCH_AT_LEAST(90)
   if constexpr (kPdl) {
-    cudaTriggerProgrammaticLaunchCompletion();
-    cudaGridDependencySynchronize();
+    pdl::allow_dependent_launch();
+    pdl::wait_for_primary_grid();
   }
-#endif
 }
 
 template <class T, int kThreads, bool kPdl>
@@ -205,29 +203,11 @@ inline constexpr const char* kTooLarge =
     "ones)";
 static_assert(kMaxBytes == std::size_t{15} << 17, "the message above names the size");
 
-// Whether kKernel may be launched programmatically here: compute capability 9.0 and a loaded
-// image built for 9.0 or newer (its wait is there). Asked once; prepare asks first, outside any
-// capture.
-template <auto kKernel>
-bool programmatic_here() {
-  static const bool ok = kernel_runs_here(reinterpret_cast<const void*>(kKernel), 90);
-  return ok;
-}
-
 // Launches kKernel(args...) on `stream`, programmatically dependent on the kernel before it where
-// kPdl asks and the GPU and image allow, in plain stream order elsewhere.
+// kPdl asks and the GPU and image allow (common/pdl.cuh), in plain stream order elsewhere.
 template <auto kKernel, bool kPdl, class... Args>
 void launch_lines(unsigned grid, int threads, cudaStream_t stream, Args... args) {
-  cudaLaunchAttribute attr = {};
-  attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  attr.val.programmaticStreamSerializationAllowed = 1;
-  cudaLaunchConfig_t cfg = {};
-  cfg.gridDim = dim3(grid);
-  cfg.blockDim = dim3(static_cast<unsigned>(threads));
-  cfg.stream = stream;
-  cfg.attrs = &attr;
-  cfg.numAttrs = kPdl && programmatic_here<kKernel>() ? 1 : 0;
-  KL_CUDA_CHECK(cudaLaunchKernelEx(&cfg, kKernel, args...));
+  pdl::launch<kKernel>(kPdl, dim3(grid), dim3(static_cast<unsigned>(threads)), 0, stream, args...);
 }
 
 // PCIe may split a 128-byte store: a reader could see the flag before the data beside it. The
@@ -255,7 +235,7 @@ void launch(const AllreduceArgs<T>& a, cudaStream_t s) {
 template <class T, int kThreads = kDefaultThreads, bool kPdl = false>
 void prepare() {
   require_resident(one_shot_ll128<T, kThreads, kPdl>, "one_shot_ll128", kThreads, kBlocksPerSm<kThreads>);
-  if (kPdl) programmatic_here<one_shot_ll128<T, kThreads, kPdl>>();
+  if (kPdl) pdl::programmatic_here<one_shot_ll128<T, kThreads, kPdl>>();
 }
 
 template <class T, int kThreads = kDefaultThreads, bool kPdl = false>

@@ -180,7 +180,7 @@ void launch(const AllreduceArgs<T>& a, cudaStream_t s) {
 template <class T>
 void prepare() {
   require_resident(two_shot_ll128<T, true>, "two_shot_ll128", kThreads, allreduce10::kBlocksPerSm<kThreads>);
-  allreduce10::programmatic_here<two_shot_ll128<T, true>>();
+  pdl::programmatic_here<two_shot_ll128<T, true>>();
 }
 
 template <class T>

@@ -52,6 +52,7 @@
 // the 32-register cap), so the pair shows what the distribution alone is worth.
 #pragma once
 
+#include "common/pdl.cuh"
 #include "handwritten/reduce/reduce7_vectorized_shuffle.cuh"
 
 namespace kl::reduce9 {
@@ -63,17 +64,9 @@ using reduce7::kThreads;
 using reduce7::kUnroll;
 using reduce7::pass_depth;
 
-// Device side of PDL; nothing on targets before 9.0 (there the attribute is never set).
-__device__ __forceinline__ void allow_dependent_launch() {
-#if KL_ARCH_AT_LEAST(90)
-  cudaTriggerProgrammaticLaunchCompletion();
-#endif
-}
-__device__ __forceinline__ void wait_for_primary_grid() {
-#if KL_ARCH_AT_LEAST(90)
-  cudaGridDependencySynchronize();
-#endif
-}
+// Device side of PDL (common/pdl.cuh); nothing on targets before 9.0.
+using pdl::allow_dependent_launch;
+using pdl::wait_for_primary_grid;
 
 // The partials, read at L2 (see the header) through reduce7's fold.
 template <class T>
@@ -128,30 +121,18 @@ __global__ void __launch_bounds__(kThreads) finish(const T* __restrict__ partial
   if (threadIdx.x == 0) *out = v;
 }
 
-// Whether the finishing kernel may be launched programmatically here: compute capability 9.0 and
-// a loaded image built for 9.0 or newer (its wait is there). Asked once; prepare asks first,
-// outside any capture.
+// Whether the finishing kernel may be launched programmatically here (common/pdl.cuh). Asked
+// once; prepare asks first, outside any capture.
 template <class T>
 bool programmatic_here() {
-  static const bool ok = kernel_runs_here(reinterpret_cast<const void*>(finish<T>), 90);
-  return ok;
+  return pdl::programmatic_here<finish<T>>();
 }
 
 // One block of `finish` over `len` partials, programmatically dependent on the kernel before it
 // in the stream where that is possible, in plain stream order elsewhere.
 template <class T>
 void launch_finish(const T* partials, T* out, unsigned len, cudaStream_t s) {
-  cudaLaunchAttribute attr = {};
-  attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  attr.val.programmaticStreamSerializationAllowed = 1;
-  cudaLaunchConfig_t cfg = {};
-  cfg.gridDim = dim3(1);
-  cfg.blockDim = dim3(kThreads);
-  cfg.dynamicSmemBytes = 0;
-  cfg.stream = s;
-  cfg.attrs = &attr;
-  cfg.numAttrs = programmatic_here<T>() ? 1 : 0;
-  KL_CUDA_CHECK(cudaLaunchKernelEx(&cfg, finish<T>, partials, out, std::size_t{len}));
+  pdl::launch<finish<T>>(true, dim3(1), dim3(kThreads), 0, s, partials, out, std::size_t{len});
 }
 
 template <class T>
