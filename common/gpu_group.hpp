@@ -56,12 +56,23 @@ inline constexpr std::size_t line_region_bytes(int gpus) {
   return 2 * static_cast<std::size_t>(gpus - 1) * kLineSlotBytes;
 }
 
+// The ring step's events (handwritten/allreduce/allreduce13_ring_copy_engines.cuh) on each rank:
+// three kinds (a segment copied, added, gathered) × at most kMaxGpus - 1 ring steps × at most
+// kRingSegments segments of a chunk.
+inline constexpr int kRingSegments = 4;
+inline constexpr int kRingEvents = 3 * (kMaxGpus - 1) * kRingSegments;
+
 struct GpuGroup {
   int gpus = 0;
   int device[kMaxGpus] = {};  // CUDA ordinal of rank r (r itself: devices 0 .. G-1)
   int sms[kMaxGpus] = {};     // multiprocessors of rank r's GPU
   int runner_rank = 0;        // the rank whose GPU holds the runner's stream
   cudaStream_t stream[kMaxGpus] = {};  // rank r's stream (non-blocking), on device r
+  // Rank r's second stream (non-blocking, device r): the ring step's copies run on it beside the
+  // adds on the first. It joins an operation by waiting for an event of the rank's stream and is
+  // waited for before the rank's part ends.
+  cudaStream_t copy_stream[kMaxGpus] = {};
+  cudaEvent_t ring[kMaxGpus][kRingEvents] = {};  // the ring step's events, on device r
   cudaEvent_t fork = nullptr;          // recorded on the runner's stream
   cudaEvent_t joined[kMaxGpus] = {};   // rank r's end of an operation
   cudaEvent_t mark[kEventBarriers][kMaxGpus] = {};

@@ -43,6 +43,8 @@ struct Registry {
         for (int w = 0; w < kEventBarriers; ++w) (void)cudaEventDestroy(g->mark[w][r]);
         (void)cudaEventDestroy(g->joined[r]);
         (void)cudaStreamDestroy(g->stream[r]);
+        for (cudaEvent_t e : g->ring[r]) (void)cudaEventDestroy(e);
+        (void)cudaStreamDestroy(g->copy_stream[r]);
       }
       (void)cudaEventDestroy(g->fork);
       delete g->generation;
@@ -101,6 +103,8 @@ const GpuGroup& gpu_group(int gpus, int runner_device) {
     KL_CUDA_CHECK(cudaStreamCreateWithFlags(&g->stream[r], cudaStreamNonBlocking));
     KL_CUDA_CHECK(cudaEventCreateWithFlags(&g->joined[r], cudaEventDisableTiming));
     for (int w = 0; w < kEventBarriers; ++w) KL_CUDA_CHECK(cudaEventCreateWithFlags(&g->mark[w][r], cudaEventDisableTiming));
+    KL_CUDA_CHECK(cudaStreamCreateWithFlags(&g->copy_stream[r], cudaStreamNonBlocking));
+    for (cudaEvent_t& e : g->ring[r]) KL_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
     void* flags = nullptr;
     KL_CUDA_CHECK(cudaMalloc(&flags, kFlagWords * sizeof(std::uint64_t)));
     g->flags[r] = static_cast<std::uint64_t*>(flags);

@@ -82,25 +82,14 @@ __device__ __forceinline__ std::uint64_t word_of(const T* in, std::size_t n, std
   }
 }
 
-// Stores 8-byte word `w` into a message of n elements (nothing past the end): word_of's inverse.
 template <class T>
-__device__ __forceinline__ void store_word(T* out, std::size_t n, std::size_t w, std::uint64_t x) {
+__device__ __forceinline__ void store_word(T* out, std::size_t n, std::size_t w, const allreduce8::LineSum<T>& s) {
   if constexpr (sizeof(T) == 8) {
-    if (w < n) memcpy(out + w, &x, 8);
+    if (w < n) out[w] = s.acc[0];
   } else {
-    const std::uint32_t lo = static_cast<std::uint32_t>(x), hi = static_cast<std::uint32_t>(x >> 32);
-    if (2 * w < n) memcpy(out + 2 * w, &lo, 4);
-    if (2 * w + 1 < n) memcpy(out + 2 * w + 1, &hi, 4);
+    if (2 * w < n) out[2 * w] = s.acc[0];
+    if (2 * w + 1 < n) out[2 * w + 1] = s.acc[1];
   }
-}
-
-// Stores this lane's words of a line, words wa and wa + 1 (the flag lane has one: its second is
-// the flag).
-template <class T>
-__device__ __forceinline__ void store_lane(T* out, std::size_t n, std::size_t wa, bool flag_lane, std::uint64_t a,
-                                           std::uint64_t b) {
-  store_word(out, n, wa, a);
-  if (!flag_lane) store_word(out, n, wa + 1, b);
 }
 
 __device__ __forceinline__ uint2 halves(std::uint64_t x) {
@@ -133,30 +122,6 @@ __device__ __forceinline__ void wait_lines(const unsigned char* p, bool active, 
   }
 }
 
-// This lane's words of a line (words wa and wa + 1) summed over the ranks in rank order, packed
-// as they are stored: this rank's from its input, every peer's from the 16 bytes at(j) points to,
-// waited for with the whole warp (every lane calls this; inactive lanes load nothing).
-template <class T, class LineAt>
-__device__ __forceinline__ void sum_line(const RankView<T>& v, std::size_t wa, bool active, bool flag_lane,
-                                         std::uint64_t flag, LineAt at, std::uint64_t& a_sum, std::uint64_t& b_sum) {
-  allreduce8::LineSum<T> sa, sb;
-  for (int j = 0; j < v.gpus; ++j) {
-    std::uint64_t a = 0, b = 0;
-    if (j == v.rank) {
-      if (active) {
-        a = word_of(v.in[v.rank], v.n, wa);
-        b = word_of(v.in[v.rank], v.n, wa + 1);
-      }
-    } else {
-      wait_lines(at(j), active, flag_lane, flag, a, b, v.rank, j);
-    }
-    if (j == 0) sa.first(halves(a)), sb.first(halves(b));
-    else sa.add(halves(a)), sb.add(halves(b));
-  }
-  memcpy(&a_sum, sa.acc, 8);
-  memcpy(&b_sum, sb.acc, 8);
-}
-
 // First thing in a kernel launched with PDL (step 11; common/pdl.cuh): the next call's kernel may
 // be scheduled now, and this one waits until the kernel before it has finished.
 template <bool kPdl>
@@ -173,6 +138,7 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm<kThreads>) one_shot_ll1
   const std::uint32_t epoch = allreduce8::this_epoch(l);
   const std::uint64_t flag = epoch | static_cast<std::uint64_t>(epoch) << 32;
   const int half = static_cast<int>(epoch & 1);
+  const std::size_t words = ceil_div(v.n * sizeof(T), std::size_t{8});
   const std::size_t lines = lines_for(v.n * sizeof(T));
   const int lane = threadIdx.x % 32, q = lane % kLanesPerLine;
   const bool flag_lane = q == kLanesPerLine - 1;
@@ -197,10 +163,25 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm<kThreads>) one_shot_ll1
     const std::size_t line = base + lane / kLanesPerLine;
     const bool active = line < lines;
     const std::size_t wa = word_a(line);
-    std::uint64_t a, b;
-    sum_line(v, wa, active, flag_lane, flag,
-             [&](int j) { return line128_at(l, v.gpus, v.rank, j, half, line) + 16 * q; }, a, b);
-    if (active) store_lane(v.out[v.rank], v.n, wa, flag_lane, a, b);
+    allreduce8::LineSum<T> sa, sb;
+    for (int j = 0; j < v.gpus; ++j) {
+      std::uint64_t a = 0, b = 0;
+      if (j == v.rank) {
+        if (active) {
+          a = word_of(mine, v.n, wa);
+          b = word_of(mine, v.n, wa + 1);
+        }
+      } else {
+        wait_lines(line128_at(l, v.gpus, v.rank, j, half, line) + 16 * q, active, flag_lane, flag, a, b, v.rank, j);
+      }
+      if (j == 0) sa.first(halves(a)), sb.first(halves(b));
+      else sa.add(halves(a)), sb.add(halves(b));
+    }
+    if (active) {
+      T* out = v.out[v.rank];
+      if (wa < words) store_word(out, v.n, wa, sa);
+      if (!flag_lane && wa + 1 < words) store_word(out, v.n, wa + 1, sb);
+    }
   }
   allreduce8::finish_epoch(l, epoch);
 }
@@ -222,6 +203,13 @@ inline constexpr const char* kTooLarge =
     "ones)";
 static_assert(kMaxBytes == std::size_t{15} << 17, "the message above names the size");
 
+// Launches kKernel(args...) on `stream`, programmatically dependent on the kernel before it where
+// kPdl asks and the GPU and image allow (common/pdl.cuh), in plain stream order elsewhere.
+template <auto kKernel, bool kPdl, class... Args>
+void launch_lines(unsigned grid, int threads, cudaStream_t stream, Args... args) {
+  pdl::launch<kKernel>(kPdl, dim3(grid), dim3(static_cast<unsigned>(threads)), 0, stream, args...);
+}
+
 // PCIe may split a 128-byte store: a reader could see the flag before the data beside it. The
 // runner skips such groups (unsupported, from AllreduceSize::nvlink); a direct caller gets this.
 inline constexpr const char* kNeedsNvlink =
@@ -240,7 +228,7 @@ void launch(const AllreduceArgs<T>& a, cudaStream_t s) {
   Lines l = allreduce8::lines_of(g, 1);
   launch_on_every_rank(a, s, [&](const RankView<T>& v, cudaStream_t rank_stream) {
     l.epoch = g.epoch[v.rank];
-    pdl::launch<one_shot_ll128<T, kThreads, kPdl>>(kPdl, dim3(grid), dim3(kThreads), 0, rank_stream, v, l);
+    launch_lines<one_shot_ll128<T, kThreads, kPdl>, kPdl>(grid, kThreads, rank_stream, v, l);
   });
 }
 

@@ -54,11 +54,13 @@ __device__ __forceinline__ unsigned char* line_of(const Lines& l, int gpus, int 
 template <class T, bool kPdl>
 __global__ void __launch_bounds__(kThreads, allreduce10::kBlocksPerSm<kThreads>) two_shot_ll128(RankView<T> v,
                                                                                                  Lines l) {
+  using allreduce10::halves;
   using allreduce10::word_of;
   allreduce10::pdl_begin<kPdl>();
   const std::uint32_t epoch = allreduce8::this_epoch(l);
   const std::uint64_t flag = epoch | static_cast<std::uint64_t>(epoch) << 32;
   const int half = static_cast<int>(epoch & 1);
+  const std::size_t words = ceil_div(v.n * sizeof(T), std::size_t{8});
   const std::size_t lines = allreduce10::lines_for(v.n * sizeof(T));
   const std::size_t chunk = chunk_lines(v.n * sizeof(T), v.gpus);
   const int lane = threadIdx.x % 32, q = lane % kLanesPerLine;
@@ -93,12 +95,29 @@ __global__ void __launch_bounds__(kThreads, allreduce10::kBlocksPerSm<kThreads>)
     const std::size_t i = base + lane / kLanesPerLine;
     const bool active = i < own;
     const std::size_t wa = (static_cast<std::size_t>(v.rank) * chunk + i) * kDataWords + 2 * q;
-    std::uint64_t a, b;
-    allreduce10::sum_line(v, wa, active, flag_lane, flag,
-                          [&](int j) { return line_of(l, v.gpus, v.rank, j, half, false, i) + 16 * q; }, a, b);
+    allreduce8::LineSum<T> sa, sb;
+    for (int j = 0; j < v.gpus; ++j) {
+      std::uint64_t a = 0, b = 0;
+      if (j == v.rank) {
+        if (active) {
+          a = word_of(mine, v.n, wa);
+          b = word_of(mine, v.n, wa + 1);
+        }
+      } else {
+        allreduce10::wait_lines(line_of(l, v.gpus, v.rank, j, half, false, i) + 16 * q, active, flag_lane, flag, a, b,
+                                v.rank, j);
+      }
+      if (j == 0) sa.first(halves(a)), sb.first(halves(b));
+      else sa.add(halves(a)), sb.add(halves(b));
+    }
     if (active) {
-      allreduce10::store_lane(out, v.n, wa, flag_lane, a, b);
-      if (flag_lane) b = flag;  // the pushed line's last word is the flag
+      if (wa < words) allreduce10::store_word(out, v.n, wa, sa);
+      if (!flag_lane && wa + 1 < words) allreduce10::store_word(out, v.n, wa + 1, sb);
+      // The sum as it was stored: its words, packed back (the flag lane's second word is the flag).
+      std::uint64_t a = 0, b = 0;
+      memcpy(&a, sa.acc, 8);
+      memcpy(&b, sb.acc, 8);
+      if (flag_lane) b = flag;
       for (int k = 0; k < peers; ++k) allreduce10::store16(line_of(l, v.gpus, peer(k), v.rank, half, true, i) + 16 * q, a, b);
     }
   }
@@ -111,9 +130,14 @@ __global__ void __launch_bounds__(kThreads, allreduce10::kBlocksPerSm<kThreads>)
     std::uint64_t a = 0, b = 0;
     allreduce10::wait_lines(line_of(l, v.gpus, v.rank, j, half, true, i) + 16 * q, active, flag_lane, flag, a, b,
                             v.rank, j);
-    if (active)
-      allreduce10::store_lane(out, v.n, (static_cast<std::size_t>(j) * chunk + i) * kDataWords + 2 * q, flag_lane, a,
-                              b);
+    if (active) {
+      const std::size_t wa = (static_cast<std::size_t>(j) * chunk + i) * kDataWords + 2 * q;
+      allreduce8::LineSum<T> sa, sb;
+      sa.first(halves(a));
+      sb.first(halves(b));
+      if (wa < words) allreduce10::store_word(out, v.n, wa, sa);
+      if (!flag_lane && wa + 1 < words) allreduce10::store_word(out, v.n, wa + 1, sb);
+    }
   }
   allreduce8::finish_epoch(l, epoch);
 }
@@ -149,7 +173,7 @@ void launch(const AllreduceArgs<T>& a, cudaStream_t s) {
   Lines l = allreduce8::lines_of(g, 1);
   launch_on_every_rank(a, s, [&](const RankView<T>& v, cudaStream_t rank_stream) {
     l.epoch = g.epoch[v.rank];
-    pdl::launch<two_shot_ll128<T, true>>(true, dim3(grid), dim3(kThreads), 0, rank_stream, v, l);
+    allreduce10::launch_lines<two_shot_ll128<T, true>, true>(grid, kThreads, rank_stream, v, l);
   });
 }
 

@@ -59,16 +59,27 @@ struct StoreToAll {
   }
 };
 
-// kVectors: step 6.
-template <class T, bool kVectors>
+// kVectors: step 6. kStaggered: step 14 (each rank takes the ranks from its next one round).
+template <class T, bool kVectors, bool kStaggered = false>
 __global__ void __launch_bounds__(kThreads, kBlocksPerSm) two_shot(RankView<T> v, std::size_t chunk, bool vectors) {
   meet_peers(v, kStartSet);
   const ChunkRange c = chunk_range(v.n, chunk, v.rank);
-  sum_range<kUnrollOf<T>, kVectors>(v.in, v.gpus, c.lo, c.hi, vectors, StoreToAll<T>{v.out, v.gpus});
+  if constexpr (kStaggered) {
+    const T* in[kMaxGpus];
+    T* out[kMaxGpus];
+    for (int j = 0; j < v.gpus; ++j) {
+      const int from = (v.rank + 1 + j) % v.gpus;
+      in[j] = v.in[from];
+      out[j] = v.out[from];
+    }
+    sum_range<kUnrollOf<T>, kVectors>(in, v.gpus, c.lo, c.hi, vectors, StoreToAll<T>{out, v.gpus});
+  } else {
+    sum_range<kUnrollOf<T>, kVectors>(v.in, v.gpus, c.lo, c.hi, vectors, StoreToAll<T>{v.out, v.gpus});
+  }
   meet_peers(v, kEndSet);
 }
 
-template <class T, bool kVectors>
+template <class T, bool kVectors, bool kStaggered = false>
 void launch(const AllreduceArgs<T>& a, cudaStream_t s) {
   const GpuGroup& g = *a.group;
   const bool vectors = kVectors && all_aligned16(a.in, g.gpus) && all_aligned16<T>(a.out, g.gpus);
@@ -76,13 +87,13 @@ void launch(const AllreduceArgs<T>& a, cudaStream_t s) {
   const std::size_t items = vectors ? chunk / kVec<T> : chunk;
   const unsigned grid = barrier_grid(g, ceil_div(items, std::size_t{kUnrollOf<T>}));
   launch_on_every_rank(a, s, [&](const RankView<T>& v, cudaStream_t rank_stream) {
-    two_shot<T, kVectors><<<grid, kThreads, 0, rank_stream>>>(v, chunk, vectors);
+    two_shot<T, kVectors, kStaggered><<<grid, kThreads, 0, rank_stream>>>(v, chunk, vectors);
   });
 }
 
-template <class T, bool kVectors>
+template <class T, bool kVectors, bool kStaggered = false>
 void prepare() {
-  require_resident(two_shot<T, kVectors>, "two_shot");
+  require_resident(two_shot<T, kVectors, kStaggered>, "two_shot");
 }
 
 template <class T>

@@ -52,8 +52,7 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm)
   for (int j = 0; j < v.gpus; ++j) {
     if (j == v.rank) continue;
     const allreduce4::ChunkRange c = allreduce4::chunk_range(v.n, chunk, j);
-    // An empty chunk (n < G·kVec) is skipped outright: sum_range's element tail would start
-    // below it when n is not a multiple of a vector.
+    // An empty chunk (n < G·kVec) has nothing to push.
     if (c.hi > c.lo)
       sum_range<kUnroll, true>(mine, 1, c.lo, c.hi, vectors, StoreToSlot<T>{st.at(v.gpus, j, v.rank), c.lo});
   }

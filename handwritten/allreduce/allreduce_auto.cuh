@@ -9,6 +9,7 @@
 #include "handwritten/allreduce/allreduce9_two_shot_push.cuh"
 #include "handwritten/allreduce/allreduce11_one_shot_ll128_pdl.cuh"
 #include "handwritten/allreduce/allreduce12_two_shot_ll128_pdl.cuh"
+#include "handwritten/allreduce/allreduce13_ring_copy_engines.cuh"
 #include "handwritten/allreduce/allreduce_plan.hpp"
 
 namespace kl::allreduce_auto {
@@ -25,8 +26,10 @@ void launch(const AllreduceArgs<T>& a, cudaStream_t s) {
     case allreduce_plan::Step::one_shot_ll128_pdl: return allreduce11::launch<T>(a, s);
     case allreduce_plan::Step::two_shot_ll128_pdl: return allreduce12::launch<T>(a, s);
     case allreduce_plan::Step::one_shot_push: return allreduce7::launch<T>(a, s);
-    case allreduce_plan::Step::two_shot: return allreduce4::launch<T, false>(a, s);
+    case allreduce_plan::Step::two_shot_vec16: return allreduce4::launch<T, true>(a, s);
     case allreduce_plan::Step::two_shot_push: return allreduce9::launch<T>(a, s);
+    case allreduce_plan::Step::two_shot_staggered: return allreduce4::launch<T, true, true>(a, s);
+    case allreduce_plan::Step::ring_copy_engines: return allreduce13::launch<T>(a, s);
   }
 }
 
@@ -36,7 +39,8 @@ void prepare() {
   allreduce11::prepare<T>();
   allreduce12::prepare<T>();
   allreduce7::prepare<T>();
-  allreduce4::prepare<T, false>();
+  allreduce4::prepare<T, true>();
+  allreduce4::prepare<T, true, true>();
   allreduce9::prepare<T>();
 }
 
@@ -46,12 +50,14 @@ AllreduceVariant<T> variant() {
       .info = {"allreduce_auto", "beyond",
                "the step for the size and GPU count: the LL128 one-shot launched early for small messages (the LL "
                "one-shot without NVLink), the LL128 two-shot on more than two GPUs, then on two GPUs the push "
-               "one-shot and the push two-shot, on more the two-shot"},
+               "one-shot, the 16-byte two-shot and the push two-shot, on more the staggered two-shot; the ring "
+               "with the copy engines for the largest"},
       .launch = launch<T>,
       .workspace_bytes = [](AllreduceSize s) -> std::size_t {
         switch (step_of<T>(s)) {
           case allreduce_plan::Step::one_shot_push: return allreduce7::workspace_bytes<T>(s);
           case allreduce_plan::Step::two_shot_push: return allreduce9::workspace_bytes<T>(s);
+          case allreduce_plan::Step::ring_copy_engines: return allreduce13::workspace_bytes<T>(s);
           default: return 0;
         }
       },

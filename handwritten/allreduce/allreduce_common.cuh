@@ -217,7 +217,8 @@ __device__ __forceinline__ void sum_ranks_vec(const T* const* src, int gpus, std
 // then elements one by one over the tail, kUnroll at a time. Which elements a block handles
 // depends only on (lo, hi, the grid, `vectors`): the push step relies on block b of every rank
 // handling the same ones. For each: v = src[0] + ... + src[G-1] in rank order, handed to
-// store.vec(i, v[kVec]) or store.one(i, v). `lo` must be a multiple of kVec<T> when `vectors`.
+// store.vec(i, v[kVec]) or store.one(i, v). `lo` must be a multiple of kVec<T> when `vectors`, unless
+// the range is empty.
 template <int kUnroll, bool kVectors, class T, class Store>
 __device__ __forceinline__ void sum_range(const T* const* src, int gpus, std::size_t lo, std::size_t hi, bool vectors,
                                           const Store& store) {
@@ -234,7 +235,10 @@ __device__ __forceinline__ void sum_range(const T* const* src, int gpus, std::si
         for (int u = 0; u < kUnroll; ++u)
           if (w + u * stride < whi) store.vec((w + u * stride) * kVec<T>, acc[u]);
       }
-      tail = whi * kVec<T>;
+      // An empty range past n (a chunk of a message shorter than the group's chunks) has lo = hi
+      // = n, not a multiple of a vector: its tail must not start below lo, where another rank's
+      // chunk is.
+      tail = whi * kVec<T> > lo ? whi * kVec<T> : lo;
     }
   }
   for (std::size_t i = tail + first; i < hi; i += stride * kUnroll) {

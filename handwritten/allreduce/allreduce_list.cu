@@ -2,7 +2,8 @@
 // the host, peer copies, one-shot and two-shot peer kernels, their 16-byte forms, the one-shot that
 // pushes instead of pulling, the one that carries its flags in its data, the two-shot that only
 // stores, the flags-in-data one-shot with 128-byte lines, the same launched early (PDL), the
-// two-shot in those lines, and the step picked by size. NCCL is the library (library_baselines/allreduce_nccl.cu).
+// two-shot in those lines, the ring with the copy engines moving, the two-shot with its peers
+// staggered, and the step picked by size. NCCL is the library (library_baselines/allreduce_nccl.cu).
 #include "handwritten/allreduce/allreduce1_through_host.cuh"
 #include "handwritten/allreduce/allreduce2_peer_copy.cuh"
 #include "handwritten/allreduce/allreduce3_one_shot.cuh"
@@ -15,6 +16,8 @@
 #include "handwritten/allreduce/allreduce10_one_shot_ll128.cuh"
 #include "handwritten/allreduce/allreduce11_one_shot_ll128_pdl.cuh"
 #include "handwritten/allreduce/allreduce12_two_shot_ll128_pdl.cuh"
+#include "handwritten/allreduce/allreduce13_ring_copy_engines.cuh"
+#include "handwritten/allreduce/allreduce14_two_shot_staggered.cuh"
 #include "handwritten/allreduce/allreduce_auto.cuh"
 
 namespace kl {
@@ -34,6 +37,8 @@ std::vector<AllreduceVariant<T>> allreduce_handwritten() {
       allreduce10::variant<T>(),
       allreduce11::variant<T>(),
       allreduce12::variant<T>(),
+      allreduce13::variant<T>(),
+      allreduce14::variant<T>(),
       allreduce_auto::variant<T>(),
   };
 }

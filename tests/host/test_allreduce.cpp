@@ -171,13 +171,14 @@ TEST_CASE("--ops: 1 or an even count of at least 4, refused with one line otherw
 }
 
 TEST_CASE("allreduce_auto's plan: the LL128 one-shot launched early, the LL128 two-shot on more than two GPUs, "
-          "then on two GPUs the push one-shot up to 4 MiB and the push two-shot, on more GPUs the two-shot") {
+          "then on two GPUs the push one-shot up to 4 MiB, the 16-byte two-shot to 16 MiB and the push two-shot, "
+          "on more GPUs the staggered two-shot; the copy-engine ring for the largest") {
   using namespace kl::allreduce_plan;
   for (int g : {2, 3, 4, 8}) {
     CAPTURE(g);
     CHECK(step_for(4, g, true) == Step::one_shot_ll128_pdl);
     CHECK(step_for(64 << 10, g, true) == Step::one_shot_ll128_pdl);
-    CHECK(step_for(std::size_t{1} << 30, g, true) == (g == 2 ? Step::two_shot_push : Step::two_shot));
+    CHECK(step_for(std::size_t{1} << 30, g, true) == Step::ring_copy_engines);
     CHECK(step_for(kLine128MaxBytes + 4, g, true) != Step::one_shot_ll128_pdl);  // never past the lines
     CHECK(!two_shot_ll128_fits(std::size_t(g) * kLine128MaxBytes / 2 + 4, g));
     CHECK(step_for(std::size_t(g) * kLine128MaxBytes / 2 + 4, g, true) != Step::two_shot_ll128_pdl);
@@ -187,11 +188,20 @@ TEST_CASE("allreduce_auto's plan: the LL128 one-shot launched early, the LL128 t
   CHECK(step_for(kLine128MaxBytes, 2, true) == Step::one_shot_ll128_pdl);  // every message its lines hold
   CHECK(step_for(kLine128MaxBytes + 4, 2, true) == Step::one_shot_push);     // never the LL128 two-shot on two
   CHECK(step_for(kPushMaxBytes, 2, true) == Step::one_shot_push);
-  CHECK(step_for(kPushMaxBytes + 4, 2, true) == Step::two_shot_push);
+  CHECK(step_for(kPushMaxBytes + 4, 2, true) == Step::two_shot_vec16);
+  CHECK(step_for(8 << 20, 2, true) == Step::two_shot_vec16);
+  CHECK(step_for(kVec16MaxBytes + 4, 2, true) == Step::two_shot_push);
+  CHECK(step_for(std::size_t{32} << 20, 2, true) == Step::two_shot_push);
+  CHECK(step_for(kRingMinBytes2 - 4, 2, true) == Step::two_shot_push);
+  CHECK(step_for(kRingMinBytes2, 2, true) == Step::ring_copy_engines);  // 256 MiB
+  CHECK(step_for(std::size_t{32} << 20, 4, true) == Step::two_shot_staggered);
+  CHECK(step_for(kRingMinBytes, 4, true) == Step::two_shot_staggered);
+  CHECK(step_for(kRingMinBytes + 4, 4, true) == Step::ring_copy_engines);
+  CHECK(step_for(std::size_t{128} << 20, 4, true) == Step::ring_copy_engines);
   CHECK(step_for(256 << 10, 4, true) == Step::one_shot_ll128_pdl);
   CHECK(step_for(512 << 10, 4, true) == Step::two_shot_ll128_pdl);
   CHECK(step_for(kLine128MaxBytes * 2, 4, true) == Step::two_shot_ll128_pdl);  // 3.75 MiB: four chunks of half a slot
-  CHECK(step_for(kLine128MaxBytes * 2 + 4, 4, true) == Step::two_shot);
+  CHECK(step_for(kLine128MaxBytes * 2 + 4, 4, true) == Step::two_shot_staggered);
   CHECK(step_for(64 << 10, 8, true) == Step::one_shot_ll128_pdl);
   CHECK(step_for(128 << 10, 8, true) == Step::two_shot_ll128_pdl);
   // Without NVLink the LL128 steps are never taken: the LL one-shot while 2(G-1)·bytes <= 1.5 MiB
@@ -204,7 +214,8 @@ TEST_CASE("allreduce_auto's plan: the LL128 one-shot launched early, the LL128 t
       CHECK(s != Step::one_shot_ll128_pdl);
       CHECK(s != Step::two_shot_ll128_pdl);
       if (2 * std::size_t(g - 1) * b <= kLineTrafficMax) CHECK(s == Step::one_shot_ll);
-      else CHECK(s == (g == 2 ? (b <= kPushMaxBytes ? Step::one_shot_push : Step::two_shot_push) : Step::two_shot));
+      else if (b > kRingMinBytes2) CHECK(s == Step::ring_copy_engines);
+      else CHECK(s == (g == 2 ? Step::one_shot_push : Step::two_shot_staggered));
     }
   }
   CHECK(step_for(kLineMaxBytes + 4, 2, false) == Step::one_shot_push);  // never past the LL lines
@@ -254,7 +265,8 @@ TEST_CASE("--list shows the allreduce ladder and NCCL") {
   for (const char* v : {"allreduce1_through_host", "allreduce2_peer_copy", "allreduce3_one_shot", "allreduce4_two_shot",
                         "allreduce5_one_shot_vec16", "allreduce6_two_shot_vec16", "allreduce7_one_shot_push",
                         "allreduce8_one_shot_ll", "allreduce9_two_shot_push", "allreduce10_one_shot_ll128",
-                        "allreduce11_one_shot_ll128_pdl", "allreduce12_two_shot_ll128_pdl", "allreduce_auto",
+                        "allreduce11_one_shot_ll128_pdl", "allreduce12_two_shot_ll128_pdl",
+                        "allreduce13_ring_copy_engines", "allreduce14_two_shot_staggered", "allreduce_auto",
                         "nccl_allreduce [library]"})
     CHECK(text.find(v) != std::string::npos);
 }
@@ -277,8 +289,9 @@ TEST_CASE("allreduce_auto names steps of the ladder, and --ops N is an axis of t
   std::vector<std::string> names;
   for (const auto& v : allreduce_handwritten<float>()) names.emplace_back(v.info.name);
   for (auto s : {allreduce_plan::Step::one_shot_ll, allreduce_plan::Step::one_shot_ll128_pdl, allreduce_plan::Step::two_shot_ll128_pdl,
-                 allreduce_plan::Step::one_shot_push, allreduce_plan::Step::two_shot,
-                 allreduce_plan::Step::two_shot_push})
+                 allreduce_plan::Step::one_shot_push, allreduce_plan::Step::two_shot_vec16,
+                 allreduce_plan::Step::two_shot_push, allreduce_plan::Step::two_shot_staggered,
+                 allreduce_plan::Step::ring_copy_engines})
     CHECK(std::find(names.begin(), names.end(), allreduce_plan::step_name(s)) != names.end());
   const ProblemKey k = make_key(family<AllreduceFamily>(), DType::f32, {1024});
   RunOptions o;
@@ -325,7 +338,7 @@ TEST_CASE("below two GPUs every allreduce row is skipped with a one-line reason,
   for (DType t : {DType::i32, DType::f32, DType::f64}) {
     const auto rows = f.run(make_key(f, t, {1000}), ctx);
     CHECK(ctx.fatal.empty());
-    REQUIRE(rows.size() == 14);  // twelve steps, allreduce_auto and NCCL
+    REQUIRE(rows.size() == 16);  // fourteen steps, allreduce_auto and NCCL
     for (const Row& r : rows) {
       INFO(r.variant << ": " << status_name(r.status) << " " << r.note);
       CHECK(r.status == RowStatus::skipped);
