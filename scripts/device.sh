@@ -147,8 +147,8 @@ if has allreduce; then  # two or more GPUs (docs/allreduce.md)
   report allreduce_warm gz -f allreduce --ops 100
   report allreduce_issue_warm gz -f allreduce -s 256,16384,131072 --ops 100
   report allreduce_sweep_warm gz -f allreduce -t float --default-sweep --max-time 0.1 --ops 20 \
-    -v 'allreduce[4-9]*,allreduce1[0-2]*,allreduce_auto'
-  report allreduce_odd gz -f allreduce -t int,float,double -s 1,3,1000003
+    -v 'allreduce[4-9]*,allreduce1[0-4]*,allreduce_auto'
+  report allreduce_odd gz -f allreduce -t int,float,double -s 1,2,3,5,15,1000003
   # An injected trap costs its own row only (--isolate); the sanitizer's three tools over the push,
   # LL, push two-shot and LL128 steps and allreduce_auto (validation runs, small sizes, every type).
   # (compare exits 1 there: the injected trap's row is an error, which is this step's expected outcome)
@@ -162,7 +162,7 @@ if has allreduce; then  # two or more GPUs (docs/allreduce.md)
   # --report-api-errors no: the requirement probes ask for kernels a 90a-real build has no image
   # of (cudaFuncGetAttributes fails, by design); memory errors are still reported
   sanitize allreduce_sanitize.txt allreduce --report-api-errors no "$bin/compare" -q --validate-only --no-files \
-    --skip-library -f allreduce -t int,float,double -s 1,33,4099,65537 -v 'allreduce[7-9]*,allreduce1[0-2]*,allreduce_auto'
+    --skip-library -f allreduce -t int,float,double -s 1,33,4099,65537 -v 'allreduce[7-9]*,allreduce1[0-4]*,allreduce_auto'
 fi
 if has walkthrough; then  # docs/your-kernel.md's GPU half: this repository's examples graded as the doc shows
   # (bob's kernel fails on purpose: compare exits 1, which is this stage's expected outcome)
