@@ -27,8 +27,10 @@
 // the copy that brought its segment; rank r's part ends once its copy stream is done (its input
 // and output are no longer read) and the last copy into it has landed. Every event wait binds to
 // the record made just before it on the host, so operations back to back never mix their events.
-// The host enqueues about 27·S·G calls per operation: a cold sample of a small message is the
-// host's time, so the step is for large messages (allreduce_auto, allreduce_plan.hpp).
+// The host enqueues 9(G-1) calls per segment and rank (six per reduce-scatter step: a wait, the
+// copy, a record, a wait, the add, a record; three per all-gather step): a cold sample of a small
+// message is the host's time, so the step is for large messages (allreduce_auto,
+// allreduce_plan.hpp).
 //
 // Workspace: G-1 staging slots of one chunk (16-byte padded) on every GPU, one per step, so a
 // segment copied in at step k+1 never lands on one still being added from step k.
@@ -59,6 +61,8 @@ constexpr int event_index(int kind, int step, int segment) {
   return (kind * (kMaxGpus - 1) + step) * kRingSegments + segment;
 }
 enum : int { kCopied = 0, kAdded = 1, kGathered = 2 };
+static_assert(event_index(kGathered, kMaxGpus - 2, kRingSegments - 1) == kRingEvents - 1,
+              "GpuGroup::ring holds one event per kind, ring step and segment");
 
 template <class T>
 struct Ring {

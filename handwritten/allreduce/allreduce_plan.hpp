@@ -46,7 +46,7 @@ inline constexpr std::size_t kPushMaxBytes = std::size_t{4} << 20;
 // bytes, up to here (measured ahead of the push two-shot at 8 MiB, behind it at 32 MiB).
 inline constexpr std::size_t kVec16MaxBytes = std::size_t{16} << 20;
 // The ring with the copy engines (allreduce13) moves bytes faster than any SM pattern, but it
-// enqueues about 27 calls per segment and rank and waits on events between GPUs: it takes over
+// enqueues 9(G-1) calls per segment and rank and waits on events between GPUs: it takes over
 // where the SM two-shots' ceiling, not that overhead, sets the time. Measured crossings: on more
 // than two GPUs it is behind the staggered two-shot at 32 MiB and ahead at 128 MiB; on two it is
 // behind the push two-shot at 32 MiB and ahead at 256 MiB.
