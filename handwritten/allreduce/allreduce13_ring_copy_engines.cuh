@@ -5,8 +5,8 @@
 // once. Past a few MiB that is a bandwidth contest, and the fabric has a ceiling for each way of
 // filling it: SM loads from every peer, SM stores into every peer, copy engines pushing into every
 // peer, and a copy engine pushing into one peer only. On NVSwitch machines the last is the
-// highest of the four (docs/allreduce.md, "The ceilings"), and it is the ring's pattern: each GPU
-// sends only to the next. So take NCCL's ring and give its moving to the copy engines:
+// highest of the four (docs/allreduce.md, "The bandwidth steps"), and it is the ring's pattern:
+// each GPU sends only to the next. So take NCCL's ring and give its moving to the copy engines:
 //   reduce-scatter, G-1 steps: at step k rank r copies chunk (r-k) mod G of its running sum (its
 //     input at step 0) into a staging slot on rank r+1, which adds its own input's chunk to it, in
 //     its output. After G-1 steps rank r holds the full sum of chunk (r+1) mod G.
