@@ -15,7 +15,8 @@ namespace kl::gemm13 {
 using namespace hopper;
 
 // One block's producer state: its maps, barriers and tile (row0, col0); `rank` its CTA's rank in
-// the cluster form. Barrier b of the full[STAGES], empty[STAGES], staging[kStaging] arrays is at
+// the cluster form; k0 the first k of its slice (split-K; 0 unsplit): tile t is k0 + t·BK.. of
+// A's columns and B's rows. Barrier b of the full[STAGES], empty[STAGES], staging[kStaging] arrays is at
 // full0 + 8·b.
 template <class C>
 struct Producer {
@@ -23,13 +24,13 @@ struct Producer {
   const CUtensorMap* map_a;
   const CUtensorMap* map_b;
   unsigned smem, full0, empty0;
-  int row0, col0, M, rank;
+  int row0, col0, M, rank, k0;
 
   // Tile t's A (BK / kABoxK boxes of kABoxK k, one after the other) to shared address dst,
   // completing on barrier bar.
   __device__ __forceinline__ void copy_a(unsigned dst, unsigned bar, int t) const {
 #pragma unroll
-    for (int h = 0; h < C::kABoxes; ++h) tma_load_2d(dst + h * C::kABoxBytes, map_a, bar, t * BK + h * C::kABoxK, row0);
+    for (int h = 0; h < C::kABoxes; ++h) tma_load_2d(dst + h * C::kABoxBytes, map_a, bar, k0 + t * BK + h * C::kABoxK, row0);
   }
 
   // Tile t into slot t % STAGES (one thread). Cluster form: the slot is free once the FMA warps of
@@ -46,19 +47,19 @@ struct Producer {
       mbar_arrive_expect_tx(full, (a_live ? C::kABytes : 0) + C::kBBytes);
       if (a_live) copy_a(stage, full, t);
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-      tma_load_2d_multicast(stage + C::kABytes + rank * C::kBPartBytes, map_b, full, col0, t * BK + rank * C::kBPartK,
+      tma_load_2d_multicast(stage + C::kABytes + rank * C::kBPartBytes, map_b, full, col0, k0 + t * BK + rank * C::kBPartK,
                             static_cast<std::uint16_t>((1u << C::CLUSTER_M) - 1));
 #else  // ptxas advises multicast for sm_90a only: elsewhere every CTA loads all parts itself (same bytes, same barriers)
 #pragma unroll
       for (int q = 0; q < C::CLUSTER_M; ++q)
-        tma_load_2d(stage + C::kABytes + q * C::kBPartBytes, map_b, full, col0, t * BK + q * C::kBPartK);
+        tma_load_2d(stage + C::kABytes + q * C::kBPartBytes, map_b, full, col0, k0 + t * BK + q * C::kBPartK);
 #endif
     } else {
       if (t >= STAGES) mbar_wait(empty0 + 8 * s, ((t / STAGES) & 1) ^ 1);
       const unsigned full = full0 + 8 * s, stage = smem + s * C::kStageBytes;
       mbar_arrive_expect_tx(full, C::kStageBytes);  // whole boxes: the zero fill counts too
       copy_a(stage, full, t);
-      tma_load_2d(stage + C::kABytes, map_b, full, col0, t * BK);
+      tma_load_2d(stage + C::kABytes, map_b, full, col0, k0 + t * BK);
     }
   }
 
@@ -86,7 +87,7 @@ struct Producer {
       if (p == 0) {
         if (t >= STAGES) mbar_wait(empty0 + 8 * s, ((t / STAGES) & 1) ^ 1);
         mbar_expect_tx(full, C::kBBytes);  // before any arrive of this phase: p = 0 arrives below
-        tma_load_2d(smem + s * C::kStageBytes + C::kABytes, map_b, full, col0, t * BK);
+        tma_load_2d(smem + s * C::kStageBytes + C::kABytes, map_b, full, col0, k0 + t * BK);
         mbar_wait(staged, staged_parity);
       }
       named_barrier(1, 128);

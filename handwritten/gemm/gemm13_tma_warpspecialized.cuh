@@ -57,7 +57,7 @@ using namespace hopper;
 template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int REGS, bool B_OUTER, int CLUSTER_M = 1, bool TRANSPOSE_A = false>
 __global__ void __launch_bounds__(Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REGS, B_OUTER, CLUSTER_M, TRANSPOSE_A>::kThreads, 1)
     kernel_tma(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
-               float* __restrict__ c, int M, int N, int K) {
+               float* __restrict__ c, int M, int N, int K, int k_split, std::size_t split_stride) {
 #if KL_ARCH_AT_LEAST(90)  // TMA and mbarrier; compiled for older targets as an empty kernel
   using C = Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REGS, B_OUTER, CLUSTER_M, TRANSPOSE_A>;
   constexpr bool SETMAXNREG = C::SETMAXNREG;
@@ -66,7 +66,12 @@ __global__ void __launch_bounds__(Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REG
   const unsigned smem = static_cast<unsigned>(__cvta_generic_to_shared(smem_raw));
   const unsigned full0 = smem + C::kBarrierOffset, empty0 = full0 + 8 * STAGES;
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  const int tiles = ceil_div(K, BK);
+  // Split-K (launch_split): block z computes k in [z·k_split, (z+1)·k_split) into slice z of the
+  // workspace. k_split is a multiple of BK, so only the last slice has a ragged end, at K, where
+  // TMA's zero fill covers it as it does unsplit. Unsplit: k_split >= K, z = 0, stride 0.
+  const int k0 = blockIdx.z * k_split;
+  const int tiles = ceil_div(min(K - k0, k_split), BK);
+  c += blockIdx.z * split_stride;
 
   // Grouped raster: consecutive blocks walk down 8 tile rows before moving right, so the blocks
   // resident together share their B columns and A rows in L2. The cluster form walks pairs of
@@ -102,7 +107,7 @@ __global__ void __launch_bounds__(Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REG
     __syncthreads();
   }
 
-  const Producer<C> producer{&map_a, &map_b, smem, full0, empty0, row0, col0, M, rank};
+  const Producer<C> producer{&map_a, &map_b, smem, full0, empty0, row0, col0, M, rank, k0};
   if (threadIdx.x == (SETMAXNREG ? C::kConsumers : 0)) {
     prefetch_tensormap(&map_a);
     prefetch_tensormap(&map_b);
@@ -242,12 +247,40 @@ void launch(const GemmArgs<float>& g, cudaStream_t s) {
   launch_tiled(g, C::CLUSTER_M * C::BM, C::BN, [&](dim3 grid, const float* A, float* Cp, int M) {
     const CUtensorMap map_a = encode_map(A, M, g.K, C::BM, C::kABoxK, swizzle_for_row(C::kRowBytes));
     if constexpr (C::CLUSTER_M == 1) {
-      kernel_for<C><<<grid, C::kThreads, C::kSmemBytes, s>>>(map_a, map_b, Cp, M, g.N, g.K);
+      kernel_for<C><<<grid, C::kThreads, C::kSmemBytes, s>>>(map_a, map_b, Cp, M, g.N, g.K, g.K, std::size_t(0));
     } else {
       KL_CUDA_CHECK(launch_with_cluster(kernel_for<C>, dim3(grid.x * C::CLUSTER_M, grid.y), dim3(C::kThreads),
-                                        dim3(C::CLUSTER_M), C::kSmemBytes, s, map_a, map_b, Cp, M, g.N, g.K));
+                                        dim3(C::CLUSTER_M), C::kSmemBytes, s, map_a, map_b, Cp, M, g.N, g.K, g.K,
+                                        std::size_t(0)));
     }
   });
+}
+
+// Split-K: C = A·B in `splits` slices of k (gemm_schedule.cuh's plan, as gemm10's and gemm11's):
+// one slice is launch above; several write their partial tiles into consecutive M × N slices of
+// g.workspace (grid.z = the slices), which splitk_reduce adds into C in slice order. For products
+// whose tiles alone leave SMs idle (float 1000³: 32 tiles of 128 × 256 for 132 SMs).
+template <class C>
+void launch_split(const GemmArgs<float>& g, int splits, cudaStream_t s) {
+  static_assert(C::CLUSTER_M == 1, "split-K with the unclustered forms only");
+  const int ks = k_per_split(g.K, splits, C::BK), used = used_splits(g.K, splits, C::BK);
+  if (used <= 1 || !tma_ok(g)) return launch<C>(g, s);
+  const std::size_t mn = static_cast<std::size_t>(g.M) * g.N;
+  GemmArgs<float> h = g;
+  h.C = static_cast<float*>(g.workspace);
+  const CUtensorMap map_b = encode_map(g.B, g.K, g.N, C::kBPartK, C::BN, CU_TENSOR_MAP_SWIZZLE_NONE);
+  launch_tiled(h, C::BM, C::BN, [&](dim3 grid, const float* A, float* out, int M) {
+    const CUtensorMap map_a = encode_map(A, M, g.K, C::BM, C::kABoxK, swizzle_for_row(C::kRowBytes));
+    grid.z = used;
+    kernel_for<C><<<grid, C::kThreads, C::kSmemBytes, s>>>(map_a, map_b, out, M, g.N, g.K, ks, mn);
+  });
+  launch_splitk_reduce(h.C, g.C, mn, used, s);
+}
+// The list's split count: the fill rule of gemm10_splitk (splitk_splits, kFillSMs), one block per
+// SM (gemm13's tiles hold all of one SM's shared memory).
+template <class C>
+int splits(GemmShape sh) {
+  return splitk_splits(sh, C::BM, C::BN, C::BK, 1);
 }
 
 inline constexpr std::string_view kFeatureTmaMulticast =
@@ -266,6 +299,20 @@ GemmVariant<float> variant() {
                     .kernel = reinterpret_cast<const void*>(kernel_for<C>)},
           .launch = launch<C>,
           .prepare = prepare<C>};
+}
+
+// The split-K form of an unclustered Config: "<its name>_splitk". Where TMA cannot describe the
+// product it runs the fallback unsplit (no workspace is used then).
+template <class C>
+GemmVariant<float> variant_splitk() {
+  GemmVariant<float> v = variant<C>();
+  v.info.name = keep_name(C::name() + "_splitk");
+  v.info.lesson = "Hopper: gemm13 with k split over blockIdx.z where its tiles alone leave SMs idle; partial "
+                       "tiles in the workspace, an ordered reduction (no atomics)";
+  v.launch = [](const GemmArgs<float>& g, cudaStream_t s) { launch_split<C>(g, splits<C>({g.M, g.N, g.K}), s); };
+  v.workspace_bytes = [](GemmShape sh) { return splitk_workspace<float>(sh, splits<C>(sh), C::BK); };
+  v.rounding_depth = [](GemmShape sh) { return splitk_depth(sh.K, splits<C>(sh), C::BK); };
+  return v;
 }
 
 }  // namespace kl::gemm13

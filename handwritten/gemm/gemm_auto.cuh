@@ -155,6 +155,9 @@ using gemm_plan::Step;
 using Choice = gemm_plan::StepChoice;
 static_assert(gemm10::Config<float, 64, 64, 16, 32, 32, 4, 8, 4, gemm10::BSource::kn>::kMinBlocks == gemm_plan::kSplit64Blocks);
 static_assert(gemm11::Config<32, 32, 16, 16, 16, 4, 8, gemm11::BLayout::kn>::kMinBlocks == gemm_plan::kSplitDmma32Blocks);
+#if defined(KL_BUILD_SM90A)
+static_assert(Gemm13::BM == gemm_plan::kG13Bm && Gemm13::BN == gemm_plan::kG13Bn && Gemm13::BK == gemm_plan::kG13Bk);
+#endif
 static_assert(gemm_shallow_k::kMaxK<float> == gemm_plan::kShallowMaxK(false) && gemm_shallow_k::kMaxK<double> == gemm_plan::kShallowMaxK(true));
 
 // This device's features for these buffers (gemm_plan::AutoFeatures).
@@ -179,7 +182,7 @@ void run(Choice c, const GemmArgs<T>& g, cudaStream_t s) {
       case Step::g10_128: return gemm10::launch_split<float, 128, 128, 16, 64, 32, 8, 8, 3>(g, 1, s);
       case Step::g12: return gemm12::launch<float, 256, 128, 16, 64, 64, 16, 8, 4>(g, s);
 #if defined(KL_BUILD_SM90A)
-      case Step::g13: return gemm13::launch<Gemm13>(g, s);
+      case Step::g13: return gemm13::launch_split<Gemm13>(g, c.splits, s);
 #endif
       case Step::shallow: return gemm_shallow_k::launch<float>(g, s);
       default: break;
@@ -209,9 +212,15 @@ inline std::mutex& choices_mutex() {
   static std::mutex m;
   return m;
 }
+// Each key's choice, and whether tune measured it (false: the model's first, kept so that launch
+// does not rebuild the shortlist on every call; tune still measures that key).
+struct Chosen {
+  Choice choice;
+  bool measured;
+};
 template <class T>
-std::map<Key, Choice>& choices() {
-  static std::map<Key, Choice> m;
+std::map<Key, Chosen>& choices() {
+  static std::map<Key, Chosen> m;
   return m;
 }
 template <class T>
@@ -233,12 +242,12 @@ Key key_of(const GemmArgs<T>& g) {
 template <class T>
 Choice choice_for(const GemmArgs<T>& g) {
   const Key k = key_of(g);
-  {
-    std::lock_guard<std::mutex> lock(choices_mutex());
-    const auto& m = choices<T>();
-    if (const auto it = m.find(k); it != m.end()) return it->second;
-  }
-  return shortlist<T>({g.M, g.N, g.K}, k.vec, k.tma).front();
+  std::lock_guard<std::mutex> lock(choices_mutex());
+  auto& m = choices<T>();
+  if (const auto it = m.find(k); it != m.end()) return it->second.choice;
+  const Choice first = shortlist<T>({g.M, g.N, g.K}, k.vec, k.tma).front();
+  m.emplace(k, Chosen{first, false});
+  return first;
 }
 // KL_GEMM_AUTO_TRACE=1: tune prints each step's median to stderr (why it chose what it chose).
 inline bool trace_on() {
@@ -285,8 +294,10 @@ inline bool tuning_on() {
 // steps instead, each run after another step's, the power-capped large DGEMMs ranked the 64²
 // and 128² DMMA tiles the other way from the runner's samples, so each step is timed as the
 // runner times it, after itself. The choice is kept for this device, shape and path. Outside any timed region
-// (Variant::tune); a stream being captured cannot be timed, so nothing is chosen there. Where the
-// flush buffer cannot be had (a full GPU), the runs go unflushed.
+// (Variant::tune); a stream being captured cannot be timed, so nothing is chosen there. The flush
+// buffer is allocated per tuned shape and freed after it (one cudaMalloc per shape, outside any
+// timed region): kept for the process it would hold twice the L2 of the caller's memory for good.
+// Where it cannot be had (a full GPU), the runs go unflushed.
 constexpr double kTuneMargin = 0.015;
 template <class T>
 void tune(const GemmArgs<T>& g, cudaStream_t s) {
@@ -299,7 +310,7 @@ void tune(const GemmArgs<T>& g, cudaStream_t s) {
   const Key k = key_of(g);
   {
     std::lock_guard<std::mutex> lock(choices_mutex());
-    if (choices<T>().count(k)) return;
+    if (const auto it = choices<T>().find(k); it != choices<T>().end() && it->second.measured) return;
   }
   const std::vector<Choice> list = shortlist<T>({g.M, g.N, g.K}, k.vec, k.tma);
   Choice best = list.front();
@@ -347,7 +358,7 @@ void tune(const GemmArgs<T>& g, cudaStream_t s) {
     if (flush) KL_CUDA_CHECK(cudaFree(flush));
   }
   std::lock_guard<std::mutex> lock(choices_mutex());
-  choices<T>()[k] = best;
+  choices<T>()[k] = Chosen{best, true};
 }
 
 template <class T>
@@ -409,6 +420,8 @@ std::size_t workspace_bytes(GemmShape sh) {
   std::size_t bytes = 0;
   for (int n : gemm_plan::auto_split_counts(sh, std::is_same_v<T, double>, sm_count()))
     bytes = std::max(bytes, splitk_workspace<T>(sh, n, kBK));
+  if constexpr (std::is_same_v<T, float>)  // gemm13's split (a candidate only where TMA applies)
+    bytes = std::max(bytes, splitk_workspace<T>(sh, gemm_plan::g13_splits(sh, sm_count()), gemm_plan::kG13Bk));
   return bytes;
 }
 // A tiled product's depth is K: every step it may pick runs one k-ordered chain per output or a

@@ -346,6 +346,10 @@ inline std::vector<int> auto_split_counts(GemmShape sh, bool dbl, long long sms)
   }
   return n;
 }
+// gemm13's tile in gemm_auto (gemm13::R232At, checked where it is launched) and its split count:
+// splitk_splits at one block per SM.
+constexpr int kG13Bm = 128, kG13Bn = 256, kG13Bk = 32;
+inline int g13_splits(GemmShape sh, long long sms) { return splitk_splits(sh, kG13Bm, kG13Bn, kG13Bk, 1, sms); }
 // Every step gemm_auto may run for a tiled product (float: `dbl` false; double on the FP64
 // tensor cores: true).
 inline std::vector<StepChoice> auto_candidates(GemmShape sh, bool dbl, AutoFeatures f) {
@@ -359,7 +363,13 @@ inline std::vector<StepChoice> auto_candidates(GemmShape sh, bool dbl, AutoFeatu
       c.push_back({Step::g9_128x16});
       if (f.huge) c.push_back({Step::g12});
     }
-    if (f.tma) c.push_back({Step::g13});
+    if (f.tma) {
+      c.push_back({Step::g13});
+      // and split, where its tiles leave SMs idle: the fill rule at one block per SM (gemm13's
+      // split form, gemm13::splits, with the device's SMs)
+      const int n = g13_splits(sh, f.sms);
+      if (used_splits(sh.K, n, kG13Bk) > 1) c.push_back({Step::g13, n});
+    }
     if (sh.K <= kShallowMaxK(false)) c.push_back({Step::shallow});
   } else {
     for (int n : auto_split_counts(sh, true, f.sms)) c.push_back({Step::g11_32, n});
