@@ -433,7 +433,7 @@ const char* step_name(StepChoice c, GemmShape s) {
     case Step::g9_128x16: return "g9_128x16";
     case Step::g10_128: return "g10_128";
     case Step::g12: return "g12";
-    case Step::g13: return "g13";
+    case Step::g13: return c.splits == 1 ? "g13" : "g13_split";
     case Step::g11_32: return c.splits == 1 ? "g11_32" : "g11_32_split";
     case Step::g11_64: return "g11_64";
     case Step::g11_64pf: return "g11_64pf";
@@ -546,7 +546,7 @@ TEST_CASE("gemm_auto's shortlist holds a step within 3% of the fastest measured,
     {{943, 572, 66}, false, "g9_64"},
     {{994, 743, 464}, false, "g10_64_fill"},
     {{999, 1001, 33}, false, "g10_64 g10_64_fill"},
-    {{1000, 1000, 1000}, false, "g10_64_fill"},
+    {{1000, 1000, 1000}, false, "g13_split"},
     {{1024, 1024, 64}, false, "g9_64"},
     {{1024, 1024, 65}, false, "g9_64"},
     {{1050, 1688, 54}, false, "g9_128x8 g9_64"},
@@ -785,6 +785,19 @@ TEST_CASE("gemm_auto's candidates: what the device and the buffers allow, splits
   all.vec = all.tma = all.huge = all.dmma_large = true;
   const auto f = auto_candidates({4096, 4096, 4096}, false, all);
   CHECK(f.size() == 7);  // gemm10 64² (1 slice: the tiles fill the GPU), 128²; gemm9 ×3, gemm12, gemm13
+  // gemm13 split where its 128 × 256 tiles leave SMs idle (float 1000³: 32 tiles, 4 slices of 8
+  // k tiles), only on the TMA path, never where its tiles fill the GPU
+  const auto g13_split = [](const std::vector<StepChoice>& v) {
+    for (const StepChoice& c : v)
+      if (c.step == Step::g13 && c.splits > 1) return c.splits;
+    return 0;
+  };
+  CHECK(g13_split(auto_candidates({1000, 1000, 1000}, false, all)) == 4);
+  CHECK(g13_split(f) == 0);
+  CHECK(g13_split(auto_candidates({2048, 2048, 2048}, false, all)) == 0);
+  AutoFeatures no_tma = all;
+  no_tma.tma = false;
+  for (const StepChoice& c : auto_candidates({1000, 1000, 1000}, false, no_tma)) CHECK(c.step != Step::g13);
   // gemm_shallow_k where k is one of its chunks, and always on the shortlist there (no model yet)
   const auto has_shallow = [](const std::vector<StepChoice>& v) {
     return std::any_of(v.begin(), v.end(), [](StepChoice c) { return c.step == Step::shallow; });
