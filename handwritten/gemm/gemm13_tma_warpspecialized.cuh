@@ -12,7 +12,7 @@
 //     the stage's bytes have landed, empty[s] when every FMA warp has read it;
 //   * the FMA warps only wait (a try_wait that normally succeeds at once), load and multiply.
 // Each output is still one chain of K FFMAs in k order (the zero fill adds exact zeros): rounding
-// depth K, and every form below gives the same bits.
+// depth K, and every form below gives the same bits (but the split one, whose chains are its slices).
 //
 // The forms (Config's parameters, gemm13_config.hpp, which also names the registered ones):
 //   * REGS > 0: a producer warpgroup that gives its registers to the two FMA warpgroups with
@@ -25,6 +25,10 @@
 //   * CLUSTER_M = 2: two vertically adjacent tiles form a cluster and each B tile leaves L2 once,
 //     multicast to both CTAs (correct, but it does not pay: the tile is not L2-bound).
 //   * B_OUTER: CUTLASS's SIMT FFMA order instead of A-outer (kept for the comparison; slower).
+//   * split-K (launch_split, variant_splitk; not a Config parameter): grid.z slices of k, each
+//     block's tiles starting at its slice's k0, partial tiles into the workspace and
+//     splitk_reduce, for products whose 128 × 256 tiles leave SMs idle. Each slice is a chain in
+//     k order; the slices are added in order after it (gemm_schedule.cuh).
 // Only in builds whose architectures name sm_90a (CMakeLists.txt defines KL_BUILD_SM90A): a plain
 // 9.0 image has no setmaxnreg, and its FMA warps would spill. TMA needs 16-byte row pitches and
 // bases (K % 4 == 0, N % 4 == 0, A, B and C aligned): any other product runs gemm12.
@@ -307,8 +311,9 @@ template <class C>
 GemmVariant<float> variant_splitk() {
   GemmVariant<float> v = variant<C>();
   v.info.name = keep_name(C::name() + "_splitk");
-  v.info.lesson = "Hopper: gemm13 with k split over blockIdx.z where its tiles alone leave SMs idle; partial "
-                       "tiles in the workspace, an ordered reduction (no atomics)";
+  v.info.lesson =
+      "Hopper: gemm13 with k split over blockIdx.z where its tiles alone leave SMs idle; partial tiles in the "
+      "workspace, an ordered reduction (no atomics)";
   v.launch = [](const GemmArgs<float>& g, cudaStream_t s) { launch_split<C>(g, splits<C>({g.M, g.N, g.K}), s); };
   v.workspace_bytes = [](GemmShape sh) { return splitk_workspace<float>(sh, splits<C>(sh), C::BK); };
   v.rounding_depth = [](GemmShape sh) { return splitk_depth(sh.K, splits<C>(sh), C::BK); };

@@ -21,7 +21,8 @@
 //   1. the candidates: the steps this device, build and these buffers can run (float: gemm10 64²
 //      unsplit and split, gemm10 128², gemm9 64² (on its element path too), and where B and C
 //      take 16-byte accesses gemm9 128² with 8- and 16-deep k tiles and gemm12 256 × 128, gemm13
-//      where TMA describes the operands on an sm_90a build; double on the FP64 tensor cores: gemm11 32² unsplit and
+//      where TMA describes the operands on an sm_90a build (unsplit, and split where its tiles
+//      leave SMs idle); double on the FP64 tensor cores: gemm11 32² unsplit and
 //      split, 64² with and without its fragment prefetch, 128² prefetched where it fits); in both
 //      types gemm_shallow_k where K is one of its chunks (64 floats, 48 doubles);
 //   2. a time model (gemm_plan::step_model_us: waves of co-resident blocks × (a block's fixed
