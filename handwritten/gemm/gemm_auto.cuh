@@ -19,7 +19,8 @@
 // search and PyTorch's TunableOp do, gemm_auto measures:
 //
 //   1. the candidates: the steps this device, build and these buffers can run (float: gemm10 64²
-//      unsplit and split, gemm10 128², gemm9 64² (on its element path too), and where B and C
+//      unsplit and split, gemm10 128², gemm10 32² where 64² tiles leave SMs idle, gemm9 64² (on
+//      its element path too), and where B and C
 //      take 16-byte accesses gemm9 128² with 8- and 16-deep k tiles and gemm12 256 × 128, gemm13
 //      where TMA describes the operands on an sm_90a build (unsplit, and split where its tiles
 //      leave SMs idle); double on the FP64 tensor cores: gemm11 32² unsplit and
@@ -27,8 +28,8 @@
 //      types gemm_shallow_k where K is one of its chunks (64 floats, 48 doubles);
 //   2. a time model (gemm_plan::step_model_us: waves of co-resident blocks × (a block's fixed
 //      cost + its k tiles) + bytes moved + a split's reduction, constants fitted per step)
-//      shortlists those within gemm_plan::kShortlist of its best (gemm_shallow_k, which it has
-//      no constants for yet, always);
+//      shortlists those within gemm_plan::kShortlist of its best (gemm_shallow_k and the 32² tile,
+//      which it has no constants for yet, always);
 //   3. tune (Variant::tune: once per shape and path, outside any timed region, on the caller's
 //      buffers) runs each shortlisted step and keeps the fastest for this device, shape and
 //      path; launch only looks the choice up and enqueues it. Where nothing was measured (a
@@ -178,6 +179,7 @@ void run(Choice c, const GemmArgs<T>& g, cudaStream_t s) {
     switch (c.step) {
       case Step::g9_64: return gemm9::launch<float, 64, 64, 16, 32, 32, 4, 8, 4>(g, s);
       case Step::g10_64: return gemm10::launch_split<float, 64, 64, 16, 32, 32, 4, 8, 4>(g, c.splits, s);
+      case Step::g10_32: return gemm10::launch_split<float, 32, 32, 16, 16, 16, 2, 4, 4>(g, 1, s);
       case Step::g9_128x8: return gemm9::launch<float, 128, 128, 8, 64, 32, 8, 8, 3>(g, s);
       case Step::g9_128x16: return gemm9::launch<float, 128, 128, 16, 64, 32, 8, 8, 3>(g, s);
       case Step::g10_128: return gemm10::launch_split<float, 128, 128, 16, 64, 32, 8, 8, 3>(g, 1, s);
@@ -264,6 +266,7 @@ inline const char* step_name(Step s) {
   switch (s) {
     case Step::g9_64: return "gemm9_64";
     case Step::g10_64: return "gemm10_64";
+    case Step::g10_32: return "gemm10_32";
     case Step::g9_128x8: return "gemm9_128x8";
     case Step::g9_128x16: return "gemm9_128x16";
     case Step::g10_128: return "gemm10_128";
@@ -397,6 +400,7 @@ void prepare() {
     gemm9::prepare<float, 64, 64, 16, 32, 32, 4, 8, 4>();
     gemm10::prepare<float, 128, 128, 16, 64, 32, 8, 8, 3>();
     gemm10::prepare<float, 64, 64, 16, 32, 32, 4, 8, 4>();
+    gemm10::prepare<float, 32, 32, 16, 16, 16, 2, 4, 4>();
   } else if (!h.dmma) {
     gemm9::prepare<double, 128, 128, 8, 64, 32, 8, 8, 3>();
   } else {

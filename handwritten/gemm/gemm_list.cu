@@ -118,6 +118,7 @@ void append_last_steps(std::vector<GemmVariant<T>>& v) {
     v.push_back(gemm10_at<T, Tile<128, 256, 16, 64, 64, 8, 16, 3>>());
     v.push_back(gemm10_at<T, Tile<64, 64, 16, 32, 32, 4, 8, 4>>());
     v.push_back(gemm10_splitk_at<T, Tile<64, 64, 16, 32, 32, 4, 8, 4>>());
+    v.push_back(gemm10_at<T, Tile<32, 32, 16, 16, 16, 2, 4, 4>>());  // products of even fewer 64² tiles than SMs
     // gemm12: the register fragments double-buffered across the tile boundary, on gemm9's best
     // tile (two blocks per SM cover each other's boundaries) and on cuBLAS's 256 × 128 tile (one
     // block per SM: nobody covers them); gemm9's 256x128x16 configuration is that tile without it.

@@ -291,7 +291,7 @@ inline std::vector<int> shortlist(const std::vector<double>& us) {
 
 // gemm_auto's steps for a tiled product (gemm_auto.cuh runs them), each one of the list's
 // configurations, the split ones with a count of slices.
-enum class Step { g9_64, g10_64, g9_128x8, g9_128x16, g10_128, g12, g13, g11_32, g11_64, g11_64pf, g11_128pf, shallow };
+enum class Step { g9_64, g10_64, g9_128x8, g9_128x16, g10_128, g12, g13, g11_32, g11_64, g11_64pf, g11_128pf, shallow, g10_32 };
 struct StepChoice {
   Step step;
   int splits = 1;
@@ -314,7 +314,8 @@ inline StepModel model_of(Step s, bool vec = true) {
     case Step::g11_64: return {64, 64, 16, 8, 3.85, 1.398, 0.528, 0.63, 0.003};
     case Step::g11_64pf: return {64, 64, 16, 3, 4.24, 1.451, 0.385, 0.79, 0.001};
     case Step::g11_128pf: return {128, 128, 16, 4, 2.23, 5.576, 1.126, 0.83, 0.064};
-    case Step::shallow: break;  // no constants yet: always measured where it applies (auto_shortlist)
+    case Step::shallow:  // no constants yet: always measured where they apply (auto_shortlist)
+    case Step::g10_32: break;
   }
   return {64, 64, 16, 4, 4.0, 1.0, 0.6, 0.6, 0.0};
 }
@@ -371,6 +372,9 @@ inline std::vector<StepChoice> auto_candidates(GemmShape sh, bool dbl, AutoFeatu
       if (used_splits(sh.K, n, kG13Bk) > 1) c.push_back({Step::g13, n});
     }
     if (sh.K <= kShallowMaxK(false)) c.push_back({Step::shallow});
+    // gemm10's 32² tile where 64² tiles leave SMs idle (four times the blocks, a quarter of the
+    // k loop each: small products are latency, not issue, bound)
+    if (tiles_of(sh, 64, 64) < f.sms) c.push_back({Step::g10_32});
   } else {
     for (int n : auto_split_counts(sh, true, f.sms)) c.push_back({Step::g11_32, n});
     c.push_back({Step::g11_64});
@@ -380,16 +384,17 @@ inline std::vector<StepChoice> auto_candidates(GemmShape sh, bool dbl, AutoFeatu
   }
   return c;
 }
-// The candidates the model puts within kShortlist of its best, its best first, and gemm_shallow_k
-// wherever it is a candidate (the model has no constants for it: it is always measured).
+// The candidates the model puts within kShortlist of its best, its best first, and the steps it
+// has no constants for (gemm_shallow_k, gemm10's 32² tile) wherever they are candidates: those
+// are always measured.
+inline bool modelled_step(Step s) { return s != Step::shallow && s != Step::g10_32; }
 inline std::vector<StepChoice> auto_shortlist(GemmShape sh, bool dbl, AutoFeatures f) {
-  std::vector<StepChoice> modelled, out;
-  bool shallow = false;
-  for (const StepChoice& c : auto_candidates(sh, dbl, f)) (c.step == Step::shallow ? shallow = true : (modelled.push_back(c), false));
+  std::vector<StepChoice> modelled, unmodelled, out;
+  for (const StepChoice& c : auto_candidates(sh, dbl, f)) (modelled_step(c.step) ? modelled : unmodelled).push_back(c);
   std::vector<double> us;
   for (const StepChoice& c : modelled) us.push_back(step_model_us(model_of(c.step, f.vec), sh, c.splits, f.sms, dbl ? 8 : 4));
   for (int i : shortlist(us)) out.push_back(modelled[static_cast<std::size_t>(i)]);
-  if (shallow) out.push_back({Step::shallow});
+  out.insert(out.end(), unmodelled.begin(), unmodelled.end());
   return out;
 }
 

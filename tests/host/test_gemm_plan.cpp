@@ -439,6 +439,7 @@ const char* step_name(StepChoice c, GemmShape s) {
     case Step::g11_64pf: return "g11_64pf";
     case Step::g11_128pf: return "g11_128pf";
     case Step::shallow: return "shallow";
+    case Step::g10_32: return "g10_32";
   }
   return "?";
 }
