@@ -19,7 +19,7 @@
 // search and PyTorch's TunableOp do, gemm_auto measures:
 //
 //   1. the candidates: the steps this device, build and these buffers can run (float: gemm10 64²
-//      unsplit and split, gemm10 128², gemm10 32² where 64² tiles leave SMs idle, gemm9 64² (on
+//      unsplit and split, gemm10 128², gemm10 32² where 64² tiles make less than two waves or M or N is at most 32, gemm9 64² (on
 //      its element path too), and where B and C
 //      take 16-byte accesses gemm9 128² with 8- and 16-deep k tiles and gemm12 256 × 128, gemm13
 //      where TMA describes the operands on an sm_90a build (unsplit, and split where its tiles

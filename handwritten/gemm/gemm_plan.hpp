@@ -372,9 +372,10 @@ inline std::vector<StepChoice> auto_candidates(GemmShape sh, bool dbl, AutoFeatu
       if (used_splits(sh.K, n, kG13Bk) > 1) c.push_back({Step::g13, n});
     }
     if (sh.K <= kShallowMaxK(false)) c.push_back({Step::shallow});
-    // gemm10's 32² tile where 64² tiles leave SMs idle (four times the blocks, a quarter of the
-    // k loop each: small products are latency, not issue, bound)
-    if (tiles_of(sh, 64, 64) < f.sms) c.push_back({Step::g10_32});
+    // gemm10's 32² tile where 64² tiles make less than two waves (four times the blocks, a
+    // quarter of the k loop each: small products are latency, not issue, bound) or where M or N
+    // fills less than half a 64-wide tile
+    if (tiles_of(sh, 64, 64) < 2 * f.sms || std::min(sh.M, sh.N) <= 32) c.push_back({Step::g10_32});
   } else {
     for (int n : auto_split_counts(sh, true, f.sms)) c.push_back({Step::g11_32, n});
     c.push_back({Step::g11_64});

@@ -527,14 +527,14 @@ TEST_CASE("gemm_auto's shortlist holds a step within 3% of the fastest measured,
     {{95, 11040, 421}, false, "g9_64"},
     {{123, 93, 549}, false, "g10_64_fill"},
     {{136, 40, 100}, false, "g9_64"},
-    {{211, 223, 227}, false, "g10_64_modeled"},
+    {{211, 223, 227}, false, "g10_32"},
     {{222, 9197, 40}, false, "g10_64 g10_64_fill"},
     {{251, 16, 6}, false, "g9_64"},
     {{300, 5000, 20}, false, "g9_64"},
     {{328, 8124, 725}, false, "g9_64"},
     {{353, 348, 342}, false, "g10_64_fill"},
-    {{512, 512, 512}, false, "g10_64_modeled"},
-    {{513, 257, 129}, false, "g10_64"},
+    {{512, 512, 512}, false, "g10_32 g10_64_modeled"},
+    {{513, 257, 129}, false, "g10_32"},
     {{513, 512, 216}, false, "g9_64"},
     {{517, 517, 287}, false, "g10_64_modeled"},
     {{544, 549, 90}, false, "g10_64"},
@@ -667,7 +667,7 @@ TEST_CASE("gemm_auto's shortlist holds a step within 3% of the fastest measured,
     {{5644, 956, 28}, false, "g9_64"},
     {{7527, 76, 113}, false, "g9_64"},
     {{9367, 384, 183}, false, "g12 g13 g9_128x16 g9_128x8 g9_64"},
-    {{12258, 30, 567}, false, "g10_64_fill"},
+    {{12258, 30, 567}, false, "g10_32"},
     {{15924, 192, 1903}, false, "g9_64"},
     {{22, 161, 85}, true, "g11_32"},
     {{31, 4847, 82}, true, "g11_32"},
@@ -730,7 +730,7 @@ TEST_CASE("gemm_auto's shortlist holds a step within 3% of the fastest measured,
     {{741, 1229, 253}, false, "g10_64"},
     {{796, 2408, 512}, false, "g10_64 g10_64_fill"},
     {{839, 840, 781}, false, "g10_64_fill"},
-    {{1021, 546, 9}, false, "g10_64 g10_64_fill shallow"},
+    {{1021, 546, 9}, false, "g10_32 g10_64_fill"},
     {{1403, 1444, 24}, false, "shallow"},
     {{1521, 3485, 58}, false, "shallow"},
     {{1570, 1574, 289}, false, "g10_64 g10_64_fill g9_64"},
@@ -796,6 +796,16 @@ TEST_CASE("gemm_auto's candidates: what the device and the buffers allow, splits
   CHECK(g13_split(auto_candidates({1000, 1000, 1000}, false, all)) == 4);
   CHECK(g13_split(f) == 0);
   CHECK(g13_split(auto_candidates({2048, 2048, 2048}, false, all)) == 0);
+  // gemm10's 32² tile, always measured, where 64² tiles make less than two waves or M or N is at
+  // most 32 (float 12258 × 30 × 567: 192 tiles of 64², each less than half used)
+  const auto has_32 = [](const std::vector<StepChoice>& v) {
+    return std::any_of(v.begin(), v.end(), [](StepChoice c) { return c.step == Step::g10_32; });
+  };
+  CHECK(has_32(auto_shortlist({513, 257, 129}, false, all)));
+  CHECK(has_32(auto_shortlist({12258, 30, 567}, false, all)));
+  CHECK(has_32(auto_shortlist({1021, 546, 9}, false, all)));
+  CHECK_FALSE(has_32(auto_candidates({2048, 2048, 2048}, false, all)));
+  CHECK_FALSE(has_32(auto_candidates({513, 257, 129}, true, all)));
   AutoFeatures no_tma = all;
   no_tma.tma = false;
   for (const StepChoice& c : auto_candidates({1000, 1000, 1000}, false, no_tma)) CHECK(c.step != Step::g13);
