@@ -798,9 +798,12 @@ TEST_CASE("gemm_auto's candidates: what the device and the buffers allow, splits
   CHECK(g13_split(auto_candidates({2048, 2048, 2048}, false, all)) == 0);
   // gemm10's 32² tile, always measured, where 64² tiles make less than two waves or M or N is at
   // most 32 (float 12258 × 30 × 567: 192 tiles of 64², each less than half used)
-  const auto has_32 = [](const std::vector<StepChoice>& v) {
-    return std::any_of(v.begin(), v.end(), [](StepChoice c) { return c.step == Step::g10_32; });
+  const auto has = [](Step step) {
+    return [step](const std::vector<StepChoice>& v) {
+      return std::any_of(v.begin(), v.end(), [step](StepChoice c) { return c.step == step; });
+    };
   };
+  const auto has_32 = has(Step::g10_32);
   CHECK(has_32(auto_shortlist({513, 257, 129}, false, all)));
   CHECK(has_32(auto_shortlist({12258, 30, 567}, false, all)));
   CHECK(has_32(auto_shortlist({1021, 546, 9}, false, all)));
@@ -810,9 +813,7 @@ TEST_CASE("gemm_auto's candidates: what the device and the buffers allow, splits
   no_tma.tma = false;
   for (const StepChoice& c : auto_candidates({1000, 1000, 1000}, false, no_tma)) CHECK(c.step != Step::g13);
   // gemm_shallow_k where k is one of its chunks, and always on the shortlist there (no model yet)
-  const auto has_shallow = [](const std::vector<StepChoice>& v) {
-    return std::any_of(v.begin(), v.end(), [](StepChoice c) { return c.step == Step::shallow; });
-  };
+  const auto has_shallow = has(Step::shallow);
   CHECK(has_shallow(auto_candidates({4097, 4095, 64}, false, all)));
   CHECK_FALSE(has_shallow(auto_candidates({4097, 4095, 65}, false, all)));
   CHECK(has_shallow(auto_shortlist({4097, 4095, 17}, false, all)));
