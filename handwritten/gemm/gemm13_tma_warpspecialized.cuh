@@ -40,6 +40,7 @@
 #include "handwritten/gemm/gemm13_consumer.cuh"
 #include "handwritten/gemm/gemm13_producer.cuh"
 
+#include <stdexcept>
 #include <string_view>
 
 namespace kl {
@@ -238,26 +239,36 @@ void prepare() {
 }
 
 // Only enqueues: encodes the two maps on the host (by value into the kernel's parameters) and
-// launches; slabs of at most 65535 tile rows as every gemm launcher (launch_tiled).
-// Cluster form: slabs of at most 65535 pairs of tile rows; the grid's x doubles (the pair's two
-// CTAs, cluster (CLUSTER_M, 1, 1)) and its y counts pairs, so when a slab has an odd number of
-// tile rows the last pair's rank-1 block lies wholly below M: it loads no A, multicasts its half
-// of each B tile for its partner and stores nothing (its rows fail the epilogue's r < M).
-// B's box is BN × BK / CLUSTER_M: each CTA of the pair loads its part of the k rows.
+// launches `slices` slices of k, k_split deep, each slice's tiles `stride` elements after the last
+// one's in g.C (1, K, 0: the whole product straight into C); slabs of at most 65535 tile rows as
+// every gemm launcher (launch_tiled).
+// Cluster form (one slice only): slabs of at most 65535 pairs of tile rows; the grid's x doubles
+// (the pair's two CTAs, cluster (CLUSTER_M, 1, 1)) and its y counts pairs, so when a slab has an
+// odd number of tile rows the last pair's rank-1 block lies wholly below M: it loads no A,
+// multicasts its half of each B tile for its partner and stores nothing (its rows fail the
+// epilogue's r < M). B's box is BN × BK / CLUSTER_M: each CTA of the pair loads its part of the k
+// rows.
 template <class C>
-void launch(const GemmArgs<float>& g, cudaStream_t s) {
-  if (!tma_ok(g)) return Fallback::launch(g, s);
+void launch_slices(const GemmArgs<float>& g, int k_split, int slices, std::size_t stride, cudaStream_t s) {
+  if (C::CLUSTER_M > 1 && slices != 1) throw std::logic_error("gemm13: split-K with the unclustered forms only");
   const CUtensorMap map_b = encode_map(g.B, g.K, g.N, C::kBPartK, C::BN, CU_TENSOR_MAP_SWIZZLE_NONE);
   launch_tiled(g, C::CLUSTER_M * C::BM, C::BN, [&](dim3 grid, const float* A, float* Cp, int M) {
     const CUtensorMap map_a = encode_map(A, M, g.K, C::BM, C::kABoxK, swizzle_for_row(C::kRowBytes));
     if constexpr (C::CLUSTER_M == 1) {
-      kernel_for<C><<<grid, C::kThreads, C::kSmemBytes, s>>>(map_a, map_b, Cp, M, g.N, g.K, g.K, std::size_t(0));
+      grid.z = slices;
+      kernel_for<C><<<grid, C::kThreads, C::kSmemBytes, s>>>(map_a, map_b, Cp, M, g.N, g.K, k_split, stride);
     } else {
       KL_CUDA_CHECK(launch_with_cluster(kernel_for<C>, dim3(grid.x * C::CLUSTER_M, grid.y), dim3(C::kThreads),
-                                        dim3(C::CLUSTER_M), C::kSmemBytes, s, map_a, map_b, Cp, M, g.N, g.K, g.K,
-                                        std::size_t(0)));
+                                        dim3(C::CLUSTER_M), C::kSmemBytes, s, map_a, map_b, Cp, M, g.N, g.K, k_split,
+                                        stride));
     }
   });
+}
+
+template <class C>
+void launch(const GemmArgs<float>& g, cudaStream_t s) {
+  if (!tma_ok(g)) return Fallback::launch(g, s);
+  launch_slices<C>(g, g.K, 1, 0, s);
 }
 
 // Split-K: C = A·B in `splits` slices of k (gemm_schedule.cuh's plan, as gemm10's and gemm11's):
@@ -272,12 +283,7 @@ void launch_split(const GemmArgs<float>& g, int splits, cudaStream_t s) {
   const std::size_t mn = static_cast<std::size_t>(g.M) * g.N;
   GemmArgs<float> h = g;
   h.C = static_cast<float*>(g.workspace);
-  const CUtensorMap map_b = encode_map(g.B, g.K, g.N, C::kBPartK, C::BN, CU_TENSOR_MAP_SWIZZLE_NONE);
-  launch_tiled(h, C::BM, C::BN, [&](dim3 grid, const float* A, float* out, int M) {
-    const CUtensorMap map_a = encode_map(A, M, g.K, C::BM, C::kABoxK, swizzle_for_row(C::kRowBytes));
-    grid.z = used;
-    kernel_for<C><<<grid, C::kThreads, C::kSmemBytes, s>>>(map_a, map_b, out, M, g.N, g.K, ks, mn);
-  });
+  launch_slices<C>(h, ks, used, mn, s);
   launch_splitk_reduce(h.C, g.C, mn, used, s);
 }
 // The list's split count: the fill rule of gemm10_splitk (splitk_splits, kFillSMs), one block per
