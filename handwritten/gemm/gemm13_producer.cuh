@@ -6,31 +6,62 @@
 
 #include "common/hopper.cuh"
 #include "handwritten/gemm/gemm13_config.hpp"
+#include "handwritten/gemm/gemm_plan.hpp"
 
 #include <cstdint>
 
 namespace kl::gemm13 {
 
+// Where the k tile t of a block's run lies: the C tile it adds to, at (row0, col0), and its
+// first k (A's column, B's row).
+struct TileAt {
+  int row0, col0, k;
+};
+
+// A block's run over one C tile (unsplit, split-K): k tile t starts at k0 + t·BK (k0: the first
+// k of the block's slice; 0 unsplit).
+template <int BK>
+struct SliceWalk {
+  int row0, col0, k0;
+  __device__ __forceinline__ TileAt operator()(int t) const { return {row0, col0, k0 + t * BK}; }
+};
+
+// A stream-K block's run (gemm_plan::StreamK): k tile t is the product's iteration u0 + t, tile
+// (u0 + t) / kt in raster_tile_of's order (the order of the unsplit grid's blocks), its k tile
+// (u0 + t) % kt.
+template <int BM, int BN, int BK>
+struct StreamWalk {
+  long long u0;
+  int kt, tiles_m, tiles_n;
+  __device__ __forceinline__ TileAt operator()(int t) const {
+    const long long u = u0 + t, tile = u / kt;
+    int tm, tn;
+    gemm_plan::raster_tile_of(static_cast<unsigned>(tile % tiles_n), static_cast<unsigned>(tile / tiles_n), tiles_n,
+                              tiles_m, tm, tn);
+    return {BM * tm, BN * tn, BK * static_cast<int>(u - tile * kt)};
+  }
+};
+
 #if KL_ARCH_AT_LEAST(90)
 using namespace hopper;
 
-// One block's producer state: its maps, barriers and tile (row0, col0); `rank` its CTA's rank in
-// the cluster form; k0 the first k of its slice (split-K; 0 unsplit): tile t is k0 + t·BK.. of
-// A's columns and B's rows. Barrier b of the full[STAGES], empty[STAGES], staging[kStaging] arrays is at
-// full0 + 8·b.
-template <class C>
+// One block's producer state: its maps, barriers, and its run (Walk: SliceWalk or StreamWalk,
+// where k tile t lies); `rank` its CTA's rank in the cluster form. Barrier b of the
+// full[STAGES], empty[STAGES], staging[kStaging] arrays is at full0 + 8·b.
+template <class C, class Walk>
 struct Producer {
   static constexpr int BK = C::BK, STAGES = C::STAGES;
   const CUtensorMap* map_a;
   const CUtensorMap* map_b;
   unsigned smem, full0, empty0;
-  int row0, col0, M, rank, k0;
+  int M, rank;
+  Walk walk;
 
-  // Tile t's A (BK / kABoxK boxes of kABoxK k, one after the other) to shared address dst,
-  // completing on barrier bar.
-  __device__ __forceinline__ void copy_a(unsigned dst, unsigned bar, int t) const {
+  // A's part of k tile `at` (BK / kABoxK boxes of kABoxK k, one after the other) to shared
+  // address dst, completing on barrier bar.
+  __device__ __forceinline__ void copy_a(unsigned dst, unsigned bar, const TileAt& at) const {
 #pragma unroll
-    for (int h = 0; h < C::kABoxes; ++h) tma_load_2d(dst + h * C::kABoxBytes, map_a, bar, k0 + t * BK + h * C::kABoxK, row0);
+    for (int h = 0; h < C::kABoxes; ++h) tma_load_2d(dst + h * C::kABoxBytes, map_a, bar, at.k + h * C::kABoxK, at.row0);
   }
 
   // Tile t into slot t % STAGES (one thread). Cluster form: the slot is free once the FMA warps of
@@ -40,26 +71,27 @@ struct Producer {
   // slots hold, and its stores are skipped.
   __device__ __forceinline__ void fill(int t) const {
     const int s = t % STAGES;
+    const TileAt at = walk(t);
     if constexpr (C::CLUSTER_M > 1) {
       if (t >= STAGES) mbar_wait_cluster(empty0 + 8 * s, ((t / STAGES) & 1) ^ 1);
       const unsigned full = full0 + 8 * s, stage = smem + s * C::kStageBytes;
-      const bool a_live = row0 < M;
+      const bool a_live = at.row0 < M;
       mbar_arrive_expect_tx(full, (a_live ? C::kABytes : 0) + C::kBBytes);
-      if (a_live) copy_a(stage, full, t);
+      if (a_live) copy_a(stage, full, at);
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-      tma_load_2d_multicast(stage + C::kABytes + rank * C::kBPartBytes, map_b, full, col0, k0 + t * BK + rank * C::kBPartK,
+      tma_load_2d_multicast(stage + C::kABytes + rank * C::kBPartBytes, map_b, full, at.col0, at.k + rank * C::kBPartK,
                             static_cast<std::uint16_t>((1u << C::CLUSTER_M) - 1));
 #else  // ptxas advises multicast for sm_90a only: elsewhere every CTA loads all parts itself (same bytes, same barriers)
 #pragma unroll
       for (int q = 0; q < C::CLUSTER_M; ++q)
-        tma_load_2d(stage + C::kABytes + q * C::kBPartBytes, map_b, full, col0, k0 + t * BK + q * C::kBPartK);
+        tma_load_2d(stage + C::kABytes + q * C::kBPartBytes, map_b, full, at.col0, at.k + q * C::kBPartK);
 #endif
     } else {
       if (t >= STAGES) mbar_wait(empty0 + 8 * s, ((t / STAGES) & 1) ^ 1);
       const unsigned full = full0 + 8 * s, stage = smem + s * C::kStageBytes;
       mbar_arrive_expect_tx(full, C::kStageBytes);  // whole boxes: the zero fill counts too
-      copy_a(stage, full, t);
-      tma_load_2d(stage + C::kABytes, map_b, full, col0, k0 + t * BK);
+      copy_a(stage, full, at);
+      tma_load_2d(stage + C::kABytes, map_b, full, at.col0, at.k);
     }
   }
 
@@ -75,7 +107,7 @@ struct Producer {
     auto load_a_staged = [&](int t) {
       const unsigned bar = staged0 + 8 * (t % NS), buf = smem + C::kStagingOffset + (t % NS) * C::kABytes;
       mbar_arrive_expect_tx(bar, C::kABytes);
-      copy_a(buf, bar, t);
+      copy_a(buf, bar, walk(t));
     };
     if (p == 0)
       for (int t = 0; t < NS && t < tiles; ++t) load_a_staged(t);
@@ -87,7 +119,8 @@ struct Producer {
       if (p == 0) {
         if (t >= STAGES) mbar_wait(empty0 + 8 * s, ((t / STAGES) & 1) ^ 1);
         mbar_expect_tx(full, C::kBBytes);  // before any arrive of this phase: p = 0 arrives below
-        tma_load_2d(smem + s * C::kStageBytes + C::kABytes, map_b, full, col0, k0 + t * BK);
+        const TileAt at = walk(t);
+        tma_load_2d(smem + s * C::kStageBytes + C::kABytes, map_b, full, at.col0, at.k);
         mbar_wait(staged, staged_parity);
       }
       named_barrier(1, 128);

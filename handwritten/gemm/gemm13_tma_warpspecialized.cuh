@@ -12,7 +12,8 @@
 //     the stage's bytes have landed, empty[s] when every FMA warp has read it;
 //   * the FMA warps only wait (a try_wait that normally succeeds at once), load and multiply.
 // Each output is still one chain of K FFMAs in k order (the zero fill adds exact zeros): rounding
-// depth K, and every form below gives the same bits (but the split one, whose chains are its slices).
+// depth K, and every form below gives the same bits (but split-K and stream-K, whose chains are
+// their slices and segments).
 //
 // The forms (Config's parameters, gemm13_config.hpp, which also names the registered ones):
 //   * REGS > 0: a producer warpgroup that gives its registers to the two FMA warpgroups with
@@ -29,6 +30,11 @@
 //     block's tiles starting at its slice's k0, partial tiles into the workspace and
 //     splitk_reduce, for products whose 128 × 256 tiles leave SMs idle. Each slice is a chain in
 //     k order; the slices are added in order after it (gemm_schedule.cuh).
+//   * stream-K (launch_stream, variant_stream; not a Config parameter either): one block per SM,
+//     each running the same number of k tiles of the whole product, across tile boundaries, through
+//     one ring (the producer loads the next tile's first stages while the FMA warps store the last
+//     tile); tiles shared by several blocks are added from the workspace by stream_k_fixup, in k
+//     order (gemm_plan::StreamK). For products whose last wave of tiles is part-empty.
 // Only in builds whose architectures name sm_90a (CMakeLists.txt defines KL_BUILD_SM90A): a plain
 // 9.0 image has no setmaxnreg, and its FMA warps would spill. TMA needs 16-byte row pitches and
 // bases (K % 4 == 0, N % 4 == 0, A, B and C aligned): any other product runs gemm12.
@@ -59,14 +65,25 @@ using namespace hopper;
 // so blockIdx.x = CLUSTER_M · pair column + cluster rank, and rank r takes tile row
 // CLUSTER_M · pair row + r (M is the slab's rows; a block whose tile starts at or past M is
 // padding: see launch).
-template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int REGS, bool B_OUTER, int CLUSTER_M = 1, bool TRANSPOSE_A = false>
+// Stream-K (STREAM, launch_stream): a 1-D grid; block b runs iterations [b·per_block, ...) of
+// the product (gemm_plan::StreamK), tile after tile, through one ring: the producer runs ahead
+// into the next tile while the FMA warps store the last one. A segment that covers its whole
+// tile goes to C, a partial one to the block's slot of `partials` (stream_k_fixup adds them).
+struct StreamArgs {
+  float* partials = nullptr;
+  long long per_block = 0;
+};
+
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int REGS, bool B_OUTER, int CLUSTER_M = 1,
+          bool TRANSPOSE_A = false, bool STREAM = false>
 __global__ void __launch_bounds__(Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REGS, B_OUTER, CLUSTER_M, TRANSPOSE_A>::kThreads, 1)
     kernel_tma(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
-               float* __restrict__ c, int M, int N, int K, int k_split, std::size_t split_stride) {
+               float* __restrict__ c, int M, int N, int K, int k_split, std::size_t split_stride, StreamArgs sk) {
 #if KL_ARCH_AT_LEAST(90)  // TMA and mbarrier; compiled for older targets as an empty kernel
   using C = Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REGS, B_OUTER, CLUSTER_M, TRANSPOSE_A>;
   constexpr bool SETMAXNREG = C::SETMAXNREG;
   constexpr bool CLUSTER = CLUSTER_M > 1;
+  static_assert(!STREAM || !CLUSTER, "stream-K with the unclustered forms only");
   extern __shared__ __align__(1024) unsigned char smem_raw[];
   const unsigned smem = static_cast<unsigned>(__cvta_generic_to_shared(smem_raw));
   const unsigned full0 = smem + C::kBarrierOffset, empty0 = full0 + 8 * STAGES;
@@ -74,22 +91,32 @@ __global__ void __launch_bounds__(Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REG
   // Split-K (launch_split): block z computes k in [z·k_split, (z+1)·k_split) into slice z of the
   // workspace. k_split is a multiple of BK, so only the last slice has a ragged end, at K, where
   // TMA's zero fill covers it as it does unsplit. Unsplit: k_split >= K, z = 0, stride 0.
-  const int k0 = blockIdx.z * k_split;
-  const int tiles = ceil_div(min(K - k0, k_split), BK);
-  c += blockIdx.z * split_stride;
-
-  // Grouped raster: consecutive blocks walk down 8 tile rows before moving right, so the blocks
-  // resident together share their B columns and A rows in L2. The cluster form walks pairs of
-  // tile rows the same way (groups of 8 / CLUSTER_M pair rows).
-  constexpr int kGroup = 8 / CLUSTER_M;
+  // The block's run: `tiles` k tiles, k tile t at walk(t).
+  using Walk = std::conditional_t<STREAM, StreamWalk<BM, BN, BK>, SliceWalk<BK>>;
+  int tiles;
+  Walk walk;
   const int rank = CLUSTER ? static_cast<int>(cluster_rank()) : 0;  // = blockIdx.x % CLUSTER_M
-  const int tiles_m = gridDim.y, tiles_n = gridDim.x / CLUSTER_M;  // in pairs of tiles for CLUSTER
-  const int id = blockIdx.y * tiles_n + blockIdx.x / CLUSTER_M;
-  const int group = id / (kGroup * tiles_n), first_m = group * kGroup;
-  const int group_m = min(tiles_m - first_m, kGroup);
-  const int tm = (first_m + (id % (kGroup * tiles_n)) % group_m) * CLUSTER_M + rank;
-  const int tn = (id % (kGroup * tiles_n)) / group_m;
-  const int row0 = BM * tm, col0 = BN * tn;
+  if constexpr (STREAM) {
+    const int kt = ceil_div(K, BK), tiles_m = ceil_div(M, BM), tiles_n = ceil_div(N, BN);
+    const long long u0 = blockIdx.x * sk.per_block;
+    tiles = static_cast<int>(min(sk.per_block, static_cast<long long>(tiles_m) * tiles_n * kt - u0));
+    walk = Walk{u0, kt, tiles_m, tiles_n};
+  } else {
+    const int k0 = blockIdx.z * k_split;
+    tiles = ceil_div(min(K - k0, k_split), BK);
+    c += blockIdx.z * split_stride;
+    // Grouped raster: consecutive blocks walk down 8 tile rows before moving right, so the
+    // blocks resident together share their B columns and A rows in L2. The cluster form walks
+    // pairs of tile rows the same way (groups of 8 / CLUSTER_M pair rows).
+    constexpr int kGroup = 8 / CLUSTER_M;
+    const int tiles_m = gridDim.y, tiles_n = gridDim.x / CLUSTER_M;  // in pairs of tiles for CLUSTER
+    const int id = blockIdx.y * tiles_n + blockIdx.x / CLUSTER_M;
+    const int group = id / (kGroup * tiles_n), first_m = group * kGroup;
+    const int group_m = min(tiles_m - first_m, kGroup);
+    const int tm = (first_m + (id % (kGroup * tiles_n)) % group_m) * CLUSTER_M + rank;
+    const int tn = (id % (kGroup * tiles_n)) / group_m;
+    walk = Walk{BM * tm, BN * tn, k0};
+  }
 
   if (threadIdx.x == 0) {
     if (smem % 1024 != 0) __trap();  // the swizzle arithmetic below assumes 1024-byte stages
@@ -112,7 +139,7 @@ __global__ void __launch_bounds__(Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REG
     __syncthreads();
   }
 
-  const Producer<C> producer{&map_a, &map_b, smem, full0, empty0, row0, col0, M, rank, k0};
+  const Producer<C, Walk> producer{&map_a, &map_b, smem, full0, empty0, M, rank, walk};
   if (threadIdx.x == (SETMAXNREG ? C::kConsumers : 0)) {
     prefetch_tensormap(&map_a);
     prefetch_tensormap(&map_b);
@@ -148,11 +175,13 @@ __global__ void __launch_bounds__(Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REG
   const FmaWarp<C> fma_warp{lm, ln, wm0, wn0, x, a_off, b_off};
   auto stage_at = [&](int s) { return smem_raw + s * C::kStageBytes; };
   float acc[TM][TN];
+  auto zero = [&] {
 #pragma unroll
-  for (int i = 0; i < TM; ++i)
+    for (int i = 0; i < TM; ++i)
 #pragma unroll
-    for (int j = 0; j < TN; ++j) acc[i][j] = 0.f;
-
+      for (int j = 0; j < TN; ++j) acc[i][j] = 0.f;
+  };
+  zero();
   // Inline producer: thread 0 refills the slot of tile t - kLag, which every warp has (almost
   // surely) left by now, so warp 0 seldom waits at the empty barrier.
   auto produce_inline = [&](int t) {
@@ -162,46 +191,69 @@ __global__ void __launch_bounds__(Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REG
     }
   };
 
-  for (int t = 0, s = 0, phase = 0; t < tiles; ++t) {
-    produce_inline(t);
-    mbar_wait(full0 + 8 * s, phase);
-    const unsigned char* st = stage_at(s);
-    if constexpr (TRANSPOSE_A) {  // A as [k][m]: TM / 4 LDS.128 per k, each 4 consecutive rows
+  // The k tiles [t, end) of the run through the ring (slot s, its phase), into acc.
+  int s = 0, phase = 0;
+  auto k_loop = [&](int t, int end) {
+    for (; t < end; ++t) {
+      produce_inline(t);
+      mbar_wait(full0 + 8 * s, phase);
+      const unsigned char* st = stage_at(s);
+      if constexpr (TRANSPOSE_A) {  // A as [k][m]: TM / 4 LDS.128 per k, each 4 consecutive rows
 #pragma unroll
-      for (int k = 0; k < BK; ++k) {
-        float4 a4[TM / 4], b[TN / 4];
-        fma_warp.load_a_km(a4, st, k);
-        fma_warp.load_b(b, st, k);
-        fma_warp.fma_step_km(acc, a4, b);
-      }
-    } else {
+        for (int k = 0; k < BK; ++k) {
+          float4 a4[TM / 4], b[TN / 4];
+          fma_warp.load_a_km(a4, st, k);
+          fma_warp.load_b(b, st, k);
+          fma_warp.fma_step_km(acc, a4, b);
+        }
+      } else {
 #pragma unroll
-      for (int g = 0; g < FmaWarp<C>::kGroups; ++g) {
-        float4 a[TM];
-        fma_warp.load_a(a, st, g);
+        for (int g = 0; g < FmaWarp<C>::kGroups; ++g) {
+          float4 a[TM];
+          fma_warp.load_a(a, st, g);
 #pragma unroll
-        for (int kk = 0; kk < 4; ++kk) {
-          float4 b[TN / 4];
-          fma_warp.load_b(b, st, 4 * g + kk);
-          fma_warp.fma_step(acc, a, b, kk);
+          for (int kk = 0; kk < 4; ++kk) {
+            float4 b[TN / 4];
+            fma_warp.load_b(b, st, 4 * g + kk);
+            fma_warp.fma_step(acc, a, b, kk);
+          }
         }
       }
-    }
-    // Release the slot. With TRANSPOSE_A every thread arrives: the stage's A is written by
-    // threads, not TMA, and racecheck cannot order the other lanes' reads through one lane's
-    // arrive. Cluster form: lane r tells CTA r of the cluster (itself included), since the peer's
-    // multicast writes into this CTA's slot too.
-    if constexpr (TRANSPOSE_A) {
-      mbar_arrive(empty0 + 8 * s);  // this thread is done with the stage (see kEmptyArrivals)
-    } else {
-      __syncwarp();
-      if constexpr (CLUSTER) {
-        if (lane < CLUSTER_M) mbar_arrive_cluster(map_to_rank(empty0 + 8 * s, lane));
+      // Release the slot. With TRANSPOSE_A every thread arrives: the stage's A is written by
+      // threads, not TMA, and racecheck cannot order the other lanes' reads through one lane's
+      // arrive. Cluster form: lane r tells CTA r of the cluster (itself included), since the peer's
+      // multicast writes into this CTA's slot too.
+      if constexpr (TRANSPOSE_A) {
+        mbar_arrive(empty0 + 8 * s);  // this thread is done with the stage (see kEmptyArrivals)
       } else {
-        if (lane == 0) mbar_arrive(empty0 + 8 * s);  // this warp is done with the stage
+        __syncwarp();
+        if constexpr (CLUSTER) {
+          if (lane < CLUSTER_M) mbar_arrive_cluster(map_to_rank(empty0 + 8 * s, lane));
+        } else {
+          if (lane == 0) mbar_arrive(empty0 + 8 * s);  // this warp is done with the stage
+        }
       }
+      if (++s == STAGES) s = 0, phase ^= 1;
     }
-    if (++s == STAGES) s = 0, phase ^= 1;
+  };
+  if constexpr (STREAM) {
+    // Segment by segment: each ends with its tile's k or with the block's run. A segment from k
+    // tile 0 to the tile's last is the whole tile (C); else it is the block's first (slot 0) or
+    // last (slot 1) segment (gemm_plan::stream_slot).
+    int kk = static_cast<int>(walk.u0 % walk.kt);
+    for (int t = 0, segment = 0; t < tiles; ++segment) {
+      const int end = min(tiles, t + walk.kt - kk);
+      k_loop(t, end);
+      const TileAt at = walk(end - 1);
+      if (kk == 0 && end - t == walk.kt)
+        fma_warp.store(acc, c, at.row0, at.col0, M, N);
+      else
+        fma_warp.store(acc, sk.partials + (2 * std::size_t(blockIdx.x) + (segment == 0 ? 0 : 1)) * (BM * BN), 0, 0, BM, BN);
+      zero();
+      t = end, kk = 0;
+    }
+  } else {
+    k_loop(0, tiles);
   }
   // Cluster form: no CTA may leave while a peer can still multicast into its shared memory or
   // arrive on its barriers. This warp's last remote arrive is above, so it arrives now and waits
@@ -209,7 +261,7 @@ __global__ void __launch_bounds__(Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REG
   // the peers' producers arrive only after issuing their last copy.
   if constexpr (CLUSTER) cluster_arrive();
 
-  fma_warp.store(acc, c, row0, col0, M, N);
+  if constexpr (!STREAM) fma_warp.store(acc, c, walk.row0, walk.col0, M, N);
   if constexpr (CLUSTER) cluster_wait();
 #endif
 }
@@ -220,10 +272,40 @@ inline bool tma_ok(const GemmArgs<float>& g) {
   return g.K % 4 == 0 && g.N % 4 == 0 && aligned16(g.A) && aligned16(g.B) && aligned16(g.C);
 }
 
-// The kernel of a Config (gemm13_config.hpp's forms).
-template <class C>
+// The kernel of a Config (gemm13_config.hpp's forms), and its stream-K form.
+template <class C, bool STREAM = false>
 constexpr auto kernel_for = kernel_tma<C::BM, C::BN, C::BK, C::WM, C::WN, C::TM, C::TN, C::STAGES, C::REGS, C::B_OUTER,
-                                       C::CLUSTER_M, C::TRANSPOSE_A>;
+                                       C::CLUSTER_M, C::TRANSPOSE_A, STREAM>;
+
+// Stream-K's fixup: block `tile` adds the partial slots of a tile that several blocks shared, in
+// block order (k order), into C; a tile that one block covered whole is already in C. Float4
+// steps: N % 4 == 0 on the TMA path, and a tile's columns start at multiples of BN.
+template <int BM, int BN, int BK>
+__global__ void __launch_bounds__(256) stream_k_fixup(const float* __restrict__ partials, float* __restrict__ c, int M,
+                                                      int N, int K, long long per_block) {
+  const int kt = ceil_div(K, BK), tiles_m = ceil_div(M, BM), tiles_n = ceil_div(N, BN);
+  const long long tile = blockIdx.x;
+  const long long b0 = gemm_plan::stream_block_of(tile * kt, per_block);
+  const long long b1 = gemm_plan::stream_block_of(tile * kt + kt - 1, per_block);
+  if (b0 == b1) return;
+  int tm, tn;
+  gemm_plan::raster_tile_of(static_cast<unsigned>(tile % tiles_n), static_cast<unsigned>(tile / tiles_n), tiles_n, tiles_m,
+                            tm, tn);
+  const int row0 = BM * tm, col0 = BN * tn;
+  for (int x = 4 * threadIdx.x; x < BM * BN; x += 4 * blockDim.x) {
+    const int r = row0 + x / BN, col = col0 + x % BN;
+    if (r >= M || col >= N) continue;
+    auto part = [&](long long b) {
+      return *reinterpret_cast<const float4*>(partials + gemm_plan::stream_slot(b, tile, per_block, kt) * (BM * BN) + x);
+    };
+    float4 sum = part(b0);
+    for (long long b = b0 + 1; b <= b1; ++b) {
+      const float4 p = part(b);
+      sum.x += p.x, sum.y += p.y, sum.z += p.z, sum.w += p.w;
+    }
+    *reinterpret_cast<float4*>(c + static_cast<std::size_t>(r) * N + col) = sum;
+  }
+}
 
 // The fallback for products TMA cannot describe: gemm12 on its measured tile.
 struct Fallback {
@@ -256,11 +338,11 @@ void launch_slices(const GemmArgs<float>& g, int k_split, int slices, std::size_
     const CUtensorMap map_a = encode_map(A, M, g.K, C::BM, C::kABoxK, swizzle_for_row(C::kRowBytes));
     if constexpr (C::CLUSTER_M == 1) {
       grid.z = slices;
-      kernel_for<C><<<grid, C::kThreads, C::kSmemBytes, s>>>(map_a, map_b, Cp, M, g.N, g.K, k_split, stride);
+      kernel_for<C><<<grid, C::kThreads, C::kSmemBytes, s>>>(map_a, map_b, Cp, M, g.N, g.K, k_split, stride, StreamArgs{});
     } else {
       KL_CUDA_CHECK(launch_with_cluster(kernel_for<C>, dim3(grid.x * C::CLUSTER_M, grid.y), dim3(C::kThreads),
                                         dim3(C::CLUSTER_M), C::kSmemBytes, s, map_a, map_b, Cp, M, g.N, g.K, k_split,
-                                        stride));
+                                        stride, StreamArgs{}));
     }
   });
 }
@@ -286,6 +368,37 @@ void launch_split(const GemmArgs<float>& g, int splits, cudaStream_t s) {
   launch_slices<C>(h, ks, used, mn, s);
   launch_splitk_reduce(h.C, g.C, mn, used, s);
 }
+// Stream-K (gemm_plan::StreamK): one block per SM, each the same number of k tiles of the
+// product, then stream_k_fixup; the partial tiles in g.workspace (stream_workspace).
+template <class C>
+gemm_plan::StreamK stream_plan(GemmShape sh) {
+  return gemm_plan::stream_k_plan(sh, C::BM, C::BN, C::BK, sm_count());
+}
+template <class C>
+std::size_t stream_workspace(GemmShape sh) {
+  return gemm_plan::stream_k_workspace(stream_plan<C>(sh), C::BM, C::BN, sizeof(float));
+}
+template <class C>
+void prepare_stream() {
+  prepare<C>();
+  allow_smem(C::kSmemBytes, {kernel_for<C, true>});
+}
+template <class C>
+void launch_stream(const GemmArgs<float>& g, cudaStream_t s) {
+  static_assert(C::CLUSTER_M == 1, "stream-K with the unclustered forms only");
+  const gemm_plan::StreamK p = stream_plan<C>({g.M, g.N, g.K});
+  const long long tiles = static_cast<long long>(p.tiles_m) * p.tiles_n;
+  if (!tma_ok(g) || p.iters == 0 || p.per_block > INT_MAX || tiles > INT_MAX) return launch<C>(g, s);
+  const CUtensorMap map_a = encode_map(g.A, g.M, g.K, C::BM, C::kABoxK, swizzle_for_row(C::kRowBytes));
+  const CUtensorMap map_b = encode_map(g.B, g.K, g.N, C::kBPartK, C::BN, CU_TENSOR_MAP_SWIZZLE_NONE);
+  float* partials = static_cast<float*>(g.workspace);
+  kernel_for<C, true><<<static_cast<unsigned>(p.blocks), C::kThreads, C::kSmemBytes, s>>>(
+      map_a, map_b, g.C, g.M, g.N, g.K, 0, 0, StreamArgs{partials, p.per_block});
+  KL_CHECK_LAUNCH();
+  stream_k_fixup<C::BM, C::BN, C::BK><<<static_cast<unsigned>(tiles), 256, 0, s>>>(partials, g.C, g.M, g.N, g.K, p.per_block);
+  KL_CHECK_LAUNCH();
+}
+
 // The list's split count: the fill rule of gemm10_splitk (splitk_splits, kFillSMs), one block per
 // SM (gemm13's tiles hold all of one SM's shared memory).
 template <class C>
@@ -323,6 +436,23 @@ GemmVariant<float> variant_splitk() {
   v.launch = [](const GemmArgs<float>& g, cudaStream_t s) { launch_split<C>(g, splits<C>({g.M, g.N, g.K}), s); };
   v.workspace_bytes = [](GemmShape sh) { return splitk_workspace<float>(sh, splits<C>(sh), C::BK); };
   v.rounding_depth = [](GemmShape sh) { return splitk_depth(sh.K, splits<C>(sh), C::BK); };
+  return v;
+}
+
+// The stream-K form of an unclustered Config: "<its name>_streamk". Its rounding depth is K: a
+// tile's segments hold disjoint runs of its k, at least one k each, so the longest chain plus
+// one addition per further segment is at most K.
+template <class C>
+GemmVariant<float> variant_stream() {
+  GemmVariant<float> v = variant<C>();
+  v.info.name = keep_name(C::name() + "_streamk");
+  v.info.lesson =
+      "Hopper: gemm13 as stream-K, one block per SM each running the same number of k tiles across tile boundaries; "
+      "partial tiles in the workspace, added in k order (no atomics)";
+  v.needs.kernel = reinterpret_cast<const void*>(kernel_for<C, true>);
+  v.launch = launch_stream<C>;
+  v.prepare = prepare_stream<C>;
+  v.workspace_bytes = stream_workspace<C>;
   return v;
 }
 

@@ -22,14 +22,14 @@
 //      unsplit and split, gemm10 128², gemm10 32² where 64² tiles make less than two waves or M or N is at most 32, gemm9 64² (on
 //      its element path too), and where B and C
 //      take 16-byte accesses gemm9 128² with 8- and 16-deep k tiles and gemm12 256 × 128, gemm13
-//      where TMA describes the operands on an sm_90a build (unsplit, and split where its tiles
-//      leave SMs idle); double on the FP64 tensor cores: gemm11 32² unsplit and
+//      where TMA describes the operands on an sm_90a build (unsplit, split where its tiles leave
+//      SMs idle, stream-K where they leave the last wave part-empty); double on the FP64 tensor cores: gemm11 32² unsplit and
 //      split, 64² with and without its fragment prefetch, 128² prefetched where it fits); in both
 //      types gemm_shallow_k where K is one of its chunks (64 floats, 48 doubles);
 //   2. a time model (gemm_plan::step_model_us: waves of co-resident blocks × (a block's fixed
 //      cost + its k tiles) + bytes moved + a split's reduction, constants fitted per step)
-//      shortlists those within gemm_plan::kShortlist of its best (gemm_shallow_k and the 32² tile,
-//      which it has no constants for yet, always);
+//      shortlists those within gemm_plan::kShortlist of its best (gemm_shallow_k, the 32² tile
+//      and gemm13's stream-K, which it has no constants for yet, always);
 //   3. tune (Variant::tune: once per shape and path, outside any timed region, on the caller's
 //      buffers) runs each shortlisted step and keeps the fastest for this device, shape and
 //      path; launch only looks the choice up and enqueues it. Where nothing was measured (a
@@ -186,6 +186,7 @@ void run(Choice c, const GemmArgs<T>& g, cudaStream_t s) {
       case Step::g12: return gemm12::launch<float, 256, 128, 16, 64, 64, 16, 8, 4>(g, s);
 #if defined(KL_BUILD_SM90A)
       case Step::g13: return gemm13::launch_split<Gemm13>(g, c.splits, s);
+      case Step::g13_stream: return gemm13::launch_stream<Gemm13>(g, s);
 #endif
       case Step::shallow: return gemm_shallow_k::launch<float>(g, s);
       default: break;
@@ -272,6 +273,7 @@ inline const char* step_name(Step s) {
     case Step::g10_128: return "gemm10_128";
     case Step::g12: return "gemm12";
     case Step::g13: return "gemm13";
+    case Step::g13_stream: return "gemm13_stream";
     case Step::g11_32: return "gemm11_32";
     case Step::g11_64: return "gemm11_64";
     case Step::g11_64pf: return "gemm11_64pf";
@@ -393,7 +395,7 @@ void prepare() {
   if constexpr (std::is_same_v<T, float>) {
     if (h.huge) gemm12::prepare<float, 256, 128, 16, 64, 64, 16, 8, 4>();
 #if defined(KL_BUILD_SM90A)
-    if (h.tma) gemm13::prepare<Gemm13>();
+    if (h.tma) gemm13::prepare_stream<Gemm13>();  // its unsplit, split and stream-K kernels
 #endif
     gemm9::prepare<float, 128, 128, 8, 64, 32, 8, 8, 3>();
     gemm9::prepare<float, 128, 128, 16, 64, 32, 8, 8, 3>();
@@ -425,13 +427,18 @@ std::size_t workspace_bytes(GemmShape sh) {
   std::size_t bytes = 0;
   for (int n : gemm_plan::auto_split_counts(sh, std::is_same_v<T, double>, sm_count()))
     bytes = std::max(bytes, splitk_workspace<T>(sh, n, kBK));
-  if constexpr (std::is_same_v<T, float>)  // gemm13's split (a candidate only where TMA applies)
+  if constexpr (std::is_same_v<T, float>) {  // gemm13's split and stream-K (candidates only where TMA applies)
     bytes = std::max(bytes, splitk_workspace<T>(sh, gemm_plan::g13_splits(sh, sm_count()), gemm_plan::kG13Bk));
+    if (gemm_plan::g13_stream_pays(sh, sm_count()))
+      bytes = std::max(bytes, gemm_plan::stream_k_workspace(gemm_plan::stream_k_plan(sh, gemm_plan::kG13Bm, gemm_plan::kG13Bn,
+                                                                                    gemm_plan::kG13Bk, sm_count()),
+                                                            gemm_plan::kG13Bm, gemm_plan::kG13Bn, sizeof(T)));
+  }
   return bytes;
 }
 // A tiled product's depth is K: every step it may pick runs one k-ordered chain per output or a
-// split whose depth is at most that (gemm_plan::splitk_depth <= K), so the unsplit chain's bound
-// holds for the one tune picks.
+// split whose depth is at most that (gemm_plan::splitk_depth <= K; stream-K's segments likewise,
+// gemm13::variant_stream), so the unsplit chain's bound holds for the one tune picks.
 template <class T>
 double rounding_depth(GemmShape sh) {
   switch (shape_class(sh)) {

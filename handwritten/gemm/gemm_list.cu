@@ -130,6 +130,7 @@ void append_last_steps(std::vector<GemmVariant<T>>& v) {
     v.push_back(gemm13::variant<gemm13::R232>());    // TMA ring, producer warpgroup, setmaxnreg
     v.push_back(gemm13::variant<gemm13::R232At>());  // ... whose producer warpgroup also transposes A
     v.push_back(gemm13::variant_splitk<gemm13::R232At>());  // ... with k split where its tiles leave SMs idle
+    v.push_back(gemm13::variant_stream<gemm13::R232At>());  // ... as stream-K: every SM the same k tiles
     v.push_back(gemm13::variant<gemm13::R0>());      // the ablation: no producer warpgroup
     v.push_back(gemm13::variant<gemm13::R232C2>());  // clusters of two tiles, B multicast to both
 #endif

@@ -242,6 +242,45 @@ inline int splitk_splits_modeled(GemmShape s, int bm, int bn, int bk, int blocks
   }
   return best;
 }
+// ---- stream-K ----------------------------------------------------------------------------------
+// A product of T tiles of kt k tiles each is T·kt iterations, numbered tile after tile (tile id
+// times kt plus the k tile; tile ids in raster_tile_of's order over the tiles_n × tiles_m grid).
+// Block b of a stream-K launch runs iterations [b·q, (b + 1)·q) (the last block fewer), q the
+// fewest per block that `sms` blocks cover: every block does the same work to one k tile, where
+// whole tiles leave the last wave part-empty (1500³ in 128 × 256 tiles: 72 tiles for 132 SMs;
+// 4096³: 512 tiles, 3.9 waves). A block's run crosses tiles: it is a sequence of segments, one
+// per tile it touches, of which only the first and the last can miss part of their tile's k
+// (the ones between start at k tile 0 and end at kt - 1). A segment that covers its whole tile
+// writes C; a partial one writes its block's slot 0 (the first segment) or 1 (the last) of the
+// workspace, a BM × BN tile each, and stream_k_fixup adds a tile's partial slots in block order
+// (that is, in k order) into C. Deterministic: no atomics, no flags, the same sum every run.
+struct StreamK {
+  int tiles_m, tiles_n, kt;  // the tile grid and the k tiles per tile
+  long long iters;           // tiles_m · tiles_n · kt
+  long long per_block;       // q
+  long long blocks;          // ceil(iters / q) <= sms
+};
+inline StreamK stream_k_plan(GemmShape s, int bm, int bn, int bk, long long sms) {
+  StreamK p{div_up(s.M, bm), div_up(s.N, bn), div_up(s.K, bk), 0, 0, 0};
+  p.iters = static_cast<long long>(p.tiles_m) * p.tiles_n * p.kt;
+  p.per_block = div_up(p.iters, std::max(1LL, sms));
+  p.blocks = div_up(p.iters, p.per_block);
+  return p;
+}
+// The block that runs iteration u.
+KL_HD long long stream_block_of(long long u, long long q) { return u / q; }
+// The first tile block b touches.
+KL_HD long long stream_first_tile(long long b, long long q, int kt) { return b * q / kt; }
+// The workspace slot (BM × BN elements each) of block b's partial segment of `tile`: 2b for its
+// first segment, 2b + 1 for its last.
+KL_HD long long stream_slot(long long b, long long tile, long long q, int kt) {
+  return 2 * b + (tile == stream_first_tile(b, q, kt) ? 0 : 1);
+}
+// The workspace: two slots per block.
+inline std::size_t stream_k_workspace(const StreamK& p, int bm, int bn, std::size_t elem_bytes) {
+  return static_cast<std::size_t>(2 * p.blocks) * bm * bn * elem_bytes;
+}
+
 // ---- gemm_auto's time model: which tiled steps are worth measuring for one shape ------------
 // One formula for every tiled step, its constants fitted per step on the H100's measured times
 // (docs/sgemm-ladder.md, "gemm_auto's rules"): the blocks of a wave overlap, so the busiest
@@ -291,7 +330,7 @@ inline std::vector<int> shortlist(const std::vector<double>& us) {
 
 // gemm_auto's steps for a tiled product (gemm_auto.cuh runs them), each one of the list's
 // configurations, the split ones with a count of slices.
-enum class Step { g9_64, g10_64, g9_128x8, g9_128x16, g10_128, g12, g13, g11_32, g11_64, g11_64pf, g11_128pf, shallow, g10_32 };
+enum class Step { g9_64, g10_64, g9_128x8, g9_128x16, g10_128, g12, g13, g11_32, g11_64, g11_64pf, g11_128pf, shallow, g10_32, g13_stream };
 struct StepChoice {
   Step step;
   int splits = 1;
@@ -315,7 +354,8 @@ inline StepModel model_of(Step s, bool vec = true) {
     case Step::g11_64pf: return {64, 64, 16, 3, 4.24, 1.451, 0.385, 0.79, 0.001};
     case Step::g11_128pf: return {128, 128, 16, 4, 2.23, 5.576, 1.126, 0.83, 0.064};
     case Step::shallow:  // no constants yet: always measured where they apply (auto_shortlist)
-    case Step::g10_32: break;
+    case Step::g10_32:
+    case Step::g13_stream: break;
   }
   return {64, 64, 16, 4, 4.0, 1.0, 0.6, 0.6, 0.0};
 }
@@ -351,6 +391,13 @@ inline std::vector<int> auto_split_counts(GemmShape sh, bool dbl, long long sms)
 // splitk_splits at one block per SM.
 constexpr int kG13Bm = 128, kG13Bn = 256, kG13Bk = 32;
 inline int g13_splits(GemmShape sh, long long sms) { return splitk_splits(sh, kG13Bm, kG13Bn, kG13Bk, 1, sms); }
+// gemm13's stream-K form where whole tiles leave the last wave (one block per SM) less than
+// kStreamFullWave full: there it can give every SM the same k tiles.
+constexpr double kStreamFullWave = 0.9;
+inline bool g13_stream_pays(GemmShape sh, long long sms) {
+  const long long last = tiles_of(sh, kG13Bm, kG13Bn) % sms;
+  return last != 0 && double(last) < kStreamFullWave * double(sms);
+}
 // Every step gemm_auto may run for a tiled product (float: `dbl` false; double on the FP64
 // tensor cores: true).
 inline std::vector<StepChoice> auto_candidates(GemmShape sh, bool dbl, AutoFeatures f) {
@@ -370,6 +417,7 @@ inline std::vector<StepChoice> auto_candidates(GemmShape sh, bool dbl, AutoFeatu
       // split form, gemm13::splits, with the device's SMs)
       const int n = g13_splits(sh, f.sms);
       if (used_splits(sh.K, n, kG13Bk) > 1) c.push_back({Step::g13, n});
+      if (g13_stream_pays(sh, f.sms)) c.push_back({Step::g13_stream});
     }
     if (sh.K <= kShallowMaxK(false)) c.push_back({Step::shallow});
     // gemm10's 32² tile where 64² tiles make less than two waves (four times the blocks, a
@@ -386,9 +434,9 @@ inline std::vector<StepChoice> auto_candidates(GemmShape sh, bool dbl, AutoFeatu
   return c;
 }
 // The candidates the model puts within kShortlist of its best, its best first, and the steps it
-// has no constants for (gemm_shallow_k, gemm10's 32² tile) wherever they are candidates: those
-// are always measured.
-inline bool modelled_step(Step s) { return s != Step::shallow && s != Step::g10_32; }
+// has no constants for (gemm_shallow_k, gemm10's 32² tile, gemm13's stream-K) wherever they are
+// candidates: those are always measured.
+inline bool modelled_step(Step s) { return s != Step::shallow && s != Step::g10_32 && s != Step::g13_stream; }
 inline std::vector<StepChoice> auto_shortlist(GemmShape sh, bool dbl, AutoFeatures f) {
   std::vector<StepChoice> modelled, unmodelled, out;
   for (const StepChoice& c : auto_candidates(sh, dbl, f)) (modelled_step(c.step) ? modelled : unmodelled).push_back(c);

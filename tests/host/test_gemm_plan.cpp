@@ -321,6 +321,78 @@ TEST_CASE("split-K plans: slices of whole k tiles, none empty, all of K covered,
       }
 }
 
+// The segments of a stream-K block's run as gemm13's kernel walks them (gemm13_tma_warpspecialized.cuh):
+// from iteration b·q, each segment ends with its tile's k or with the run; a segment from k tile 0
+// to the last is the whole tile (C, slot -1), else the block's first (slot 2b) or last (2b + 1).
+namespace {
+struct Segment {
+  long long block, tile;
+  int k_begin, k_end;  // k tiles [k_begin, k_end)
+  long long slot;      // -1: C
+};
+std::vector<Segment> stream_segments(const StreamK& p, long long b) {
+  std::vector<Segment> out;
+  const long long u0 = b * p.per_block;
+  const int tiles = static_cast<int>(std::min(p.per_block, p.iters - u0));
+  int kk = static_cast<int>(u0 % p.kt);
+  for (int t = 0, segment = 0; t < tiles; ++segment) {
+    const int end = std::min(tiles, t + p.kt - kk);
+    const long long tile = (u0 + t) / p.kt;
+    const bool whole = kk == 0 && end - t == p.kt;
+    out.push_back({b, tile, kk, kk + end - t, whole ? -1 : 2 * b + (segment == 0 ? 0 : 1)});
+    t = end, kk = 0;
+  }
+  return out;
+}
+}  // namespace
+
+TEST_CASE("stream-K plans: every iteration once, partial tiles in distinct slots, the fixup's blocks exactly the tile's") {
+  const GemmShape shapes[] = {{1, 1, 1},       {1500, 1500, 1500}, {4096, 4096, 4096}, {513, 257, 129}, {1000, 1000, 1000},
+                              {129, 4100, 33}, {7, 9, 4000},       {8192, 8192, 32},   {1408, 3072, 512}};
+  for (const GemmShape sh : shapes)
+    for (long long sms : {1LL, 2LL, 7LL, 132LL, 144LL, 1000LL}) {
+      CAPTURE(sh.M);
+      CAPTURE(sh.N);
+      CAPTURE(sh.K);
+      CAPTURE(sms);
+      const StreamK p = stream_k_plan(sh, 128, 256, 32, sms);
+      REQUIRE(p.iters == tiles_of(sh, 128, 256) * div_up(sh.K, 32));
+      REQUIRE(p.blocks <= sms);
+      REQUIRE(p.blocks * p.per_block >= p.iters);
+      REQUIRE((p.blocks - 1) * p.per_block < p.iters);  // no block without work
+      std::vector<std::vector<Segment>> of_tile(static_cast<std::size_t>(p.tiles_m) * p.tiles_n);
+      std::set<long long> slots;
+      for (long long b = 0; b < p.blocks; ++b)
+        for (const Segment& s : stream_segments(p, b)) {
+          REQUIRE(s.tile < static_cast<long long>(of_tile.size()));
+          of_tile[static_cast<std::size_t>(s.tile)].push_back(s);
+          if (s.slot >= 0) {
+            REQUIRE(slots.insert(s.slot).second);  // no slot written twice
+            REQUIRE(s.slot == stream_slot(b, s.tile, p.per_block, p.kt));  // the fixup reads where it was written
+            REQUIRE(std::size_t(s.slot + 1) * 128 * 256 * 4 <= stream_k_workspace(p, 128, 256, 4));
+          }
+        }
+      for (std::size_t tile = 0; tile < of_tile.size(); ++tile) {
+        const auto& segs = of_tile[tile];
+        REQUIRE(!segs.empty());
+        int k = 0;  // the segments, in block order, cover the tile's k tiles once, in order
+        for (const Segment& s : segs) {
+          REQUIRE(s.k_begin == k);
+          REQUIRE(s.k_end > s.k_begin);
+          k = s.k_end;
+        }
+        REQUIRE(k == p.kt);
+        const long long b0 = stream_block_of(static_cast<long long>(tile) * p.kt, p.per_block);
+        const long long b1 = stream_block_of(static_cast<long long>(tile) * p.kt + p.kt - 1, p.per_block);
+        REQUIRE(segs.front().block == b0);
+        REQUIRE(segs.back().block == b1);
+        REQUIRE(static_cast<long long>(segs.size()) == b1 - b0 + 1);
+        // one segment: the whole tile, straight to C (the fixup skips it); several: all partial
+        for (const Segment& s : segs) REQUIRE((s.slot == -1) == (segs.size() == 1));
+      }
+    }
+}
+
 TEST_CASE("split-K choice: the examples of gemm_auto's header") {
   CHECK(splitk_splits({2048, 2048, 2048}, 128, 128, 16, 1) == 1);
   CHECK(splitk_splits({4097, 4095, 17}, 128, 128, 16, 1) == 1);
@@ -440,6 +512,7 @@ const char* step_name(StepChoice c, GemmShape s) {
     case Step::g11_128pf: return "g11_128pf";
     case Step::shallow: return "shallow";
     case Step::g10_32: return "g10_32";
+    case Step::g13_stream: return "g13_stream";
   }
   return "?";
 }
@@ -785,7 +858,8 @@ TEST_CASE("gemm_auto's candidates: what the device and the buffers allow, splits
   AutoFeatures all;
   all.vec = all.tma = all.huge = all.dmma_large = true;
   const auto f = auto_candidates({4096, 4096, 4096}, false, all);
-  CHECK(f.size() == 7);  // gemm10 64² (1 slice: the tiles fill the GPU), 128²; gemm9 ×3, gemm12, gemm13
+  CHECK(f.size() == 8);  // gemm10 64² (1 slice: the tiles fill the GPU), 128²; gemm9 ×3, gemm12, gemm13 and
+                         // its stream-K form (512 tiles: 3.9 waves)
   // gemm13 split where its 128 × 256 tiles leave SMs idle (float 1000³: 32 tiles, 4 slices of 8
   // k tiles), only on the TMA path, never where its tiles fill the GPU
   const auto g13_split = [](const std::vector<StepChoice>& v) {
@@ -809,9 +883,18 @@ TEST_CASE("gemm_auto's candidates: what the device and the buffers allow, splits
   CHECK(has_32(auto_shortlist({1021, 546, 9}, false, all)));
   CHECK_FALSE(has_32(auto_candidates({2048, 2048, 2048}, false, all)));
   CHECK_FALSE(has_32(auto_candidates({513, 257, 129}, true, all)));
+  // gemm13's stream-K form, always measured, where the last wave of its tiles is under 90% full
+  const auto has_stream = has(Step::g13_stream);
+  CHECK(has_stream(auto_shortlist({1500, 1500, 1500}, false, all)));  // 72 tiles
+  CHECK(has_stream(auto_shortlist({8192, 8192, 8192}, false, all)));  // 2048: 15.5 waves
+  CHECK(has_stream(f));                                                       // 4096³
+  CHECK_FALSE(has_stream(auto_candidates({2048, 2048, 2048}, false, all)));  // 128 tiles of 132
+  CHECK_FALSE(has_stream(auto_candidates({1408, 3072, 512}, false, all)));   // 11 × 12: one whole wave
+  CHECK_FALSE(has_stream(auto_candidates({1500, 1500, 1500}, true, all)));   // float only
   AutoFeatures no_tma = all;
   no_tma.tma = false;
-  for (const StepChoice& c : auto_candidates({1000, 1000, 1000}, false, no_tma)) CHECK(c.step != Step::g13);
+  for (const StepChoice& c : auto_candidates({1000, 1000, 1000}, false, no_tma))
+    CHECK((c.step != Step::g13 && c.step != Step::g13_stream));
   // gemm_shallow_k where k is one of its chunks, and always on the shortlist there (no model yet)
   const auto has_shallow = has(Step::shallow);
   CHECK(has_shallow(auto_candidates({4097, 4095, 64}, false, all)));
