@@ -191,10 +191,18 @@ __global__ void __launch_bounds__(Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REG
     }
   };
 
-  // The k tiles [t, end) of the run through the ring (slot s, its phase), into acc.
-  int s = 0, phase = 0;
-  auto k_loop = [&](int t, int end) {
-    for (; t < end; ++t) {
+  // The run's k tiles through the ring (slot s in its phase-th use), into acc. Stream-K: the
+  // inner loop stops where a tile's k ends, and the outer one stores the segment (a segment from
+  // k tile 0 to the tile's last is the whole tile, into C; else it is the block's first segment,
+  // slot 0, or its last, slot 1: gemm_plan::stream_slot) and goes on with the next. Unsplit and
+  // split-K: the outer loop runs once. (Written as one loop with a break, not the k loop in a
+  // lambda called per segment: that changed ptxas's schedule of the unsplit FFMA loop.)
+  int s = 0, phase = 0, t = 0;
+  int kt_at = 0, seg_k0 = 0;  // stream-K: the k tile within its tile, the segment's first
+  bool first_segment = true;
+  if constexpr (STREAM) kt_at = seg_k0 = static_cast<int>(walk.u0 % walk.kt);
+  while (true) {
+    for (; t < tiles; ++t) {
       produce_inline(t);
       mbar_wait(full0 + 8 * s, phase);
       const unsigned char* st = stage_at(s);
@@ -234,26 +242,25 @@ __global__ void __launch_bounds__(Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REG
         }
       }
       if (++s == STAGES) s = 0, phase ^= 1;
+      if constexpr (STREAM) {
+        if (++kt_at == walk.kt) {
+          ++t;
+          break;
+        }
+      }
     }
-  };
-  if constexpr (STREAM) {
-    // Segment by segment: each ends with its tile's k or with the block's run. A segment from k
-    // tile 0 to the tile's last is the whole tile (C); else it is the block's first (slot 0) or
-    // last (slot 1) segment (gemm_plan::stream_slot).
-    int kk = static_cast<int>(walk.u0 % walk.kt);
-    for (int t = 0, segment = 0; t < tiles; ++segment) {
-      const int end = min(tiles, t + walk.kt - kk);
-      k_loop(t, end);
-      const TileAt at = walk(end - 1);
-      if (kk == 0 && end - t == walk.kt)
+    if constexpr (!STREAM) {
+      break;
+    } else {
+      const TileAt at = walk(t - 1);
+      if (kt_at == walk.kt && seg_k0 == 0)
         fma_warp.store(acc, c, at.row0, at.col0, M, N);
       else
-        fma_warp.store(acc, sk.partials + (2 * std::size_t(blockIdx.x) + (segment == 0 ? 0 : 1)) * (BM * BN), 0, 0, BM, BN);
+        fma_warp.store(acc, sk.partials + (2 * std::size_t(blockIdx.x) + (first_segment ? 0 : 1)) * (BM * BN), 0, 0, BM, BN);
+      if (t >= tiles) break;
       zero();
-      t = end, kk = 0;
+      kt_at = seg_k0 = 0, first_segment = false;
     }
-  } else {
-    k_loop(0, tiles);
   }
   // Cluster form: no CTA may leave while a peer can still multicast into its shared memory or
   // arrive on its barriers. This warp's last remote arrive is above, so it arrives now and waits
