@@ -26,19 +26,21 @@ struct SliceWalk {
   __device__ __forceinline__ TileAt operator()(int t) const { return {row0, col0, k0 + t * BK}; }
 };
 
-// A stream-K block's run (gemm_plan::StreamK): k tile t is the product's iteration u0 + t, tile
-// (u0 + t) / kt in raster_tile_of's order (the order of the unsplit grid's blocks), its k tile
-// (u0 + t) % kt.
+// A stream-K block's run (gemm_plan::StreamK): block b of `blocks`, its dp_waves data-parallel
+// tiles, then its stream iterations from b·q (gemm_plan::stream_iteration), each tile placed in
+// raster_tile_of's order (the order of the unsplit grid's blocks).
 template <int BM, int BN, int BK>
 struct StreamWalk {
-  long long u0;
+  long long b, blocks, dp_waves, q;
   int kt, tiles_m, tiles_n;
   __device__ __forceinline__ TileAt operator()(int t) const {
-    const long long u = u0 + t, tile = u / kt;
+    long long tile;
+    int k;
+    gemm_plan::stream_iteration(b, t, kt, dp_waves, blocks, q, tile, k);
     int tm, tn;
     gemm_plan::raster_tile_of(static_cast<unsigned>(tile % tiles_n), static_cast<unsigned>(tile / tiles_n), tiles_n,
                               tiles_m, tm, tn);
-    return {BM * tm, BN * tn, BK * static_cast<int>(u - tile * kt)};
+    return {BM * tm, BN * tn, BK * k};
   }
 };
 

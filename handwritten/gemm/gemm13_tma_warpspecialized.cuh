@@ -46,6 +46,7 @@
 #include "handwritten/gemm/gemm13_consumer.cuh"
 #include "handwritten/gemm/gemm13_producer.cuh"
 
+#include <climits>
 #include <stdexcept>
 #include <string_view>
 
@@ -65,13 +66,14 @@ using namespace hopper;
 // so blockIdx.x = CLUSTER_M · pair column + cluster rank, and rank r takes tile row
 // CLUSTER_M · pair row + r (M is the slab's rows; a block whose tile starts at or past M is
 // padding: see launch).
-// Stream-K (STREAM, launch_stream): a 1-D grid; block b runs iterations [b·per_block, ...) of
-// the product (gemm_plan::StreamK), tile after tile, through one ring: the producer runs ahead
-// into the next tile while the FMA warps store the last one. A segment that covers its whole
-// tile goes to C, a partial one to the block's slot of `partials` (stream_k_fixup adds them).
+// Stream-K (STREAM, launch_stream): a 1-D grid; block b runs its data-parallel tiles and then
+// its stream iterations (gemm_plan::StreamK: dp_waves, per_block), tile after tile, through one
+// ring: the producer runs ahead into the next tile while the FMA warps store the last one. A
+// segment that covers its whole tile goes to C, a partial one to the block's slot of
+// `partials` (stream_k_fixup adds them).
 struct StreamArgs {
   float* partials = nullptr;
-  long long per_block = 0;
+  long long per_block = 0, dp_waves = 0;
 };
 
 template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int REGS, bool B_OUTER, int CLUSTER_M = 1,
@@ -98,9 +100,9 @@ __global__ void __launch_bounds__(Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REG
   const int rank = CLUSTER ? static_cast<int>(cluster_rank()) : 0;  // = blockIdx.x % CLUSTER_M
   if constexpr (STREAM) {
     const int kt = ceil_div(K, BK), tiles_m = ceil_div(M, BM), tiles_n = ceil_div(N, BN);
-    const long long u0 = blockIdx.x * sk.per_block;
-    tiles = static_cast<int>(min(sk.per_block, static_cast<long long>(tiles_m) * tiles_n * kt - u0));
-    walk = Walk{u0, kt, tiles_m, tiles_n};
+    const long long blocks = gridDim.x, tail_iters = (static_cast<long long>(tiles_m) * tiles_n - sk.dp_waves * blocks) * kt;
+    tiles = static_cast<int>(gemm_plan::stream_run_length(blockIdx.x, kt, sk.dp_waves, sk.per_block, tail_iters));
+    walk = Walk{blockIdx.x, blocks, sk.dp_waves, sk.per_block, kt, tiles_m, tiles_n};
   } else {
     const int k0 = blockIdx.z * k_split;
     tiles = ceil_div(min(K - k0, k_split), BK);
@@ -193,14 +195,19 @@ __global__ void __launch_bounds__(Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REG
 
   // The run's k tiles through the ring (slot s in its phase-th use), into acc. Stream-K: the
   // inner loop stops where a tile's k ends, and the outer one stores the segment (a segment from
-  // k tile 0 to the tile's last is the whole tile, into C; else it is the block's first segment,
-  // slot 0, or its last, slot 1: gemm_plan::stream_slot) and goes on with the next. Unsplit and
-  // split-K: the outer loop runs once. (Written as one loop with a break, not the k loop in a
-  // lambda called per segment: that changed ptxas's schedule of the unsplit FFMA loop.)
+  // k tile 0 to the tile's last is the whole tile, into C; else it is the block's first stream
+  // segment, slot 0, or its last, slot 1: gemm_plan::stream_slot) and goes on with the next.
+  // Unsplit and split-K: the outer loop runs once. (Written as one loop with a break, not the k
+  // loop in a lambda called per segment: that changed ptxas's schedule of the unsplit FFMA loop.)
   int s = 0, phase = 0, t = 0;
-  int kt_at = 0, seg_k0 = 0;  // stream-K: the k tile within its tile, the segment's first
-  bool first_segment = true;
-  if constexpr (STREAM) kt_at = seg_k0 = static_cast<int>(walk.u0 % walk.kt);
+  // Stream-K: the k tile within its tile, and where the segment began (its first k tile and t).
+  // Only the first stream segment can start inside its tile, at k tile (b·q) % kt.
+  int kt_at = 0, seg_k0 = 0, seg_t0 = 0, dp_iters = 0, stream_k0 = 0;
+  if constexpr (STREAM) {
+    dp_iters = static_cast<int>(walk.dp_waves * walk.kt);
+    stream_k0 = static_cast<int>(blockIdx.x * walk.q % walk.kt);
+    kt_at = seg_k0 = dp_iters == 0 ? stream_k0 : 0;
+  }
   while (true) {
     for (; t < tiles; ++t) {
       produce_inline(t);
@@ -256,10 +263,11 @@ __global__ void __launch_bounds__(Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REG
       if (kt_at == walk.kt && seg_k0 == 0)
         fma_warp.store(acc, c, at.row0, at.col0, M, N);
       else
-        fma_warp.store(acc, sk.partials + (2 * std::size_t(blockIdx.x) + (first_segment ? 0 : 1)) * (BM * BN), 0, 0, BM, BN);
+        fma_warp.store(acc, sk.partials + (2 * std::size_t(blockIdx.x) + (seg_t0 == dp_iters ? 0 : 1)) * (BM * BN), 0, 0, BM, BN);
       if (t >= tiles) break;
       zero();
-      kt_at = seg_k0 = 0, first_segment = false;
+      kt_at = seg_k0 = t == dp_iters ? stream_k0 : 0;
+      seg_t0 = t;
     }
   }
   // Cluster form: no CTA may leave while a peer can still multicast into its shared memory or
@@ -284,26 +292,31 @@ template <class C, bool STREAM = false>
 constexpr auto kernel_for = kernel_tma<C::BM, C::BN, C::BK, C::WM, C::WN, C::TM, C::TN, C::STAGES, C::REGS, C::B_OUTER,
                                        C::CLUSTER_M, C::TRANSPOSE_A, STREAM>;
 
-// Stream-K's fixup: block `tile` adds the partial slots of a tile that several blocks shared, in
-// block order (k order), into C; a tile that one block covered whole is already in C. Float4
-// steps: N % 4 == 0 on the TMA path, and a tile's columns start at multiples of BN.
+// Stream-K's fixup: block (j, y) adds the partial slots of stream tile j (the tile dp_waves ·
+// blocks + j), in block order (k order), into C, for the y-th of kFixupParts parts of the tile's
+// elements; a tile that one block covered whole is already in C. Float4 steps: N % 4 == 0 on the
+// TMA path, and a tile's columns start at multiples of BN.
+constexpr int kFixupParts = 8;
 template <int BM, int BN, int BK>
 __global__ void __launch_bounds__(256) stream_k_fixup(const float* __restrict__ partials, float* __restrict__ c, int M,
-                                                      int N, int K, long long per_block) {
+                                                      int N, int K, long long per_block, long long dp_waves,
+                                                      long long blocks) {
+  static_assert(BM * BN % (4 * kFixupParts) == 0);
   const int kt = ceil_div(K, BK), tiles_m = ceil_div(M, BM), tiles_n = ceil_div(N, BN);
-  const long long tile = blockIdx.x;
-  const long long b0 = gemm_plan::stream_block_of(tile * kt, per_block);
-  const long long b1 = gemm_plan::stream_block_of(tile * kt + kt - 1, per_block);
+  const long long j = blockIdx.x, tile = dp_waves * blocks + j;
+  long long b0, b1;
+  gemm_plan::stream_tile_blocks(j, kt, per_block, b0, b1);
   if (b0 == b1) return;
   int tm, tn;
   gemm_plan::raster_tile_of(static_cast<unsigned>(tile % tiles_n), static_cast<unsigned>(tile / tiles_n), tiles_n, tiles_m,
                             tm, tn);
   const int row0 = BM * tm, col0 = BN * tn;
-  for (int x = 4 * threadIdx.x; x < BM * BN; x += 4 * blockDim.x) {
+  constexpr int kPart = BM * BN / kFixupParts;
+  for (int x = kPart * blockIdx.y + 4 * threadIdx.x; x < kPart * (blockIdx.y + 1); x += 4 * blockDim.x) {
     const int r = row0 + x / BN, col = col0 + x % BN;
     if (r >= M || col >= N) continue;
     auto part = [&](long long b) {
-      return *reinterpret_cast<const float4*>(partials + gemm_plan::stream_slot(b, tile, per_block, kt) * (BM * BN) + x);
+      return *reinterpret_cast<const float4*>(partials + gemm_plan::stream_slot(b, j, kt, per_block) * (BM * BN) + x);
     };
     float4 sum = part(b0);
     for (long long b = b0 + 1; b <= b1; ++b) {
@@ -394,15 +407,17 @@ template <class C>
 void launch_stream(const GemmArgs<float>& g, cudaStream_t s) {
   static_assert(C::CLUSTER_M == 1, "stream-K with the unclustered forms only");
   const gemm_plan::StreamK p = stream_plan<C>({g.M, g.N, g.K});
-  const long long tiles = static_cast<long long>(p.tiles_m) * p.tiles_n;
-  if (!tma_ok(g) || p.iters == 0 || p.per_block > INT_MAX || tiles > INT_MAX) return launch<C>(g, s);
+  // A run's iterations are counted in int, as the unsplit kernel's k tiles are
+  if (!tma_ok(g) || p.tail_iters == 0 || p.dp_waves * p.kt + p.per_block > INT_MAX || p.tail_tiles > INT_MAX)
+    return launch<C>(g, s);
   const CUtensorMap map_a = encode_map(g.A, g.M, g.K, C::BM, C::kABoxK, swizzle_for_row(C::kRowBytes));
   const CUtensorMap map_b = encode_map(g.B, g.K, g.N, C::kBPartK, C::BN, CU_TENSOR_MAP_SWIZZLE_NONE);
   float* partials = static_cast<float*>(g.workspace);
   kernel_for<C, true><<<static_cast<unsigned>(p.blocks), C::kThreads, C::kSmemBytes, s>>>(
-      map_a, map_b, g.C, g.M, g.N, g.K, 0, 0, StreamArgs{partials, p.per_block});
+      map_a, map_b, g.C, g.M, g.N, g.K, 0, 0, StreamArgs{partials, p.per_block, p.dp_waves});
   KL_CHECK_LAUNCH();
-  stream_k_fixup<C::BM, C::BN, C::BK><<<static_cast<unsigned>(tiles), 256, 0, s>>>(partials, g.C, g.M, g.N, g.K, p.per_block);
+  stream_k_fixup<C::BM, C::BN, C::BK><<<dim3(static_cast<unsigned>(p.tail_tiles), kFixupParts), 256, 0, s>>>(
+      partials, g.C, g.M, g.N, g.K, p.per_block, p.dp_waves, p.blocks);
   KL_CHECK_LAUNCH();
 }
 

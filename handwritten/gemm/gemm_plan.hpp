@@ -243,42 +243,77 @@ inline int splitk_splits_modeled(GemmShape s, int bm, int bn, int bk, int blocks
   return best;
 }
 // ---- stream-K ----------------------------------------------------------------------------------
-// A product of T tiles of kt k tiles each is T·kt iterations, numbered tile after tile (tile id
-// times kt plus the k tile; tile ids in raster_tile_of's order over the tiles_n × tiles_m grid).
-// Block b of a stream-K launch runs iterations [b·q, (b + 1)·q) (the last block fewer), q the
-// fewest per block that `sms` blocks cover: every block does the same work to one k tile, where
-// whole tiles leave the last wave part-empty (1500³ in 128 × 256 tiles: 72 tiles for 132 SMs;
-// 4096³: 512 tiles, 3.9 waves). A block's run crosses tiles: it is a sequence of segments, one
-// per tile it touches, of which only the first and the last can miss part of their tile's k
-// (the ones between start at k tile 0 and end at kt - 1). A segment that covers its whole tile
-// writes C; a partial one writes its block's slot 0 (the first segment) or 1 (the last) of the
-// workspace, a BM × BN tile each, and stream_k_fixup adds a tile's partial slots in block order
-// (that is, in k order) into C. Deterministic: no atomics, no flags, the same sum every run.
+// Tiles are numbered in raster_tile_of's order over the tiles_n × tiles_m grid (the unsplit
+// grid's block order), and a tile is kt k tiles deep. A stream-K launch has one block per SM
+// (G = sms blocks, fewer where the product has fewer k tiles) and two parts:
+//   * data-parallel: where there are at least two waves of tiles, all whole waves but the last
+//     (dp_waves of them): block b takes tiles b, b + G, b + 2G, ..., each whole, straight into C;
+//     the blocks of a wave work on consecutive tiles, which share rows of A and columns of B in L2;
+//   * stream-K: the other tail_tiles tiles (one to two waves' worth) are tail_iters = tail_tiles
+//     × kt iterations, numbered tile after tile; block b runs [b·q, (b + 1)·q) of them (the last
+//     block fewer), q the fewest per block that G blocks cover. Every block does the same work
+//     to one k tile where whole tiles would leave the last wave part-empty (1500³ in 128 × 256
+//     tiles: 72 tiles for 132 SMs; 4096³: 512 tiles, 3.9 waves).
+// A block's stream run crosses tiles: it is a sequence of segments, one per tile it touches, of
+// which only the first and the last can miss part of their tile's k (those between start at k
+// tile 0 and end at kt - 1). A segment that covers its whole tile writes C; a partial one
+// writes its block's slot 0 (the first segment) or 1 (the last) of the workspace, a BM × BN tile
+// each, and stream_k_fixup adds a tile's partial slots in block order (that is, in k order)
+// into C. Deterministic: no atomics, no flags, the same sum every run.
 struct StreamK {
   int tiles_m, tiles_n, kt;  // the tile grid and the k tiles per tile
-  long long iters;           // tiles_m · tiles_n · kt
+  long long tiles;           // tiles_m · tiles_n
+  long long blocks;          // G
+  long long dp_waves;        // whole tiles per block before the stream part
+  long long tail_tiles;      // tiles - dp_waves · G
+  long long tail_iters;      // tail_tiles · kt
   long long per_block;       // q
-  long long blocks;          // ceil(iters / q) <= sms
+  long long stream_blocks;   // blocks with stream iterations: ceil(tail_iters / q) <= G
 };
 inline StreamK stream_k_plan(GemmShape s, int bm, int bn, int bk, long long sms) {
-  StreamK p{div_up(s.M, bm), div_up(s.N, bn), div_up(s.K, bk), 0, 0, 0};
-  p.iters = static_cast<long long>(p.tiles_m) * p.tiles_n * p.kt;
-  p.per_block = div_up(p.iters, std::max(1LL, sms));
-  p.blocks = div_up(p.iters, p.per_block);
+  StreamK p{div_up(s.M, bm), div_up(s.N, bn), div_up(s.K, bk), 0, 0, 0, 0, 0, 0, 0};
+  sms = std::max(1LL, sms);
+  p.tiles = static_cast<long long>(p.tiles_m) * p.tiles_n;
+  p.dp_waves = p.tiles >= 2 * sms ? p.tiles / sms - 1 : 0;
+  p.tail_tiles = p.tiles - p.dp_waves * sms;
+  p.tail_iters = p.tail_tiles * p.kt;
+  p.per_block = std::max(1LL, div_up(p.tail_iters, sms));
+  p.stream_blocks = div_up(p.tail_iters, p.per_block);
+  p.blocks = p.dp_waves > 0 ? sms : p.stream_blocks;
   return p;
 }
-// The block that runs iteration u.
-KL_HD long long stream_block_of(long long u, long long q) { return u / q; }
-// The first tile block b touches.
-KL_HD long long stream_first_tile(long long b, long long q, int kt) { return b * q / kt; }
-// The workspace slot (BM × BN elements each) of block b's partial segment of `tile`: 2b for its
-// first segment, 2b + 1 for its last.
-KL_HD long long stream_slot(long long b, long long tile, long long q, int kt) {
-  return 2 * b + (tile == stream_first_tile(b, q, kt) ? 0 : 1);
+// Where iteration t of block b's run lies: its tile and its k tile. The first dp_waves · kt
+// are the block's data-parallel tiles, the rest its stream iterations from b·q.
+KL_HD void stream_iteration(long long b, long long t, int kt, long long dp_waves, long long blocks, long long q,
+                            long long& tile, int& k) {
+  const long long dp_iters = dp_waves * kt;
+  if (t < dp_iters) {
+    tile = (t / kt) * blocks + b;
+    k = static_cast<int>(t % kt);
+  } else {
+    const long long u = b * q + (t - dp_iters);
+    tile = dp_waves * blocks + u / kt;
+    k = static_cast<int>(u % kt);
+  }
 }
-// The workspace: two slots per block.
+// The iterations of block b's run: its data-parallel tiles' and its share of the stream part.
+KL_HD long long stream_run_length(long long b, int kt, long long dp_waves, long long q, long long tail_iters) {
+  const long long u0 = b * q;
+  return dp_waves * kt + (u0 < tail_iters ? (tail_iters - u0 < q ? tail_iters - u0 : q) : 0);
+}
+// The blocks whose stream runs hold stream tile j (the j-th tile of the stream part): b0..b1.
+KL_HD void stream_tile_blocks(long long j, int kt, long long q, long long& b0, long long& b1) {
+  b0 = j * kt / q;
+  b1 = (j * kt + kt - 1) / q;
+}
+// The workspace slot (BM × BN elements each) of block b's partial segment of stream tile j: 2b
+// for its first stream segment, 2b + 1 for its last.
+KL_HD long long stream_slot(long long b, long long j, int kt, long long q) {
+  return 2 * b + (j == b * q / kt ? 0 : 1);
+}
+// The workspace: two slots per block with stream iterations.
 inline std::size_t stream_k_workspace(const StreamK& p, int bm, int bn, std::size_t elem_bytes) {
-  return static_cast<std::size_t>(2 * p.blocks) * bm * bn * elem_bytes;
+  return static_cast<std::size_t>(2 * p.stream_blocks) * bm * bn * elem_bytes;
 }
 
 // ---- gemm_auto's time model: which tiled steps are worth measuring for one shape ------------

@@ -321,9 +321,11 @@ TEST_CASE("split-K plans: slices of whole k tiles, none empty, all of K covered,
       }
 }
 
-// The segments of a stream-K block's run as gemm13's kernel walks them (gemm13_tma_warpspecialized.cuh):
-// from iteration b·q, each segment ends with its tile's k or with the run; a segment from k tile 0
-// to the last is the whole tile (C, slot -1), else the block's first (slot 2b) or last (2b + 1).
+// The segments of a stream-K block's run as gemm13's kernel walks them
+// (gemm13_tma_warpspecialized.cuh): a segment ends with its tile's k or with the run; the next
+// starts at k tile 0, but for the first stream segment, at (b·q) % kt. A segment from k tile 0 to
+// the last is the whole tile (C, slot -1), else the block's first stream segment (slot 2b) or
+// its last (2b + 1).
 namespace {
 struct Segment {
   long long block, tile;
@@ -332,15 +334,25 @@ struct Segment {
 };
 std::vector<Segment> stream_segments(const StreamK& p, long long b) {
   std::vector<Segment> out;
-  const long long u0 = b * p.per_block;
-  const int tiles = static_cast<int>(std::min(p.per_block, p.iters - u0));
-  int kk = static_cast<int>(u0 % p.kt);
-  for (int t = 0, segment = 0; t < tiles; ++segment) {
-    const int end = std::min(tiles, t + p.kt - kk);
-    const long long tile = (u0 + t) / p.kt;
-    const bool whole = kk == 0 && end - t == p.kt;
-    out.push_back({b, tile, kk, kk + end - t, whole ? -1 : 2 * b + (segment == 0 ? 0 : 1)});
-    t = end, kk = 0;
+  const long long n = stream_run_length(b, p.kt, p.dp_waves, p.per_block, p.tail_iters);
+  const long long dp_iters = p.dp_waves * p.kt;
+  const int stream_k0 = static_cast<int>(b * p.per_block % p.kt);
+  int kt_at = dp_iters == 0 ? stream_k0 : 0, seg_k0 = kt_at;
+  long long seg_t0 = 0, seg_tile = -1;
+  for (long long t = 0; t < n;) {
+    long long tile;
+    int k;
+    stream_iteration(b, t, p.kt, p.dp_waves, p.blocks, p.per_block, tile, k);
+    REQUIRE(k == kt_at);  // the walk and the kernel's k tile counter agree
+    if (seg_tile < 0) seg_tile = tile;
+    REQUIRE(tile == seg_tile);  // a segment stays in its tile
+    ++t;
+    if (++kt_at == p.kt || t == n) {
+      const bool whole = kt_at == p.kt && seg_k0 == 0;
+      out.push_back({b, tile, seg_k0, kt_at, whole ? -1 : 2 * b + (seg_t0 == dp_iters ? 0 : 1)});
+      kt_at = seg_k0 = t == dp_iters ? stream_k0 : 0;
+      seg_t0 = t, seg_tile = -1;
+    }
   }
   return out;
 }
@@ -348,7 +360,8 @@ std::vector<Segment> stream_segments(const StreamK& p, long long b) {
 
 TEST_CASE("stream-K plans: every iteration once, partial tiles in distinct slots, the fixup's blocks exactly the tile's") {
   const GemmShape shapes[] = {{1, 1, 1},       {1500, 1500, 1500}, {4096, 4096, 4096}, {513, 257, 129}, {1000, 1000, 1000},
-                              {129, 4100, 33}, {7, 9, 4000},       {8192, 8192, 32},   {1408, 3072, 512}};
+                              {129, 4100, 33}, {7, 9, 4000},       {8192, 8192, 32},   {1408, 3072, 512}, {8192, 8192, 8192},
+                              {3000, 3000, 3000}};
   for (const GemmShape sh : shapes)
     for (long long sms : {1LL, 2LL, 7LL, 132LL, 144LL, 1000LL}) {
       CAPTURE(sh.M);
@@ -356,24 +369,30 @@ TEST_CASE("stream-K plans: every iteration once, partial tiles in distinct slots
       CAPTURE(sh.K);
       CAPTURE(sms);
       const StreamK p = stream_k_plan(sh, 128, 256, 32, sms);
-      REQUIRE(p.iters == tiles_of(sh, 128, 256) * div_up(sh.K, 32));
+      REQUIRE(p.tiles == tiles_of(sh, 128, 256));
       REQUIRE(p.blocks <= sms);
-      REQUIRE(p.blocks * p.per_block >= p.iters);
-      REQUIRE((p.blocks - 1) * p.per_block < p.iters);  // no block without work
-      std::vector<std::vector<Segment>> of_tile(static_cast<std::size_t>(p.tiles_m) * p.tiles_n);
+      REQUIRE(p.stream_blocks <= p.blocks);
+      REQUIRE(p.tail_tiles == p.tiles - p.dp_waves * p.blocks);
+      REQUIRE(p.tail_tiles >= std::min(p.tiles, sms));  // the stream part holds at least the last wave
+      REQUIRE(p.tail_tiles < 2 * sms);                  // and at most two
+      REQUIRE(p.stream_blocks * p.per_block >= p.tail_iters);
+      REQUIRE((p.stream_blocks - 1) * p.per_block < p.tail_iters);  // no stream block without work
+      std::vector<std::vector<Segment>> of_tile(static_cast<std::size_t>(p.tiles));
       std::set<long long> slots;
       for (long long b = 0; b < p.blocks; ++b)
         for (const Segment& s : stream_segments(p, b)) {
-          REQUIRE(s.tile < static_cast<long long>(of_tile.size()));
+          REQUIRE(s.tile < p.tiles);
           of_tile[static_cast<std::size_t>(s.tile)].push_back(s);
           if (s.slot >= 0) {
-            REQUIRE(slots.insert(s.slot).second);  // no slot written twice
-            REQUIRE(s.slot == stream_slot(b, s.tile, p.per_block, p.kt));  // the fixup reads where it was written
+            const long long j = s.tile - p.dp_waves * p.blocks;
+            REQUIRE(j >= 0);                            // data-parallel tiles are whole
+            REQUIRE(slots.insert(s.slot).second);       // no slot written twice
+            REQUIRE(s.slot == stream_slot(b, j, p.kt, p.per_block));  // the fixup reads where it was written
             REQUIRE(std::size_t(s.slot + 1) * 128 * 256 * 4 <= stream_k_workspace(p, 128, 256, 4));
           }
         }
-      for (std::size_t tile = 0; tile < of_tile.size(); ++tile) {
-        const auto& segs = of_tile[tile];
+      for (long long tile = 0; tile < p.tiles; ++tile) {
+        const auto& segs = of_tile[static_cast<std::size_t>(tile)];
         REQUIRE(!segs.empty());
         int k = 0;  // the segments, in block order, cover the tile's k tiles once, in order
         for (const Segment& s : segs) {
@@ -382,13 +401,18 @@ TEST_CASE("stream-K plans: every iteration once, partial tiles in distinct slots
           k = s.k_end;
         }
         REQUIRE(k == p.kt);
-        const long long b0 = stream_block_of(static_cast<long long>(tile) * p.kt, p.per_block);
-        const long long b1 = stream_block_of(static_cast<long long>(tile) * p.kt + p.kt - 1, p.per_block);
+        // one segment: the whole tile, straight to C (the fixup skips it); several: all partial
+        for (const Segment& s : segs) REQUIRE((s.slot == -1) == (segs.size() == 1));
+        const long long j = tile - p.dp_waves * p.blocks;
+        if (j < 0) {
+          REQUIRE(segs.size() == 1);
+          continue;
+        }
+        long long b0, b1;  // the fixup's blocks for the tile: exactly those that hold it
+        stream_tile_blocks(j, p.kt, p.per_block, b0, b1);
         REQUIRE(segs.front().block == b0);
         REQUIRE(segs.back().block == b1);
         REQUIRE(static_cast<long long>(segs.size()) == b1 - b0 + 1);
-        // one segment: the whole tile, straight to C (the fixup skips it); several: all partial
-        for (const Segment& s : segs) REQUIRE((s.slot == -1) == (segs.size() == 1));
       }
     }
 }
