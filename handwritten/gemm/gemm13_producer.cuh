@@ -19,11 +19,17 @@ struct TileAt {
 };
 
 // A block's run over one C tile (unsplit, split-K): k tile t starts at k0 + t·BK (k0: the first
-// k of the block's slice; 0 unsplit).
+// k of the block's slice; 0 unsplit). A walk's Cursor steps through the run in order (what the
+// producer does, tile after tile), start() at k tile 0.
 template <int BK>
 struct SliceWalk {
   int row0, col0, k0;
   __device__ __forceinline__ TileAt operator()(int t) const { return {row0, col0, k0 + t * BK}; }
+  struct Cursor {
+    TileAt at;
+    __device__ __forceinline__ void next() { at.k += BK; }
+  };
+  __device__ __forceinline__ Cursor start() const { return {{row0, col0, k0}}; }
 };
 
 // A stream-K block's run (gemm_plan::StreamK): block b of `blocks`, its dp_waves data-parallel
@@ -41,6 +47,42 @@ struct StreamWalk {
     gemm_plan::raster_tile_of(static_cast<unsigned>(tile % tiles_n), static_cast<unsigned>(tile / tiles_n), tiles_n,
                               tiles_m, tm, tn);
     return {BM * tm, BN * tn, BK * k};
+  }
+  // In order, without operator()'s 64-bit divisions per k tile (on the producer's one thread
+  // they took longer than the FMA warps' k tile): the tile changes once every kt steps, and the
+  // walk is recomputed whole only where the data-parallel tiles end.
+  struct Cursor {
+    const StreamWalk* w;
+    long long t, tile;
+    int k;
+    TileAt at;
+    __device__ __forceinline__ void place() {
+      int tm, tn;
+      gemm_plan::raster_tile_of(static_cast<unsigned>(tile % w->tiles_n), static_cast<unsigned>(tile / w->tiles_n),
+                                w->tiles_n, w->tiles_m, tm, tn);
+      at = {BM * tm, BN * tn, BK * k};
+    }
+    __device__ __forceinline__ void seek() {
+      gemm_plan::stream_iteration(w->b, t, w->kt, w->dp_waves, w->blocks, w->q, tile, k);
+      place();
+    }
+    __device__ __forceinline__ void next() {
+      ++t;
+      if (t == w->dp_waves * w->kt) {  // the first stream iteration
+        seek();
+      } else if (++k == w->kt) {  // the next tile: a wave on (data-parallel) or the next one
+        k = 0;
+        tile += t < w->dp_waves * w->kt ? w->blocks : 1;
+        place();
+      } else {
+        at.k = BK * k;
+      }
+    }
+  };
+  __device__ __forceinline__ Cursor start() const {
+    Cursor c{this, 0, 0, 0, {}};
+    c.seek();
+    return c;
   }
 };
 
@@ -66,14 +108,13 @@ struct Producer {
     for (int h = 0; h < C::kABoxes; ++h) tma_load_2d(dst + h * C::kABoxBytes, map_a, bar, at.k + h * C::kABoxK, at.row0);
   }
 
-  // Tile t into slot t % STAGES (one thread). Cluster form: the slot is free once the FMA warps of
+  // Tile t, at `at`, into slot t % STAGES (one thread). Cluster form: the slot is free once the FMA warps of
   // every CTA of the cluster have left it (the peers' multicasts write into it too); full[s]
   // expects this CTA's A plus the whole B tile, of which this CTA loads part `rank` (kBPartK rows
   // of k) for all. A padding block (row0 >= M) loads no A: its FMA warps multiply whatever the A
   // slots hold, and its stores are skipped.
-  __device__ __forceinline__ void fill(int t) const {
+  __device__ __forceinline__ void fill(int t, const TileAt& at) const {
     const int s = t % STAGES;
-    const TileAt at = walk(t);
     if constexpr (C::CLUSTER_M > 1) {
       if (t >= STAGES) mbar_wait_cluster(empty0 + 8 * s, ((t / STAGES) & 1) ^ 1);
       const unsigned full = full0 + 8 * s, stage = smem + s * C::kStageBytes;
@@ -106,10 +147,12 @@ struct Producer {
     static_assert(C::TRANSPOSE_A);
     constexpr int BM = C::BM, NS = C::kStaging, kChunks = C::kABoxK / 4;
     const unsigned staged0 = empty0 + 8 * STAGES;  // the staging buffers' barriers
-    auto load_a_staged = [&](int t) {
+    auto a_at = walk.start(), b_at = walk.start();  // p = 0's: the next A tile to stage, the next B tile
+    auto load_a_staged = [&](int t) {  // t in order
       const unsigned bar = staged0 + 8 * (t % NS), buf = smem + C::kStagingOffset + (t % NS) * C::kABytes;
       mbar_arrive_expect_tx(bar, C::kABytes);
-      copy_a(buf, bar, walk(t));
+      copy_a(buf, bar, a_at.at);
+      a_at.next();
     };
     if (p == 0)
       for (int t = 0; t < NS && t < tiles; ++t) load_a_staged(t);
@@ -121,8 +164,8 @@ struct Producer {
       if (p == 0) {
         if (t >= STAGES) mbar_wait(empty0 + 8 * s, ((t / STAGES) & 1) ^ 1);
         mbar_expect_tx(full, C::kBBytes);  // before any arrive of this phase: p = 0 arrives below
-        const TileAt at = walk(t);
-        tma_load_2d(smem + s * C::kStageBytes + C::kABytes, map_b, full, at.col0, at.k);
+        tma_load_2d(smem + s * C::kStageBytes + C::kABytes, map_b, full, b_at.at.col0, b_at.at.k);
+        b_at.next();
         mbar_wait(staged, staged_parity);
       }
       named_barrier(1, 128);

@@ -153,7 +153,8 @@ __global__ void __launch_bounds__(Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REG
       if constexpr (TRANSPOSE_A) {
         producer.transpose_all(threadIdx.x - C::kConsumers, smem_raw, tiles);
       } else if (threadIdx.x == C::kConsumers) {
-        for (int t = 0; t < tiles; ++t) producer.fill(t);
+        auto at = walk.start();
+        for (int t = 0; t < tiles; ++t, at.next()) producer.fill(t, at.at);
       }
       if constexpr (CLUSTER) {  // the cluster's closing barrier (see the end of the kernel)
         cluster_arrive();
@@ -162,8 +163,11 @@ __global__ void __launch_bounds__(Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REG
       return;
     }
     setmaxnreg_inc<C::kRegsConsumer>();
-  } else if (threadIdx.x == 0) {  // the first STAGES tiles; the rest from inside the k loop
-    for (int t = 0; t < STAGES && t < tiles; ++t) producer.fill(t);
+  }
+  auto fill_at = walk.start();  // the inline producer's next tile (thread 0, in order)
+  if constexpr (!SETMAXNREG) {
+    if (threadIdx.x == 0)  // the first STAGES tiles; the rest from inside the k loop
+      for (int t = 0; t < STAGES && t < tiles; ++t, fill_at.next()) producer.fill(t, fill_at.at);
   }
 
   // ---- FMA warps (their loads, FFMAs and stores: gemm13_consumer.cuh) ----
@@ -189,7 +193,10 @@ __global__ void __launch_bounds__(Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REG
   auto produce_inline = [&](int t) {
     if constexpr (!SETMAXNREG) {
       const int next = t - C::kLag + STAGES;
-      if (threadIdx.x == 0 && t >= C::kLag && next < tiles) producer.fill(next);
+      if (threadIdx.x == 0 && t >= C::kLag && next < tiles) {
+        producer.fill(next, fill_at.at);
+        fill_at.next();
+      }
     }
   };
 
