@@ -207,16 +207,18 @@ __global__ void __launch_bounds__(Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REG
   // Unsplit and split-K: the outer loop runs once. (Written as one loop with a break, not the k
   // loop in a lambda called per segment: that changed ptxas's schedule of the unsplit FFMA loop.)
   int s = 0, phase = 0, t = 0;
-  // Stream-K: the k tile within its tile, and where the segment began (its first k tile and t).
-  // Only the first stream segment can start inside its tile, at k tile (b·q) % kt.
-  int kt_at = 0, seg_k0 = 0, seg_t0 = 0, dp_iters = 0, stream_k0 = 0;
+  // Stream-K: the segment's iterations [seg_t0, seg_end). A segment ends at its tile's last k
+  // tile, so kt iterations are the whole tile. Only the first stream segment (at dp_iters) can
+  // start inside its tile, at k tile (b·q) % kt. The inner loop's bound is `tiles` for the other
+  // forms, as it was before stream-K (its FFMA schedule is unchanged).
+  int seg_t0 = 0, seg_end = 0, dp_iters = 0, stream_k0 = 0;
   if constexpr (STREAM) {
     dp_iters = static_cast<int>(walk.dp_waves * walk.kt);
     stream_k0 = static_cast<int>(blockIdx.x * walk.q % walk.kt);
-    kt_at = seg_k0 = dp_iters == 0 ? stream_k0 : 0;
+    seg_end = min(tiles, walk.kt - (dp_iters == 0 ? stream_k0 : 0));
   }
   while (true) {
-    for (; t < tiles; ++t) {
+    for (; t < (STREAM ? seg_end : tiles); ++t) {
       produce_inline(t);
       mbar_wait(full0 + 8 * s, phase);
       const unsigned char* st = stage_at(s);
@@ -256,25 +258,19 @@ __global__ void __launch_bounds__(Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REG
         }
       }
       if (++s == STAGES) s = 0, phase ^= 1;
-      if constexpr (STREAM) {
-        if (++kt_at == walk.kt) {
-          ++t;
-          break;
-        }
-      }
     }
     if constexpr (!STREAM) {
       break;
     } else {
       const TileAt at = walk(t - 1);
-      if (kt_at == walk.kt && seg_k0 == 0)
+      if (t - seg_t0 == walk.kt)
         fma_warp.store(acc, c, at.row0, at.col0, M, N);
       else
         fma_warp.store(acc, sk.partials + (2 * std::size_t(blockIdx.x) + (seg_t0 == dp_iters ? 0 : 1)) * (BM * BN), 0, 0, BM, BN);
       if (t >= tiles) break;
       zero();
-      kt_at = seg_k0 = t == dp_iters ? stream_k0 : 0;
       seg_t0 = t;
+      seg_end = min(tiles, t + walk.kt - (t == dp_iters ? stream_k0 : 0));
     }
   }
   // Cluster form: no CTA may leave while a peer can still multicast into its shared memory or
@@ -319,15 +315,15 @@ __global__ void __launch_bounds__(256) stream_k_fixup(const float* __restrict__ 
                             tm, tn);
   const int row0 = BM * tm, col0 = BN * tn;
   constexpr int kPart = BM * BN / kFixupParts;
+  // b0's slot is its first or last (gemm_plan::stream_slot); every later block's run starts
+  // inside the tile, so its slot is its first, 2b (the host suite checks both)
+  const float* first = partials + gemm_plan::stream_slot(b0, j, kt, per_block) * (BM * BN);
   for (int x = kPart * blockIdx.y + 4 * threadIdx.x; x < kPart * (blockIdx.y + 1); x += 4 * blockDim.x) {
     const int r = row0 + x / BN, col = col0 + x % BN;
     if (r >= M || col >= N) continue;
-    auto part = [&](long long b) {
-      return *reinterpret_cast<const float4*>(partials + gemm_plan::stream_slot(b, j, kt, per_block) * (BM * BN) + x);
-    };
-    float4 sum = part(b0);
+    float4 sum = *reinterpret_cast<const float4*>(first + x);
     for (long long b = b0 + 1; b <= b1; ++b) {
-      const float4 p = part(b);
+      const float4 p = *reinterpret_cast<const float4*>(partials + 2 * b * (BM * BN) + x);
       sum.x += p.x, sum.y += p.y, sum.z += p.z, sum.w += p.w;
     }
     *reinterpret_cast<float4*>(c + static_cast<std::size_t>(r) * N + col) = sum;
