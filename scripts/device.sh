@@ -18,8 +18,9 @@
 #                                                                        rows_all_ops.*, transpose7.*
 #   profiles  Nsight Compute over the steps docs/ explain              -> ncu_*.{md,json}
 #   gemm_auto gemm_auto's measured choice against every listed step: the rules' 26 shapes, two
-#             sweeps of 42 odd shapes (scripts/gemm_sweep.py 402 42, 403 42), every shape class  -> gemm_auto_rules.*, gemm_auto_sweep_{b,c}.*,
-#                                                                        gemm_shapes.*
+#             sweeps of 42 odd shapes (scripts/gemm_sweep.py 402 42, 403 42), every shape class,
+#             mid-size float products (gemm13's stream-K)  -> gemm_auto_rules.*, gemm_auto_sweep_{b,c}.*,
+#                                                                        gemm_shapes.*, gemm_mid.*
 #   allreduce (2+ GPUs; OUT defaults to results/<gpu>x<N>) the suite's all-reduce cases, the
 #             ladder against NCCL cold and warm (--ops), a fault, the sanitizer
 #                                                                     -> allreduce_*.{md,json.gz},
@@ -106,6 +107,7 @@ if has gemm_auto; then  # docs/sgemm-ladder.md, "gemm_auto: measured, not ruled"
   report gemm_auto_sweep_b gz -f gemm -t float,double -s "$(python3 scripts/gemm_sweep.py 402 42)" -v "$ga" --max-time 0.1
   report gemm_auto_sweep_c gz -f gemm -t float,double -s "$(python3 scripts/gemm_sweep.py 403 42)" -v "$ga" --max-time 0.1
   report gemm_shapes gz -f gemm -t float,double --sizes shapes -v "$ga" --max-time 0.2
+  report gemm_mid gz -f gemm -t float -s 1500x1500x1500,1536x1536x1536,2500x2500x2500,3000x3000x3000,1200x1800x2000,2000x1500x1000,1000x1000x1000 -v "$ga" --max-time 0.1
 fi
 if has shapes; then  # the last steps of each ladder at every shape class (docs/sgemm-ladder.md)
   report shapes gz -f gemm,aat,table,gevm,rows,transpose --sizes shapes \
