@@ -204,8 +204,8 @@ __global__ void __launch_bounds__(Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REG
   // inner loop stops where a tile's k ends, and the outer one stores the segment (a segment from
   // k tile 0 to the tile's last is the whole tile, into C; else it is the block's first stream
   // segment, slot 0, or its last, slot 1: gemm_plan::stream_slot) and goes on with the next.
-  // Unsplit and split-K: the outer loop runs once. (Written as one loop with a break, not the k
-  // loop in a lambda called per segment: that changed ptxas's schedule of the unsplit FFMA loop.)
+  // Unsplit and split-K: the outer loop runs once. (Written as one loop nest, not the k loop in
+  // a lambda called per segment: that changed ptxas's schedule of the unsplit FFMA loop.)
   int s = 0, phase = 0, t = 0;
   // Stream-K: the segment's iterations [seg_t0, seg_end). A segment ends at its tile's last k
   // tile, so kt iterations are the whole tile. Only the first stream segment (at dp_iters) can

@@ -321,11 +321,11 @@ TEST_CASE("split-K plans: slices of whole k tiles, none empty, all of K covered,
       }
 }
 
-// The segments of a stream-K block's run as gemm13's kernel walks them
-// (gemm13_tma_warpspecialized.cuh): a segment ends with its tile's k or with the run; the next
-// starts at k tile 0, but for the first stream segment, at (b·q) % kt. A segment from k tile 0 to
-// the last is the whole tile (C, slot -1), else the block's first stream segment (slot 2b) or
-// its last (2b + 1).
+// The segments of a stream-K block's run as gemm13's kernel cuts them
+// (gemm13_tma_warpspecialized.cuh): a segment runs to its tile's last k tile or to the run's end,
+// seg_end = min(run, seg_t0 + kt - its first k tile), where the first k tile is 0 but for the
+// first stream segment's, (b·q) % kt; kt iterations are the whole tile (C, slot -1), any fewer
+// the block's first stream segment (slot 2b) or its last (2b + 1).
 namespace {
 struct Segment {
   long long block, tile;
@@ -337,22 +337,21 @@ std::vector<Segment> stream_segments(const StreamK& p, long long b) {
   const long long n = stream_run_length(b, p.kt, p.dp_waves, p.per_block, p.tail_iters);
   const long long dp_iters = p.dp_waves * p.kt;
   const int stream_k0 = static_cast<int>(b * p.per_block % p.kt);
-  int kt_at = dp_iters == 0 ? stream_k0 : 0, seg_k0 = kt_at;
-  long long seg_t0 = 0, seg_tile = -1;
-  for (long long t = 0; t < n;) {
-    long long tile;
-    int k;
-    stream_iteration(b, t, p.kt, p.dp_waves, p.blocks, p.per_block, tile, k);
-    REQUIRE(k == kt_at);  // the walk and the kernel's k tile counter agree
-    if (seg_tile < 0) seg_tile = tile;
-    REQUIRE(tile == seg_tile);  // a segment stays in its tile
-    ++t;
-    if (++kt_at == p.kt || t == n) {
-      const bool whole = kt_at == p.kt && seg_k0 == 0;
-      out.push_back({b, tile, seg_k0, kt_at, whole ? -1 : 2 * b + (seg_t0 == dp_iters ? 0 : 1)});
-      kt_at = seg_k0 = t == dp_iters ? stream_k0 : 0;
-      seg_t0 = t, seg_tile = -1;
+  for (long long seg_t0 = 0; seg_t0 < n;) {
+    const int k0 = seg_t0 == dp_iters ? stream_k0 : 0;
+    const long long seg_end = std::min(n, seg_t0 + p.kt - k0);
+    long long tile0 = -1;
+    for (long long t = seg_t0; t < seg_end; ++t) {  // the walk puts the segment in one tile, k in order
+      long long tile;
+      int k;
+      stream_iteration(b, t, p.kt, p.dp_waves, p.blocks, p.per_block, tile, k);
+      if (t == seg_t0) tile0 = tile;
+      REQUIRE(tile == tile0);
+      REQUIRE(k == k0 + (t - seg_t0));
     }
+    const bool whole = seg_end - seg_t0 == p.kt;
+    out.push_back({b, tile0, k0, static_cast<int>(k0 + (seg_end - seg_t0)), whole ? -1 : 2 * b + (seg_t0 == dp_iters ? 0 : 1)});
+    seg_t0 = seg_end;
   }
   return out;
 }
