@@ -343,6 +343,18 @@ void prepare() {
   (void)tensor_map_encoder();  // ask the driver once, outside any timed launch
 }
 
+// The tensor maps the kernel reads: A (rows × K) in boxes of kABoxK × BM, swizzled as the FMA
+// warps' reads expect; B (K × N) in boxes of BN × kBPartK (each CTA's part of the k rows in the
+// cluster form).
+template <class C>
+CUtensorMap map_a_of(const float* a, int rows, int K) {
+  return encode_map(a, rows, K, C::BM, C::kABoxK, swizzle_for_row(C::kRowBytes));
+}
+template <class C>
+CUtensorMap map_b_of(const float* b, int K, int N) {
+  return encode_map(b, K, N, C::kBPartK, C::BN, CU_TENSOR_MAP_SWIZZLE_NONE);
+}
+
 // Only enqueues: encodes the two maps on the host (by value into the kernel's parameters) and
 // launches `slices` slices of k, k_split deep, each slice's tiles `stride` elements after the last
 // one's in g.C (1, K, 0: the whole product straight into C); slabs of at most 65535 tile rows as
@@ -356,9 +368,9 @@ void prepare() {
 template <class C>
 void launch_slices(const GemmArgs<float>& g, int k_split, int slices, std::size_t stride, cudaStream_t s) {
   if (C::CLUSTER_M > 1 && slices != 1) throw std::logic_error("gemm13: split-K with the unclustered forms only");
-  const CUtensorMap map_b = encode_map(g.B, g.K, g.N, C::kBPartK, C::BN, CU_TENSOR_MAP_SWIZZLE_NONE);
+  const CUtensorMap map_b = map_b_of<C>(g.B, g.K, g.N);
   launch_tiled(g, C::CLUSTER_M * C::BM, C::BN, [&](dim3 grid, const float* A, float* Cp, int M) {
-    const CUtensorMap map_a = encode_map(A, M, g.K, C::BM, C::kABoxK, swizzle_for_row(C::kRowBytes));
+    const CUtensorMap map_a = map_a_of<C>(A, M, g.K);
     if constexpr (C::CLUSTER_M == 1) {
       grid.z = slices;
       kernel_for<C><<<grid, C::kThreads, C::kSmemBytes, s>>>(map_a, map_b, Cp, M, g.N, g.K, k_split, stride, StreamArgs{});
@@ -413,8 +425,7 @@ void launch_stream(const GemmArgs<float>& g, cudaStream_t s) {
   // A run's iterations are counted in int, as the unsplit kernel's k tiles are
   if (!tma_ok(g) || p.tail_iters == 0 || p.dp_waves * p.kt + p.per_block > INT_MAX || p.tail_tiles > INT_MAX)
     return launch<C>(g, s);
-  const CUtensorMap map_a = encode_map(g.A, g.M, g.K, C::BM, C::kABoxK, swizzle_for_row(C::kRowBytes));
-  const CUtensorMap map_b = encode_map(g.B, g.K, g.N, C::kBPartK, C::BN, CU_TENSOR_MAP_SWIZZLE_NONE);
+  const CUtensorMap map_a = map_a_of<C>(g.A, g.M, g.K), map_b = map_b_of<C>(g.B, g.K, g.N);
   float* partials = static_cast<float*>(g.workspace);
   kernel_for<C, true><<<static_cast<unsigned>(p.blocks), C::kThreads, C::kSmemBytes, s>>>(
       map_a, map_b, g.C, g.M, g.N, g.K, 0, 0, StreamArgs{partials, p.per_block, p.dp_waves});

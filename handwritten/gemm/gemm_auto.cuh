@@ -430,9 +430,7 @@ std::size_t workspace_bytes(GemmShape sh) {
   if constexpr (std::is_same_v<T, float>) {  // gemm13's split and stream-K (candidates only where TMA applies)
     bytes = std::max(bytes, splitk_workspace<T>(sh, gemm_plan::g13_splits(sh, sm_count()), gemm_plan::kG13Bk));
     if (gemm_plan::g13_stream_pays(sh, sm_count()))
-      bytes = std::max(bytes, gemm_plan::stream_k_workspace(gemm_plan::stream_k_plan(sh, gemm_plan::kG13Bm, gemm_plan::kG13Bn,
-                                                                                    gemm_plan::kG13Bk, sm_count()),
-                                                            gemm_plan::kG13Bm, gemm_plan::kG13Bn, sizeof(T)));
+      bytes = std::max(bytes, gemm_plan::g13_stream_workspace(sh, sm_count(), sizeof(T)));
   }
   return bytes;
 }

@@ -437,6 +437,10 @@ inline bool g13_stream_pays(GemmShape sh, long long sms) {
   const long long tiles = tiles_of(sh, kG13Bm, kG13Bn), last = tiles % sms;
   return tiles < kStreamMaxWaves * sms && last != 0 && double(last) < kStreamFullWave * double(sms);
 }
+// Its workspace (gemm13::stream_workspace for gemm13's tile).
+inline std::size_t g13_stream_workspace(GemmShape sh, long long sms, std::size_t elem_bytes) {
+  return stream_k_workspace(stream_k_plan(sh, kG13Bm, kG13Bn, kG13Bk, sms), kG13Bm, kG13Bn, elem_bytes);
+}
 // Every step gemm_auto may run for a tiled product (float: `dbl` false; double on the FP64
 // tensor cores: true).
 inline std::vector<StepChoice> auto_candidates(GemmShape sh, bool dbl, AutoFeatures f) {
