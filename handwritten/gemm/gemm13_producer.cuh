@@ -32,48 +32,44 @@ struct SliceWalk {
   __device__ __forceinline__ Cursor start() const { return {{row0, col0, k0}}; }
 };
 
-// A stream-K block's run (gemm_plan::StreamK): block b of `blocks`, its dp_waves data-parallel
-// tiles, then its stream iterations from b·q (gemm_plan::stream_iteration), each tile placed in
-// raster_tile_of's order (the order of the unsplit grid's blocks).
+// A stream-K block's run (gemm_plan::StreamK, here in int): block b of p.blocks, its dp_waves
+// data-parallel tiles, then its stream iterations from b·q (gemm_plan::stream_iteration), each
+// tile placed in raster_tile_at's order (the order of the unsplit grid's blocks). In 32 bits:
+// with 64-bit counts ptxas scheduled the FMA warps' k loop with its shared loads closer to their
+// FFMAs than in the unsplit kernel.
 template <int BM, int BN, int BK>
 struct StreamWalk {
-  long long b, blocks, dp_waves, q;
-  int kt, tiles_m, tiles_n;
-  __device__ __forceinline__ TileAt operator()(int t) const {
-    long long tile;
-    int k;
-    gemm_plan::stream_iteration(b, t, kt, dp_waves, blocks, q, tile, k);
+  gemm_plan::StreamKInt p;
+  int b;
+  __device__ __forceinline__ TileAt at(int tile, int k) const {
     int tm, tn;
-    gemm_plan::raster_tile_of(static_cast<unsigned>(tile % tiles_n), static_cast<unsigned>(tile / tiles_n), tiles_n,
-                              tiles_m, tm, tn);
+    gemm_plan::raster_tile_at<unsigned>(tile, p.tiles_n, p.tiles_m, tm, tn);
     return {BM * tm, BN * tn, BK * k};
   }
-  // In order, without operator()'s 64-bit divisions per k tile (on the producer's one thread
-  // they took longer than the FMA warps' k tile): the tile changes once every kt steps, and the
-  // walk is recomputed whole only where the data-parallel tiles end.
+  __device__ __forceinline__ TileAt operator()(int t) const {
+    int tile, k;
+    gemm_plan::stream_iteration<int>(b, t, p.kt, p.dp_waves, p.blocks, p.per_block, tile, k);
+    return at(tile, k);
+  }
+  // In order, without operator()'s divisions per k tile (on the producer's one thread they took
+  // longer than the FMA warps' k tile): the tile changes once every kt steps, and the walk is
+  // recomputed whole only where the data-parallel tiles end.
   struct Cursor {
     const StreamWalk* w;
-    long long t, tile;
-    int k;
+    int t, tile, k;
     TileAt at;
-    __device__ __forceinline__ void place() {
-      int tm, tn;
-      gemm_plan::raster_tile_of(static_cast<unsigned>(tile % w->tiles_n), static_cast<unsigned>(tile / w->tiles_n),
-                                w->tiles_n, w->tiles_m, tm, tn);
-      at = {BM * tm, BN * tn, BK * k};
-    }
     __device__ __forceinline__ void seek() {
-      gemm_plan::stream_iteration(w->b, t, w->kt, w->dp_waves, w->blocks, w->q, tile, k);
-      place();
+      gemm_plan::stream_iteration<int>(w->b, t, w->p.kt, w->p.dp_waves, w->p.blocks, w->p.per_block, tile, k);
+      at = w->at(tile, k);
     }
     __device__ __forceinline__ void next() {
       ++t;
-      if (t == w->dp_waves * w->kt) {  // the first stream iteration
+      if (t == w->p.dp_waves * w->p.kt) {  // the first stream iteration
         seek();
-      } else if (++k == w->kt) {  // the next tile: a wave on (data-parallel) or the next one
+      } else if (++k == w->p.kt) {  // the next tile: a wave on (data-parallel) or the next one
         k = 0;
-        tile += t < w->dp_waves * w->kt ? w->blocks : 1;
-        place();
+        tile += t < w->p.dp_waves * w->p.kt ? w->p.blocks : 1;
+        at = w->at(tile, 0);
       } else {
         at.k = BK * k;
       }

@@ -46,7 +46,6 @@
 #include "handwritten/gemm/gemm13_consumer.cuh"
 #include "handwritten/gemm/gemm13_producer.cuh"
 
-#include <climits>
 #include <stdexcept>
 #include <string_view>
 
@@ -73,7 +72,7 @@ using namespace hopper;
 // `partials` (stream_k_fixup adds them).
 struct StreamArgs {
   float* partials = nullptr;
-  long long per_block = 0, dp_waves = 0;
+  gemm_plan::StreamKInt plan{};
 };
 
 template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int REGS, bool B_OUTER, int CLUSTER_M = 1,
@@ -99,10 +98,9 @@ __global__ void __launch_bounds__(Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REG
   Walk walk;
   const int rank = CLUSTER ? static_cast<int>(cluster_rank()) : 0;  // = blockIdx.x % CLUSTER_M
   if constexpr (STREAM) {
-    const int kt = ceil_div(K, BK), tiles_m = ceil_div(M, BM), tiles_n = ceil_div(N, BN);
-    const long long blocks = gridDim.x, tail_iters = (static_cast<long long>(tiles_m) * tiles_n - sk.dp_waves * blocks) * kt;
-    tiles = static_cast<int>(gemm_plan::stream_run_length(blockIdx.x, kt, sk.dp_waves, sk.per_block, tail_iters));
-    walk = Walk{blockIdx.x, blocks, sk.dp_waves, sk.per_block, kt, tiles_m, tiles_n};
+    const gemm_plan::StreamKInt& p = sk.plan;
+    tiles = gemm_plan::stream_run_length<int>(blockIdx.x, p.kt, p.dp_waves, p.per_block, p.tail_iters);
+    walk = Walk{p, static_cast<int>(blockIdx.x)};
   } else {
     const int k0 = blockIdx.z * k_split;
     tiles = ceil_div(min(K - k0, k_split), BK);
@@ -213,9 +211,9 @@ __global__ void __launch_bounds__(Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REG
   // forms, as it was before stream-K (its FFMA schedule is unchanged).
   int seg_t0 = 0, seg_end = 0, dp_iters = 0, stream_k0 = 0;
   if constexpr (STREAM) {
-    dp_iters = static_cast<int>(walk.dp_waves * walk.kt);
-    stream_k0 = static_cast<int>(blockIdx.x * walk.q % walk.kt);
-    seg_end = min(tiles, walk.kt - (dp_iters == 0 ? stream_k0 : 0));
+    dp_iters = walk.p.dp_waves * walk.p.kt;
+    stream_k0 = walk.b * walk.p.per_block % walk.p.kt;
+    seg_end = min(tiles, walk.p.kt - (dp_iters == 0 ? stream_k0 : 0));
   }
   while (true) {
     for (; t < (STREAM ? seg_end : tiles); ++t) {
@@ -263,14 +261,14 @@ __global__ void __launch_bounds__(Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REG
       break;
     } else {
       const TileAt at = walk(t - 1);
-      if (t - seg_t0 == walk.kt)
+      if (t - seg_t0 == walk.p.kt)
         fma_warp.store(acc, c, at.row0, at.col0, M, N);
       else
         fma_warp.store(acc, sk.partials + (2 * std::size_t(blockIdx.x) + (seg_t0 == dp_iters ? 0 : 1)) * (BM * BN), 0, 0, BM, BN);
       if (t >= tiles) break;
       zero();
       seg_t0 = t;
-      seg_end = min(tiles, t + walk.kt - (t == dp_iters ? stream_k0 : 0));
+      seg_end = min(tiles, t + walk.p.kt - (t == dp_iters ? stream_k0 : 0));
     }
   }
   // Cluster form: no CTA may leave while a peer can still multicast into its shared memory or
@@ -302,22 +300,19 @@ constexpr auto kernel_for = kernel_tma<C::BM, C::BN, C::BK, C::WM, C::WN, C::TM,
 constexpr int kFixupParts = 8;
 template <int BM, int BN, int BK>
 __global__ void __launch_bounds__(256) stream_k_fixup(const float* __restrict__ partials, float* __restrict__ c, int M,
-                                                      int N, int K, long long per_block, long long dp_waves,
-                                                      long long blocks) {
+                                                      int N, gemm_plan::StreamKInt p) {
   static_assert(BM * BN % (4 * kFixupParts) == 0);
-  const int kt = ceil_div(K, BK), tiles_m = ceil_div(M, BM), tiles_n = ceil_div(N, BN);
-  const long long j = blockIdx.x, tile = dp_waves * blocks + j;
+  const long long j = blockIdx.x;
   long long b0, b1;
-  gemm_plan::stream_tile_blocks(j, kt, per_block, b0, b1);
+  gemm_plan::stream_tile_blocks(j, p.kt, p.per_block, b0, b1);
   if (b0 == b1) return;
   int tm, tn;
-  gemm_plan::raster_tile_of(static_cast<unsigned>(tile % tiles_n), static_cast<unsigned>(tile / tiles_n), tiles_n, tiles_m,
-                            tm, tn);
+  gemm_plan::raster_tile_at<unsigned>(p.dp_waves * p.blocks + blockIdx.x, p.tiles_n, p.tiles_m, tm, tn);
   const int row0 = BM * tm, col0 = BN * tn;
   constexpr int kPart = BM * BN / kFixupParts;
   // b0's slot is its first or last (gemm_plan::stream_slot); every later block's run starts
   // inside the tile, so its slot is its first, 2b (the host suite checks both)
-  const float* first = partials + gemm_plan::stream_slot(b0, j, kt, per_block) * (BM * BN);
+  const float* first = partials + gemm_plan::stream_slot(b0, j, p.kt, p.per_block) * (BM * BN);
   for (int x = kPart * blockIdx.y + 4 * threadIdx.x; x < kPart * (blockIdx.y + 1); x += 4 * blockDim.x) {
     const int r = row0 + x / BN, col = col0 + x % BN;
     if (r >= M || col >= N) continue;
@@ -422,16 +417,15 @@ template <class C>
 void launch_stream(const GemmArgs<float>& g, cudaStream_t s) {
   static_assert(C::CLUSTER_M == 1, "stream-K with the unclustered forms only");
   const gemm_plan::StreamK p = stream_plan<C>({g.M, g.N, g.K});
-  // A run's iterations are counted in int, as the unsplit kernel's k tiles are
-  if (!tma_ok(g) || p.tail_iters == 0 || p.dp_waves * p.kt + p.per_block > INT_MAX || p.tail_tiles > INT_MAX)
-    return launch<C>(g, s);
+  gemm_plan::StreamKInt pi;  // the kernels count in int (stream_k_int)
+  if (!tma_ok(g) || p.tail_iters == 0 || !gemm_plan::stream_k_int(p, pi)) return launch<C>(g, s);
   const CUtensorMap map_a = map_a_of<C>(g.A, g.M, g.K), map_b = map_b_of<C>(g.B, g.K, g.N);
   float* partials = static_cast<float*>(g.workspace);
   kernel_for<C, true><<<static_cast<unsigned>(p.blocks), C::kThreads, C::kSmemBytes, s>>>(
-      map_a, map_b, g.C, g.M, g.N, g.K, 0, 0, StreamArgs{partials, p.per_block, p.dp_waves});
+      map_a, map_b, g.C, g.M, g.N, g.K, 0, 0, StreamArgs{partials, pi});
   KL_CHECK_LAUNCH();
   stream_k_fixup<C::BM, C::BN, C::BK><<<dim3(static_cast<unsigned>(p.tail_tiles), kFixupParts), 256, 0, s>>>(
-      partials, g.C, g.M, g.N, g.K, p.per_block, p.dp_waves, p.blocks);
+      partials, g.C, g.M, g.N, pi);
   KL_CHECK_LAUNCH();
 }
 

@@ -32,16 +32,22 @@ KL_HD constexpr I div_up(I a, J b) {
 // resident blocks then reads 8 row tiles of A and 33 column tiles of B instead of 4 and 64.
 constexpr int kRasterRows = 8;
 
-// The tile (tm, tn) of block (bx, by) of a gx × gy grid; a bijection of the grid onto itself.
-KL_HD void raster_tile_of(unsigned bx, unsigned by, unsigned gx, unsigned gy, int& tm, int& tn) {
-  const unsigned long long id = static_cast<unsigned long long>(by) * gx + bx;
-  const unsigned long long band = static_cast<unsigned long long>(kRasterRows) * gx;
-  const unsigned long long b = id / band;
-  const unsigned first = static_cast<unsigned>(b) * kRasterRows;
-  const unsigned rows = gy - first < kRasterRows ? gy - first : kRasterRows;
-  const unsigned long long r = id - b * band;
+// The tile (tm, tn) of the id-th block (id = by·gx + bx) of a gx × gy grid; a bijection of the
+// grid onto itself. I: an unsigned type that holds 8·gx·gy (gemm13's stream-K walk takes 32 bits,
+// which its launcher checks).
+template <class I>
+KL_HD void raster_tile_at(I id, I gx, I gy, int& tm, int& tn) {
+  const I band = static_cast<I>(kRasterRows) * gx;
+  const I b = id / band;
+  const I first = b * kRasterRows;
+  const I rows = gy - first < static_cast<I>(kRasterRows) ? gy - first : static_cast<I>(kRasterRows);
+  const I r = id - b * band;
   tm = static_cast<int>(first + r % rows);
   tn = static_cast<int>(r / rows);
+}
+// The tile (tm, tn) of block (bx, by).
+KL_HD void raster_tile_of(unsigned bx, unsigned by, unsigned gx, unsigned gy, int& tm, int& tn) {
+  raster_tile_at<unsigned long long>(static_cast<unsigned long long>(by) * gx + bx, gx, gy, tm, tn);
 }
 
 // The tiles (i, j), i <= j, of a T × T tile grid folded into a (T + 1) × ceil(T / 2) grid: row y
@@ -283,22 +289,24 @@ inline StreamK stream_k_plan(GemmShape s, int bm, int bn, int bk, long long sms)
   return p;
 }
 // Where iteration t of block b's run lies: its tile and its k tile. The first dp_waves · kt
-// are the block's data-parallel tiles, the rest its stream iterations from b·q.
-KL_HD void stream_iteration(long long b, long long t, int kt, long long dp_waves, long long blocks, long long q,
-                            long long& tile, int& k) {
-  const long long dp_iters = dp_waves * kt;
+// are the block's data-parallel tiles, the rest its stream iterations from b·q. I: a signed type
+// that holds the plan's tiles and b·q + q (the kernel takes int, which its launcher checks).
+template <class I>
+KL_HD void stream_iteration(I b, I t, I kt, I dp_waves, I blocks, I q, I& tile, I& k) {
+  const I dp_iters = dp_waves * kt;
   if (t < dp_iters) {
     tile = (t / kt) * blocks + b;
-    k = static_cast<int>(t % kt);
+    k = t % kt;
   } else {
-    const long long u = b * q + (t - dp_iters);
+    const I u = b * q + (t - dp_iters);
     tile = dp_waves * blocks + u / kt;
-    k = static_cast<int>(u % kt);
+    k = u % kt;
   }
 }
 // The iterations of block b's run: its data-parallel tiles' and its share of the stream part.
-KL_HD long long stream_run_length(long long b, int kt, long long dp_waves, long long q, long long tail_iters) {
-  const long long u0 = b * q;
+template <class I>
+KL_HD I stream_run_length(I b, I kt, I dp_waves, I q, I tail_iters) {
+  const I u0 = b * q;
   return dp_waves * kt + (u0 < tail_iters ? (tail_iters - u0 < q ? tail_iters - u0 : q) : 0);
 }
 // The blocks whose stream runs hold stream tile j (the j-th tile of the stream part): b0..b1.
@@ -310,6 +318,20 @@ KL_HD void stream_tile_blocks(long long j, int kt, long long q, long long& b0, l
 // for its first stream segment, 2b + 1 for its last.
 KL_HD long long stream_slot(long long b, long long j, int kt, long long q) {
   return 2 * b + (j == b * q / kt ? 0 : 1);
+}
+// The plan in int, as gemm13's stream-K kernel and its fixup take it (by value): true where
+// every count the walk forms fits (the run, b·q + q, the tiles, and the raster's 8·tiles_n and
+// tile ids in unsigned); elsewhere the launcher runs the product unsplit.
+struct StreamKInt {
+  int tiles_m, tiles_n, kt, blocks, dp_waves, per_block, tail_iters;
+};
+inline bool stream_k_int(const StreamK& p, StreamKInt& out) {
+  constexpr long long kMax = 0x7fffffff;
+  if (p.tiles > kMax / kRasterRows || p.dp_waves * p.kt + p.per_block > kMax || p.blocks * p.per_block + p.per_block > kMax)
+    return false;
+  out = {p.tiles_m, p.tiles_n, p.kt, static_cast<int>(p.blocks), static_cast<int>(p.dp_waves), static_cast<int>(p.per_block),
+         static_cast<int>(p.tail_iters)};
+  return true;
 }
 // The workspace: two slots per block with stream iterations.
 inline std::size_t stream_k_workspace(const StreamK& p, int bm, int bn, std::size_t elem_bytes) {

@@ -25,6 +25,10 @@ TEST_CASE("raster order: every tile of the grid exactly once") {
       for (unsigned bx = 0; bx < gx; ++bx) {
         int tm = -1, tn = -1;
         raster_tile_of(bx, by, gx, gy, tm, tn);
+        int tm32 = -1, tn32 = -1;  // the 32-bit walk of gemm13's stream-K kernel: the same order
+        raster_tile_at<unsigned>(by * gx + bx, gx, gy, tm32, tn32);
+        REQUIRE(tm32 == tm);
+        REQUIRE(tn32 == tn);
         REQUIRE(tm >= 0);
         REQUIRE(tm < int(gy));
         REQUIRE(tn >= 0);
@@ -325,7 +329,8 @@ TEST_CASE("split-K plans: slices of whole k tiles, none empty, all of K covered,
 // (gemm13_tma_warpspecialized.cuh): a segment runs to its tile's last k tile or to the run's end,
 // seg_end = min(run, seg_t0 + kt - its first k tile), where the first k tile is 0 but for the
 // first stream segment's, (b·q) % kt; kt iterations are the whole tile (C, slot -1), any fewer
-// the block's first stream segment (slot 2b) or its last (2b + 1).
+// the block's first stream segment (slot 2b) or its last (2b + 1). The kernel walks the plan in
+// int (stream_k_int): every step here is also taken in int and must agree.
 namespace {
 struct Segment {
   long long block, tile;
@@ -334,7 +339,10 @@ struct Segment {
 };
 std::vector<Segment> stream_segments(const StreamK& p, long long b) {
   std::vector<Segment> out;
-  const long long n = stream_run_length(b, p.kt, p.dp_waves, p.per_block, p.tail_iters);
+  StreamKInt pi{};
+  REQUIRE(stream_k_int(p, pi));
+  const long long n = stream_run_length<long long>(b, p.kt, p.dp_waves, p.per_block, p.tail_iters);
+  REQUIRE(n == stream_run_length<int>(static_cast<int>(b), pi.kt, pi.dp_waves, pi.per_block, pi.tail_iters));
   const long long dp_iters = p.dp_waves * p.kt;
   const int stream_k0 = static_cast<int>(b * p.per_block % p.kt);
   for (long long seg_t0 = 0; seg_t0 < n;) {
@@ -342,9 +350,12 @@ std::vector<Segment> stream_segments(const StreamK& p, long long b) {
     const long long seg_end = std::min(n, seg_t0 + p.kt - k0);
     long long tile0 = -1;
     for (long long t = seg_t0; t < seg_end; ++t) {  // the walk puts the segment in one tile, k in order
-      long long tile;
-      int k;
-      stream_iteration(b, t, p.kt, p.dp_waves, p.blocks, p.per_block, tile, k);
+      long long tile, k;
+      stream_iteration<long long>(b, t, p.kt, p.dp_waves, p.blocks, p.per_block, tile, k);
+      int tile32, k32;
+      stream_iteration<int>(static_cast<int>(b), static_cast<int>(t), pi.kt, pi.dp_waves, pi.blocks, pi.per_block, tile32, k32);
+      REQUIRE(tile32 == tile);
+      REQUIRE(k32 == k);
       if (t == seg_t0) tile0 = tile;
       REQUIRE(tile == tile0);
       REQUIRE(k == k0 + (t - seg_t0));
@@ -415,6 +426,25 @@ TEST_CASE("stream-K plans: every iteration once, partial tiles in distinct slots
         for (long long b = b0 + 1; b <= b1; ++b) REQUIRE(stream_slot(b, j, p.kt, p.per_block) == 2 * b);  // the fixup's shortcut
       }
     }
+}
+
+TEST_CASE("stream-K in int: the plan's counts fit, or the launcher runs the product unsplit") {
+  StreamKInt pi{};
+  const StreamK p = stream_k_plan({4096, 4096, 4096}, 128, 256, 32, 132);
+  REQUIRE(stream_k_int(p, pi));
+  CHECK(pi.tiles_m == 32);
+  CHECK(pi.tiles_n == 16);
+  CHECK(pi.kt == 128);
+  CHECK(pi.blocks == 132);
+  CHECK(pi.dp_waves == 2);
+  CHECK(pi.per_block == p.per_block);
+  CHECK(pi.tail_iters == (512 - 264) * 128);
+  // 33 tiles on one SM, K = 2³¹ - 1: 32 data-parallel tiles of 2²⁶ k tiles, 2³¹ iterations
+  CHECK_FALSE(stream_k_int(stream_k_plan({128 * 33, 256, 2147483647}, 128, 256, 32, 1), pi));
+  CHECK(stream_k_int(stream_k_plan({128 * 33, 256, 1 << 25}, 128, 256, 32, 1), pi));
+  CHECK(pi.dp_waves == 32);
+  // more tiles than the raster's 8·tiles may count in 32 bits
+  CHECK_FALSE(stream_k_int(stream_k_plan({2147483647, 1 << 20, 32}, 128, 256, 32, 132), pi));
 }
 
 TEST_CASE("split-K choice: the examples of gemm_auto's header") {
