@@ -449,15 +449,13 @@ inline std::vector<int> auto_split_counts(GemmShape sh, bool dbl, long long sms)
 constexpr int kG13Bm = 128, kG13Bn = 256, kG13Bk = 32;
 inline int g13_splits(GemmShape sh, long long sms) { return splitk_splits(sh, kG13Bm, kG13Bn, kG13Bk, 1, sms); }
 // gemm13's stream-K form where whole tiles leave the last wave (one block per SM) less than
-// kStreamFullWave full: there it can give every SM the same k tiles; and only below
-// kStreamMaxWaves waves, since its k loop runs a few per cent slower than the unsplit kernel's
-// (ptxas schedules it differently), which many waves of tiles do not win back
-// (docs/sgemm-ladder.md, "gemm13 stream-K").
+// kStreamFullWave full: there it can give every SM the same k tiles. Its data-parallel waves run
+// the unsplit kernel's k loop, so any number of waves before the last costs it nothing; where the
+// last wave is (almost) full the fixup is all it adds (docs/sgemm-ladder.md, "gemm13 stream-K").
 constexpr double kStreamFullWave = 0.9;
-constexpr long long kStreamMaxWaves = 3;
 inline bool g13_stream_pays(GemmShape sh, long long sms) {
-  const long long tiles = tiles_of(sh, kG13Bm, kG13Bn), last = tiles % sms;
-  return tiles < kStreamMaxWaves * sms && last != 0 && double(last) < kStreamFullWave * double(sms);
+  const long long last = tiles_of(sh, kG13Bm, kG13Bn) % sms;
+  return last != 0 && double(last) < kStreamFullWave * double(sms);
 }
 // Its workspace (gemm13::stream_workspace for gemm13's tile).
 inline std::size_t g13_stream_workspace(GemmShape sh, long long sms, std::size_t elem_bytes) {

@@ -912,7 +912,7 @@ TEST_CASE("gemm_auto's candidates: what the device and the buffers allow, splits
   AutoFeatures all;
   all.vec = all.tma = all.huge = all.dmma_large = true;
   const auto f = auto_candidates({4096, 4096, 4096}, false, all);
-  CHECK(f.size() == 7);  // gemm10 64² (1 slice: the tiles fill the GPU), 128²; gemm9 ×3, gemm12, gemm13
+  CHECK(f.size() == 8);  // gemm10 64² (1 slice: the tiles fill the GPU), 128²; gemm9 ×3, gemm12, gemm13, its stream-K
   // gemm13 split where its 128 × 256 tiles leave SMs idle (float 1000³: 32 tiles, 4 slices of 8
   // k tiles), only on the TMA path, never where its tiles fill the GPU
   const auto g13_split = [](const std::vector<StepChoice>& v) {
@@ -936,14 +936,17 @@ TEST_CASE("gemm_auto's candidates: what the device and the buffers allow, splits
   CHECK(has_32(auto_shortlist({1021, 546, 9}, false, all)));
   CHECK_FALSE(has_32(auto_candidates({2048, 2048, 2048}, false, all)));
   CHECK_FALSE(has_32(auto_candidates({513, 257, 129}, true, all)));
-  // gemm13's stream-K form, always measured, where the last wave of its tiles is under 90% full,
-  // in fewer than three waves
+  // gemm13's stream-K form, always measured, where the last wave of its tiles is under 90% full
   const auto has_stream = has(Step::g13_stream);
   CHECK(has_stream(auto_shortlist({1500, 1500, 1500}, false, all)));  // 72 tiles
   CHECK(has_stream(auto_shortlist({3000, 3000, 3000}, false, all)));  // 288 tiles: 2.2 waves
-  CHECK_FALSE(has_stream(f));                                                // 4096³: 3.9 waves
-  CHECK_FALSE(has_stream(auto_candidates({8192, 8192, 8192}, false, all)));  // 15.5 waves
+  CHECK(has_stream(f));                                                      // 4096³: 3.9 waves, the last 88% full
+  CHECK(has_stream(auto_shortlist({8192, 8192, 8192}, false, all)));         // 15.5 waves
+  CHECK(has_stream(auto_shortlist({6000, 6000, 6000}, false, all)));         // 8.5 waves
   CHECK_FALSE(has_stream(auto_candidates({2048, 2048, 2048}, false, all)));  // 128 tiles of 132
+  AutoFeatures sm128 = all;
+  sm128.sms = 128;
+  CHECK_FALSE(has_stream(auto_candidates({4096, 4096, 4096}, false, sm128)));  // four whole waves of 128
   CHECK_FALSE(has_stream(auto_candidates({1408, 3072, 512}, false, all)));   // 11 × 12: one whole wave
   CHECK_FALSE(has_stream(auto_candidates({1500, 1500, 1500}, true, all)));   // float only
   AutoFeatures no_tma = all;
