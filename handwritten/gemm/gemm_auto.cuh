@@ -295,7 +295,7 @@ inline bool tuning_on() {
 // (compare/core/timing.cu): one step at a time, two untimed runs, then samples, each the
 // runner's read flush of the L2 (twice its size, common/l2_flush.cuh) and two events around one
 // run, waited for (cold inputs; the run's own kernels back to back behind the flush), until a
-// tenth of a second or 25 samples (at least 7); each step's median. The model's first is kept
+// tenth of a second or 75 samples (at least 7); each step's median. The model's first is kept
 // unless another step's median is more than kTuneMargin below its own. Timed in rounds over the
 // steps instead, each run after another step's, the power-capped large DGEMMs ranked the 64²
 // and 128² DMMA tiles the other way from the runner's samples, so each step is timed as the
@@ -305,6 +305,11 @@ inline bool tuning_on() {
 // timed region): kept for the process it would hold twice the L2 of the caller's memory for good.
 // Where it cannot be had (a full GPU), the runs go unflushed.
 constexpr double kTuneMargin = 0.015;
+// At most this many samples a step: at 25 a step of a few microseconds, or one whose samples
+// fall in two modes (the 64² DMMA tile with its fragment prefetch at double 150 × 9128 × 686:
+// docs/sgemm-ladder.md, "gemm_auto: measured, not ruled"), could draw a median a few per cent
+// off the runner's; 75 of them cost a short product a few milliseconds.
+constexpr std::size_t kTuneSamples = 75;
 template <class T>
 void tune(const GemmArgs<T>& g, cudaStream_t s) {
   if (shape_class({g.M, g.N, g.K}) != Shape::tiled || !here().cp_async || !tuning_on()) return;
@@ -349,7 +354,7 @@ void tune(const GemmArgs<T>& g, cudaStream_t s) {
       timed(list[i]);
       std::vector<double> ms;
       double total = 0;
-      while (ms.size() < 25 && (ms.size() < 7 || total < 100.0)) total += ms.emplace_back(timed(list[i]));
+      while (ms.size() < kTuneSamples && (ms.size() < 7 || total < 100.0)) total += ms.emplace_back(timed(list[i]));
       const std::size_t mid = ms.size() / 2;
       std::nth_element(ms.begin(), ms.begin() + static_cast<std::ptrdiff_t>(mid), ms.end());
       const double median = ms[mid];
