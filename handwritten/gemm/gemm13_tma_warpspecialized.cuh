@@ -298,7 +298,7 @@ constexpr auto kernel_for = kernel_tma<C::BM, C::BN, C::BK, C::WM, C::WN, C::TM,
 // elements; a tile that one block covered whole is already in C. Float4 steps: N % 4 == 0 on the
 // TMA path, and a tile's columns start at multiples of BN.
 constexpr int kFixupParts = 8;
-template <int BM, int BN, int BK>
+template <int BM, int BN>
 __global__ void __launch_bounds__(256) stream_k_fixup(const float* __restrict__ partials, float* __restrict__ c, int M,
                                                       int N, gemm_plan::StreamKInt p) {
   static_assert(BM * BN % (4 * kFixupParts) == 0);
@@ -424,7 +424,7 @@ void launch_stream(const GemmArgs<float>& g, cudaStream_t s) {
   kernel_for<C, true><<<static_cast<unsigned>(p.blocks), C::kThreads, C::kSmemBytes, s>>>(
       map_a, map_b, g.C, g.M, g.N, g.K, 0, 0, StreamArgs{partials, pi});
   KL_CHECK_LAUNCH();
-  stream_k_fixup<C::BM, C::BN, C::BK><<<dim3(static_cast<unsigned>(p.tail_tiles), kFixupParts), 256, 0, s>>>(
+  stream_k_fixup<C::BM, C::BN><<<dim3(static_cast<unsigned>(p.tail_tiles), kFixupParts), 256, 0, s>>>(
       partials, g.C, g.M, g.N, pi);
   KL_CHECK_LAUNCH();
 }

@@ -305,10 +305,11 @@ inline bool tuning_on() {
 // timed region): kept for the process it would hold twice the L2 of the caller's memory for good.
 // Where it cannot be had (a full GPU), the runs go unflushed.
 constexpr double kTuneMargin = 0.015;
-// At most this many samples a step: at 25 a step of a few microseconds, or one whose samples
-// fall in two modes (the 64² DMMA tile with its fragment prefetch at double 150 × 9128 × 686:
-// docs/sgemm-ladder.md, "gemm_auto: measured, not ruled"), could draw a median a few per cent
-// off the runner's; 75 of them cost a short product a few milliseconds.
+// At most this many samples a step: a product of a few microseconds reaches the cap long before
+// the tenth of a second, and its median's spread shrinks as the square root of the samples; 75
+// cost it a few milliseconds of tuning. (The rows where gemm_auto still reads a few per cent
+// behind a listed step are the same size or a step whose samples fall in two modes:
+// docs/sgemm-ladder.md, "gemm_auto: measured, not ruled".)
 constexpr std::size_t kTuneSamples = 75;
 template <class T>
 void tune(const GemmArgs<T>& g, cudaStream_t s) {

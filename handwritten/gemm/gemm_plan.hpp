@@ -320,14 +320,16 @@ KL_HD long long stream_slot(long long b, long long j, int kt, long long q) {
   return 2 * b + (j == b * q / kt ? 0 : 1);
 }
 // The plan in int, as gemm13's stream-K kernel and its fixup take it (by value): true where
-// every count the walk forms fits (the run, b·q + q, the tiles, and the raster's 8·tiles_n and
-// tile ids in unsigned); elsewhere the launcher runs the product unsplit.
+// every count the walk forms fits (the run plus one tile's kt, where the kernel looks for its
+// next segment's end; b·q + q; the tiles, and the raster's 8·tiles_n and tile ids in unsigned);
+// elsewhere the launcher runs the product unsplit.
 struct StreamKInt {
   int tiles_m, tiles_n, kt, blocks, dp_waves, per_block, tail_iters;
 };
 inline bool stream_k_int(const StreamK& p, StreamKInt& out) {
   constexpr long long kMax = 0x7fffffff;
-  if (p.tiles > kMax / kRasterRows || p.dp_waves * p.kt + p.per_block > kMax || p.blocks * p.per_block + p.per_block > kMax)
+  if (p.tiles > kMax / kRasterRows || p.dp_waves * p.kt + p.per_block + p.kt > kMax ||
+      p.blocks * p.per_block + p.per_block > kMax)
     return false;
   out = {p.tiles_m, p.tiles_n, p.kt, static_cast<int>(p.blocks), static_cast<int>(p.dp_waves), static_cast<int>(p.per_block),
          static_cast<int>(p.tail_iters)};

@@ -441,6 +441,8 @@ TEST_CASE("stream-K in int: the plan's counts fit, or the launcher runs the prod
   CHECK(pi.tail_iters == (512 - 264) * 128);
   // 33 tiles on one SM, K = 2³¹ - 1: 32 data-parallel tiles of 2²⁶ k tiles, 2³¹ iterations
   CHECK_FALSE(stream_k_int(stream_k_plan({128 * 33, 256, 2147483647}, 128, 256, 32, 1), pi));
+  // a run of 33 · 64·10⁶ iterations fits, but not the next segment's end the kernel forms from it
+  CHECK_FALSE(stream_k_int(stream_k_plan({128 * 33, 256, 2048000000}, 128, 256, 32, 1), pi));
   CHECK(stream_k_int(stream_k_plan({128 * 33, 256, 1 << 25}, 128, 256, 32, 1), pi));
   CHECK(pi.dp_waves == 32);
   // more tiles than the raster's 8·tiles may count in 32 bits
