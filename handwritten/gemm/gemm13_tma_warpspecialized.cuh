@@ -318,8 +318,8 @@ __global__ void __launch_bounds__(256) stream_k_fixup(const float* __restrict__ 
     if (r >= M || col >= N) continue;
     float4 sum = *reinterpret_cast<const float4*>(first + x);
     for (long long b = b0 + 1; b <= b1; ++b) {
-      const float4 p = *reinterpret_cast<const float4*>(partials + 2 * b * (BM * BN) + x);
-      sum.x += p.x, sum.y += p.y, sum.z += p.z, sum.w += p.w;
+      const float4 part = *reinterpret_cast<const float4*>(partials + 2 * b * (BM * BN) + x);
+      sum.x += part.x, sum.y += part.y, sum.z += part.z, sum.w += part.w;
     }
     *reinterpret_cast<float4*>(c + static_cast<std::size_t>(r) * N + col) = sum;
   }
