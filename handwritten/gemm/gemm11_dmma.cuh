@@ -193,23 +193,26 @@ struct Block {
                                       : bs[(wn + ni * 8 + dmma_b_col(g)) * C::PK + kk + dmma_b_row(q, i)];
   }
 
-  // After the last tile: the ring becomes the C tile (accumulators staged in the fragments'
-  // C layout), written to C and, off the triangle's diagonal, mirrored.
-  template <bool TRIANGLE>
-  __device__ __forceinline__ void store(double* smem, const double (&acc)[C::kFragM][C::kFragN][4], double* c, int M,
-                                        int N, const BlockWork& w) const {
+  // After the last tile: the ring becomes the C tile, the accumulators staged in it in the
+  // fragments' C layout.
+  __device__ __forceinline__ void stage(double* smem, const double (&acc)[C::kFragM][C::kFragN][4]) const {
     cp_async_wait<0>();
     __syncthreads();
-    double* const cs = smem;
 #pragma unroll
     for (int mi = 0; mi < C::kFragM; ++mi)
 #pragma unroll
       for (int ni = 0; ni < C::kFragN; ++ni)
 #pragma unroll
         for (int e = 0; e < 4; ++e)
-          C::Staged::put(cs, wm + mi * 16 + dmma_c_row(g, e), wn + ni * 8 + dmma_c_col(q, e), acc[mi][ni][e]);
+          C::Staged::put(smem, wm + mi * 16 + dmma_c_row(g, e), wn + ni * 8 + dmma_c_col(q, e), acc[mi][ni][e]);
     __syncthreads();
-    C::Staged::template store_tile<TRIANGLE>(cs, c, M, N, w);
+  }
+  // The staged tile written to C and, off the triangle's diagonal, mirrored.
+  template <bool TRIANGLE>
+  __device__ __forceinline__ void store(double* smem, const double (&acc)[C::kFragM][C::kFragN][4], double* c, int M,
+                                        int N, const BlockWork& w) const {
+    stage(smem, acc);
+    C::Staged::template store_tile<TRIANGLE>(smem, c, M, N, w);
   }
 };
 

@@ -18,6 +18,14 @@
 // Same tiles, same copies, same DMMAs in the same order as gemm11 at the same configuration:
 // the results are gemm11's bit for bit. Like gemm11 it takes B as K × N (gemm) or as N × K rows
 // (A·Aᵀ: A's own rows), and one triangle of tiles (aat_triangle_*_pf).
+//
+// The stream-K form (kernel_stream, variant_stream): the 128² tile holds one block per SM, so
+// where its tiles leave the last wave part-empty the SMs that have no tile idle. Here each block
+// runs the same number of k tiles of the product (gemm_plan::StreamK, gemm13's plan and walk),
+// each run cut into segments of one tile's k, each segment through the same k loop; partial
+// tiles go to the workspace and stream_k_fixup adds them in k order. Wave quantisation is not
+// the whole story for DGEMM on a power-capped card, though: SMs idle in a part-empty wave leave
+// power to the busy ones (docs/sgemm-ladder.md, "Double precision").
 #pragma once
 
 #include "handwritten/gemm/gemm11_dmma.cuh"
@@ -30,30 +38,19 @@ using namespace gemm_detail;
 using gemm11::BLayout;
 using gemm11::Config;
 
-template <int BM, int BN, int BK, int WM, int WN, int STAGES, int MMA_K, BLayout BL, bool VEC, bool TRIANGLE>
-__global__ void __launch_bounds__((Config<BM, BN, BK, WM, WN, STAGES, MMA_K, BL>::kThreads),
-                                  (Config<BM, BN, BK, WM, WN, STAGES, MMA_K, BL>::kMinBlocks))
-    kernel_prefetch(const double* __restrict__ a, const double* __restrict__ b, double* __restrict__ c, int M, int N,
-                    int K, int k_split, std::size_t split_stride) {
-#if KL_ARCH_AT_LEAST(80)  // FP64 tensor-core mma.sync and cp.async; compiled for older targets as an empty kernel (Requirements)
-  using C = Config<BM, BN, BK, WM, WN, STAGES, MMA_K, BL>;
-  constexpr int kSteps = BK / MMA_K;
-  extern __shared__ __align__(16) unsigned char smem_raw[];
-  double* const smem = reinterpret_cast<double*>(smem_raw);
-
-  BlockWork w;
-  if (!block_work<BM, BN, TRIANGLE>(M, K, k_split, w)) return;
-  c += blockIdx.z * split_stride;
-  const int tiles = ceil_div(w.kl, BK);
-
-  gemm11::Block<C, BL, VEC> blk(a, b, M, N, K, w);  // gemm11's copies, fragments and epilogue
+// The k loop: `tiles` k tiles of blk's slice of k into acc (set to zero first), through the
+// STAGES-slot ring at smem. Ends with copies possibly still in flight (empty groups past the
+// last tile); Block::stage waits for them before the ring is reused.
+template <class C, BLayout BL, bool VEC>
+__device__ __forceinline__ void accumulate(double* smem, gemm11::Block<C, BL, VEC>& blk, int tiles,
+                                           double (&acc)[C::kFragM][C::kFragN][4]) {
+  constexpr int STAGES = C::STAGES, MMA_K = C::MMA_K, kSteps = C::BK / MMA_K;
   auto slot = [&](int t) { return smem + (t % STAGES) * C::kStageElems; };
   auto issue = [&](int t) {  // one commit group per call, empty past the last tile
     if (t < tiles) blk.copy(slot(t), t);
     cp_async_commit();
   };
 
-  double acc[C::kFragM][C::kFragN][4];
   blk.zero(acc);
   double fa[2][C::kFragM][MMA_K / 2], fb[2][C::kFragN][MMA_K / 4];
 
@@ -91,13 +88,83 @@ __global__ void __launch_bounds__((Config<BM, BN, BK, WM, WN, STAGES, MMA_K, BL>
     tile(t, std::integral_constant<int, 0>{});
     if (t + 1 < tiles) tile(t + 1, std::integral_constant<int, 1>{});
   }
+}
+
+template <int BM, int BN, int BK, int WM, int WN, int STAGES, int MMA_K, BLayout BL, bool VEC, bool TRIANGLE>
+__global__ void __launch_bounds__((Config<BM, BN, BK, WM, WN, STAGES, MMA_K, BL>::kThreads),
+                                  (Config<BM, BN, BK, WM, WN, STAGES, MMA_K, BL>::kMinBlocks))
+    kernel_prefetch(const double* __restrict__ a, const double* __restrict__ b, double* __restrict__ c, int M, int N,
+                    int K, int k_split, std::size_t split_stride) {
+#if KL_ARCH_AT_LEAST(80)  // FP64 tensor-core mma.sync and cp.async; compiled for older targets as an empty kernel (Requirements)
+  using C = Config<BM, BN, BK, WM, WN, STAGES, MMA_K, BL>;
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  double* const smem = reinterpret_cast<double*>(smem_raw);
+
+  BlockWork w;
+  if (!block_work<BM, BN, TRIANGLE>(M, K, k_split, w)) return;
+  c += blockIdx.z * split_stride;
+  const int tiles = ceil_div(w.kl, BK);
+
+  gemm11::Block<C, BL, VEC> blk(a, b, M, N, K, w);  // gemm11's copies, fragments and epilogue
+  double acc[C::kFragM][C::kFragN][4];
+  accumulate(smem, blk, tiles, acc);
   blk.template store<TRIANGLE>(smem, acc, c, M, N, w);
+#endif
+}
+
+// Stream-K (gemm_plan::StreamK, in int): a 1-D grid, one block per SM; block b runs its
+// data-parallel tiles and then its stream iterations (gemm_plan::stream_iteration), one segment
+// (a run of one tile's k tiles) at a time, each through the k loop above from an empty ring. A
+// segment that covers its tile's whole k goes to C; a partial one, whole, to the block's slot of
+// `partials` (gemm_plan::stream_slot: its first stream segment or its last), which
+// stream_k_fixup adds into C afterwards. The ring drains between segments, as it does between
+// the unsplit kernel's blocks; a block has at most three stream segments.
+template <int BM, int BN, int BK, int WM, int WN, int STAGES, int MMA_K, bool VEC>
+__global__ void __launch_bounds__((Config<BM, BN, BK, WM, WN, STAGES, MMA_K, BLayout::kn>::kThreads),
+                                  (Config<BM, BN, BK, WM, WN, STAGES, MMA_K, BLayout::kn>::kMinBlocks))
+    kernel_stream(const double* __restrict__ a, const double* __restrict__ b, double* __restrict__ c,
+                  double* __restrict__ partials, int M, int N, int K, gemm_plan::StreamKInt p) {
+#if KL_ARCH_AT_LEAST(80)
+  using C = Config<BM, BN, BK, WM, WN, STAGES, MMA_K, BLayout::kn>;
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  double* const smem = reinterpret_cast<double*>(smem_raw);
+
+  const int bid = blockIdx.x;
+  const int run = gemm_plan::stream_run_length<int>(bid, p.kt, p.dp_waves, p.per_block, p.tail_iters);
+  for (int t = 0; t < run;) {
+    int tile, k0;
+    gemm_plan::stream_iteration<int>(bid, t, p.kt, p.dp_waves, p.blocks, p.per_block, tile, k0);
+    const int n = min(run - t, p.kt - k0);  // the segment: k tiles k0 .. k0 + n - 1 of `tile`
+    BlockWork w;
+    gemm_plan::raster_tile_at<unsigned>(tile, p.tiles_n, p.tiles_m, w.tm, w.tn);
+    w.row0 = BM * w.tm;
+    w.col0 = BN * w.tn;
+    w.kb = k0 * BK;
+    w.kl = min(K - w.kb, n * BK);
+
+    gemm11::Block<C, BLayout::kn, VEC> blk(a, b, M, N, K, w);
+    double acc[C::kFragM][C::kFragN][4];
+    accumulate(smem, blk, n, acc);
+    if (n == p.kt) {
+      blk.template store<false>(smem, acc, c, M, N, w);
+    } else {
+      blk.stage(smem, acc);
+      const int j = tile - p.dp_waves * p.blocks;  // its stream tile
+      double* slot = partials + gemm_plan::stream_slot(bid, j, p.kt, p.per_block) * (BM * BN);
+      C::Staged::store(smem, slot, BM, BN, BN, 0, 0);
+    }
+    __syncthreads();  // every read of the staged tile done before the next segment's copies
+    t += n;
+  }
 #endif
 }
 
 template <int BM, int BN, int BK, int WM, int WN, int STAGES, int MMA_K, bool VEC, BLayout BL = BLayout::kn,
           bool TRIANGLE = false>
 constexpr auto kernel_for = kernel_prefetch<BM, BN, BK, WM, WN, STAGES, MMA_K, BL, VEC, TRIANGLE>;
+
+template <int BM, int BN, int BK, int WM, int WN, int STAGES, int MMA_K, bool VEC>
+constexpr auto stream_kernel_for = kernel_stream<BM, BN, BK, WM, WN, STAGES, MMA_K, VEC>;
 
 template <int BM, int BN, int BK, int WM, int WN, int STAGES, int MMA_K>
 void prepare() {
@@ -113,6 +180,41 @@ void launch(const GemmArgs<double>& g, cudaStream_t s) {
   launch_split_k(g, BM, BN, BK, 1, kernel, C::kThreads, C::kSmemBytes, s);
 }
 
+// Stream-K: the plan over the device's SMs (one block per SM: the 128² tile's 8 warps hold the
+// register file), then the fixup; the partial tiles in g.workspace (stream_workspace). Where the
+// plan has no stream part, or a count the kernel takes in int would overflow, it runs unsplit.
+template <int BM, int BN, int BK, int WM, int WN, int STAGES, int MMA_K>
+gemm_plan::StreamK stream_plan(GemmShape sh) {
+  static_assert(Config<BM, BN, BK, WM, WN, STAGES, MMA_K, BLayout::kn>::kMinBlocks == 1, "one block per SM");
+  return gemm_plan::stream_k_plan(sh, BM, BN, BK, sm_count());
+}
+template <int BM, int BN, int BK, int WM, int WN, int STAGES, int MMA_K>
+std::size_t stream_workspace(GemmShape sh) {
+  return gemm_plan::stream_k_workspace(stream_plan<BM, BN, BK, WM, WN, STAGES, MMA_K>(sh), BM, BN, sizeof(double));
+}
+template <int BM, int BN, int BK, int WM, int WN, int STAGES, int MMA_K>
+void prepare_stream() {
+  prepare<BM, BN, BK, WM, WN, STAGES, MMA_K>();
+  allow_smem(Config<BM, BN, BK, WM, WN, STAGES, MMA_K, BLayout::kn>::kSmemBytes,
+             {stream_kernel_for<BM, BN, BK, WM, WN, STAGES, MMA_K, true>,
+              stream_kernel_for<BM, BN, BK, WM, WN, STAGES, MMA_K, false>});
+}
+template <int BM, int BN, int BK, int WM, int WN, int STAGES, int MMA_K>
+void launch_stream(const GemmArgs<double>& g, cudaStream_t s) {
+  using C = Config<BM, BN, BK, WM, WN, STAGES, MMA_K, BLayout::kn>;
+  const gemm_plan::StreamK p = stream_plan<BM, BN, BK, WM, WN, STAGES, MMA_K>({g.M, g.N, g.K});
+  gemm_plan::StreamKInt pi;
+  if (p.tail_iters == 0 || !gemm_plan::stream_k_int(p, pi)) return launch<BM, BN, BK, WM, WN, STAGES, MMA_K>(g, s);
+  const auto kernel = vec_io_ok(g, /*need_a=*/true) ? stream_kernel_for<BM, BN, BK, WM, WN, STAGES, MMA_K, true>
+                                                    : stream_kernel_for<BM, BN, BK, WM, WN, STAGES, MMA_K, false>;
+  double* partials = static_cast<double*>(g.workspace);
+  kernel<<<static_cast<unsigned>(p.blocks), C::kThreads, C::kSmemBytes, s>>>(g.A, g.B, g.C, partials, g.M, g.N, g.K, pi);
+  KL_CHECK_LAUNCH();
+  stream_k_fixup<double, BM, BN, 1><<<dim3(static_cast<unsigned>(p.tail_tiles), kFixupParts), 256, 0, s>>>(
+      partials, g.C, g.M, g.N, pi);
+  KL_CHECK_LAUNCH();
+}
+
 template <int BM, int BN, int BK, int WM, int WN, int STAGES, int MMA_K>
 GemmVariant<double> variant(std::string_view name) {
   return {.info = {name, "beyond the documents",
@@ -121,6 +223,22 @@ GemmVariant<double> variant(std::string_view name) {
                               kernel_for<BM, BN, BK, WM, WN, STAGES, MMA_K, true>),
           .launch = launch<BM, BN, BK, WM, WN, STAGES, MMA_K>,
           .prepare = prepare<BM, BN, BK, WM, WN, STAGES, MMA_K>};
+}
+
+// The stream-K form, named by the caller ("<the configuration's name>_streamk"). Its rounding
+// depth is the family's default, K, as gemm13's stream-K form's: a tile's segments hold disjoint
+// runs of its k, at least one k each, so the longest chain plus one addition per further
+// segment is at most K.
+template <int BM, int BN, int BK, int WM, int WN, int STAGES, int MMA_K>
+GemmVariant<double> variant_stream(std::string_view name) {
+  GemmVariant<double> v = variant<BM, BN, BK, WM, WN, STAGES, MMA_K>(name);
+  v.info.lesson = "gemm11_pf as stream-K: one block per SM, each the same number of k tiles across tile boundaries; "
+                  "partial tiles added in k order by a fixup (no atomics)";
+  v.needs.kernel = reinterpret_cast<const void*>(stream_kernel_for<BM, BN, BK, WM, WN, STAGES, MMA_K, true>);
+  v.launch = launch_stream<BM, BN, BK, WM, WN, STAGES, MMA_K>;
+  v.prepare = prepare_stream<BM, BN, BK, WM, WN, STAGES, MMA_K>;
+  v.workspace_bytes = stream_workspace<BM, BN, BK, WM, WN, STAGES, MMA_K>;
+  return v;
 }
 
 }  // namespace kl::gemm11_pf

@@ -45,6 +45,7 @@
 #include "handwritten/gemm/gemm13_config.hpp"
 #include "handwritten/gemm/gemm13_consumer.cuh"
 #include "handwritten/gemm/gemm13_producer.cuh"
+#include "handwritten/gemm/gemm_schedule.cuh"
 
 #include <stdexcept>
 #include <string_view>
@@ -293,38 +294,6 @@ template <class C, bool STREAM = false>
 constexpr auto kernel_for = kernel_tma<C::BM, C::BN, C::BK, C::WM, C::WN, C::TM, C::TN, C::STAGES, C::REGS, C::B_OUTER,
                                        C::CLUSTER_M, C::TRANSPOSE_A, STREAM>;
 
-// Stream-K's fixup: block (j, y) adds the partial slots of stream tile j (the tile dp_waves ·
-// blocks + j), in block order (k order), into C, for the y-th of kFixupParts parts of the tile's
-// elements; a tile that one block covered whole is already in C. Float4 steps: N % 4 == 0 on the
-// TMA path, and a tile's columns start at multiples of BN.
-constexpr int kFixupParts = 8;
-template <int BM, int BN>
-__global__ void __launch_bounds__(256) stream_k_fixup(const float* __restrict__ partials, float* __restrict__ c, int M,
-                                                      int N, gemm_plan::StreamKInt p) {
-  static_assert(BM * BN % (4 * kFixupParts) == 0);
-  const long long j = blockIdx.x;
-  long long b0, b1;
-  gemm_plan::stream_tile_blocks(j, p.kt, p.per_block, b0, b1);
-  if (b0 == b1) return;
-  int tm, tn;
-  gemm_plan::raster_tile_at<unsigned>(p.dp_waves * p.blocks + blockIdx.x, p.tiles_n, p.tiles_m, tm, tn);
-  const int row0 = BM * tm, col0 = BN * tn;
-  constexpr int kPart = BM * BN / kFixupParts;
-  // b0's slot is its first or last (gemm_plan::stream_slot); every later block's run starts
-  // inside the tile, so its slot is its first, 2b (the host suite checks both)
-  const float* first = partials + gemm_plan::stream_slot(b0, j, p.kt, p.per_block) * (BM * BN);
-  for (int x = kPart * blockIdx.y + 4 * threadIdx.x; x < kPart * (blockIdx.y + 1); x += 4 * blockDim.x) {
-    const int r = row0 + x / BN, col = col0 + x % BN;
-    if (r >= M || col >= N) continue;
-    float4 sum = *reinterpret_cast<const float4*>(first + x);
-    for (long long b = b0 + 1; b <= b1; ++b) {
-      const float4 part = *reinterpret_cast<const float4*>(partials + 2 * b * (BM * BN) + x);
-      sum.x += part.x, sum.y += part.y, sum.z += part.z, sum.w += part.w;
-    }
-    *reinterpret_cast<float4*>(c + static_cast<std::size_t>(r) * N + col) = sum;
-  }
-}
-
 // The fallback for products TMA cannot describe: gemm12 on its measured tile.
 struct Fallback {
   static void prepare() { gemm12::prepare<float, 256, 128, 16, 64, 64, 16, 8, 4>(); }
@@ -424,7 +393,7 @@ void launch_stream(const GemmArgs<float>& g, cudaStream_t s) {
   kernel_for<C, true><<<static_cast<unsigned>(p.blocks), C::kThreads, C::kSmemBytes, s>>>(
       map_a, map_b, g.C, g.M, g.N, g.K, 0, 0, StreamArgs{partials, pi});
   KL_CHECK_LAUNCH();
-  stream_k_fixup<C::BM, C::BN><<<dim3(static_cast<unsigned>(p.tail_tiles), kFixupParts), 256, 0, s>>>(
+  stream_k_fixup<float, C::BM, C::BN, 4><<<dim3(static_cast<unsigned>(p.tail_tiles), kFixupParts), 256, 0, s>>>(
       partials, g.C, g.M, g.N, pi);
   KL_CHECK_LAUNCH();
 }

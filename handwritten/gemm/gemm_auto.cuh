@@ -24,12 +24,13 @@
 //      take 16-byte accesses gemm9 128² with 8- and 16-deep k tiles and gemm12 256 × 128, gemm13
 //      where TMA describes the operands on an sm_90a build (unsplit, split where its tiles leave
 //      SMs idle, stream-K where they leave the last wave part-empty); double on the FP64 tensor cores: gemm11 32² unsplit and
-//      split, 64² with and without its fragment prefetch, 128² prefetched where it fits); in both
+//      split, 64² with and without its fragment prefetch, 128² prefetched where it fits, unsplit
+//      and, where its tiles leave the last wave part-empty, stream-K); in both
 //      types gemm_shallow_k where K is one of its chunks (64 floats, 48 doubles);
 //   2. a time model (gemm_plan::step_model_us: waves of co-resident blocks × (a block's fixed
 //      cost + its k tiles) + bytes moved + a split's reduction, constants fitted per step)
 //      shortlists those within gemm_plan::kShortlist of its best (gemm_shallow_k, the 32² tile
-//      and gemm13's stream-K, which it has no constants for yet, always);
+//      and the stream-K forms, which it has no constants for yet, always);
 //   3. tune (Variant::tune: once per shape and path, outside any timed region, on the caller's
 //      buffers) runs each shortlisted step and keeps the fastest for this device, shape and
 //      path; launch only looks the choice up and enqueues it. Where nothing was measured (a
@@ -91,6 +92,8 @@ struct Here {
 };
 // The double tiles (gemm11_pf's Config: the shared memory each needs).
 using DmmaLarge = gemm11::Config<128, 128, 16, 64, 32, 4, 4, gemm11::BLayout::kn>;
+static_assert(DmmaLarge::BM == gemm_plan::kG11Bm && DmmaLarge::BN == gemm_plan::kG11Bn && DmmaLarge::BK == gemm_plan::kG11Bk,
+              "gemm_plan's stream-K rule and workspace for gemm11 are this tile's");
 #if defined(KL_BUILD_SM90A)
 using Gemm13 = gemm13::R232At;  // gemm13's fastest form in the list (sm_90a builds only)
 #endif
@@ -197,6 +200,7 @@ void run(Choice c, const GemmArgs<T>& g, cudaStream_t s) {
       case Step::g11_64: return gemm11::launch<64, 64, 16, 32, 32, 4, 8>(g, s);
       case Step::g11_64pf: return gemm11_pf::launch<64, 64, 16, 32, 32, 4, 8>(g, s);
       case Step::g11_128pf: return gemm11_pf::launch<128, 128, 16, 64, 32, 4, 4>(g, s);
+      case Step::g11_stream: return gemm11_pf::launch_stream<128, 128, 16, 64, 32, 4, 4>(g, s);
       case Step::shallow: return gemm_shallow_k::launch<double>(g, s);
       default: break;
     }
@@ -278,6 +282,7 @@ inline const char* step_name(Step s) {
     case Step::g11_64: return "gemm11_64";
     case Step::g11_64pf: return "gemm11_64pf";
     case Step::g11_128pf: return "gemm11_128pf";
+    case Step::g11_stream: return "gemm11_stream";
     case Step::shallow: return "gemm_shallow_k";
   }
   return "?";
@@ -412,7 +417,7 @@ void prepare() {
   } else if (!h.dmma) {
     gemm9::prepare<double, 128, 128, 8, 64, 32, 8, 8, 3>();
   } else {
-    if (h.dmma_large) gemm11_pf::prepare<128, 128, 16, 64, 32, 4, 4>();
+    if (h.dmma_large) gemm11_pf::prepare_stream<128, 128, 16, 64, 32, 4, 4>();  // unsplit and stream-K
     gemm11_pf::prepare<64, 64, 16, 32, 32, 4, 8>();
     gemm11::prepare<64, 64, 16, 32, 32, 4, 8>();
     gemm11::prepare<32, 32, 16, 16, 16, 4, 8>();
@@ -437,12 +442,14 @@ std::size_t workspace_bytes(GemmShape sh) {
     bytes = std::max(bytes, splitk_workspace<T>(sh, gemm_plan::g13_splits(sh, sm_count()), gemm_plan::kG13Bk));
     if (gemm_plan::g13_stream_pays(sh, sm_count()))
       bytes = std::max(bytes, gemm_plan::g13_stream_workspace(sh, sm_count(), sizeof(T)));
+  } else if (gemm_plan::g11_stream_pays(sh, sm_count())) {  // gemm11's stream-K (a candidate where its tile fits)
+    bytes = std::max(bytes, gemm_plan::g11_stream_workspace(sh, sm_count()));
   }
   return bytes;
 }
 // A tiled product's depth is K: every step it may pick runs one k-ordered chain per output or a
 // split whose depth is at most that (gemm_plan::splitk_depth <= K; stream-K's segments likewise,
-// gemm13::variant_stream), so the unsplit chain's bound holds for the one tune picks.
+// gemm13::variant_stream, gemm11_pf::variant_stream), so the unsplit chain's bound holds for the one tune picks.
 template <class T>
 double rounding_depth(GemmShape sh) {
   switch (shape_class(sh)) {

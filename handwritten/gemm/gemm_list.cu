@@ -75,6 +75,11 @@ GemmVariant<double> gemm11_pf_at() {
       keep_name(std::string(C::name("gemm11_dmma")) + "_pf"));
 }
 template <class C>
+GemmVariant<double> gemm11_pf_stream_at() {
+  return gemm11_pf::variant_stream<C::BM, C::BN, C::BK, C::WM, C::WN, C::STAGES, C::MMA_K>(
+      keep_name(std::string(C::name("gemm11_dmma")) + "_pf_streamk"));
+}
+template <class C>
 GemmVariant<double> gemm11_splitk_at() {
   return gemm11::variant_splitk<C::BM, C::BN, C::BK, C::WM, C::WN, C::STAGES, C::MMA_K>(C::name("gemm11_dmma_splitk"));
 }
@@ -148,6 +153,8 @@ void append_last_steps(std::vector<GemmVariant<T>>& v) {
     // SM was tried too: docs/sgemm-ladder.md, "Every shape class")
     v.push_back(gemm11_pf_at<DmmaTile<64, 64, 16, 32, 32, 4, 8>>());
     v.push_back(gemm11_pf_at<DmmaTile<128, 128, 16, 64, 32, 4, 4>>());
+    // and as stream-K where its tiles leave the last wave part-empty (4096³: 7.8 waves)
+    v.push_back(gemm11_pf_stream_at<DmmaTile<128, 128, 16, 64, 32, 4, 4>>());
     v.push_back(gemm11_splitk_at<DmmaTile<128, 128, 16, 64, 32, 4, 8>>());
   }
   v.push_back(gemm_thin_k::variant<T>());  // no tiles for a thin K (gemm_auto's pick at K <= 4)

@@ -389,7 +389,7 @@ inline std::vector<int> shortlist(const std::vector<double>& us) {
 
 // gemm_auto's steps for a tiled product (gemm_auto.cuh runs them), each one of the list's
 // configurations, the split ones with a count of slices.
-enum class Step { g9_64, g10_64, g9_128x8, g9_128x16, g10_128, g12, g13, g11_32, g11_64, g11_64pf, g11_128pf, shallow, g10_32, g13_stream };
+enum class Step { g9_64, g10_64, g9_128x8, g9_128x16, g10_128, g12, g13, g11_32, g11_64, g11_64pf, g11_128pf, shallow, g10_32, g13_stream, g11_stream };
 struct StepChoice {
   Step step;
   int splits = 1;
@@ -414,7 +414,8 @@ inline StepModel model_of(Step s, bool vec = true) {
     case Step::g11_128pf: return {128, 128, 16, 4, 2.23, 5.576, 1.126, 0.83, 0.064};
     case Step::shallow:  // no constants yet: always measured where they apply (auto_shortlist)
     case Step::g10_32:
-    case Step::g13_stream: break;
+    case Step::g13_stream:
+    case Step::g11_stream: break;
   }
   return {64, 64, 16, 4, 4.0, 1.0, 0.6, 0.6, 0.0};
 }
@@ -455,13 +456,21 @@ inline int g13_splits(GemmShape sh, long long sms) { return splitk_splits(sh, kG
 // the unsplit kernel's k loop, so any number of waves before the last costs it nothing; where the
 // last wave is (almost) full the fixup is all it adds (docs/sgemm-ladder.md, "gemm13 stream-K").
 constexpr double kStreamFullWave = 0.9;
-inline bool g13_stream_pays(GemmShape sh, long long sms) {
-  const long long last = tiles_of(sh, kG13Bm, kG13Bn) % sms;
+inline bool stream_pays(GemmShape sh, int bm, int bn, long long sms) {
+  const long long last = tiles_of(sh, bm, bn) % sms;
   return last != 0 && double(last) < kStreamFullWave * double(sms);
 }
+inline bool g13_stream_pays(GemmShape sh, long long sms) { return stream_pays(sh, kG13Bm, kG13Bn, sms); }
 // Its workspace (gemm13::stream_workspace for gemm13's tile).
 inline std::size_t g13_stream_workspace(GemmShape sh, long long sms, std::size_t elem_bytes) {
   return stream_k_workspace(stream_k_plan(sh, kG13Bm, kG13Bn, kG13Bk, sms), kG13Bm, kG13Bn, elem_bytes);
+}
+// gemm11_pf's 128² DMMA tile (one block per SM, as gemm13's) as stream-K, by the same rule, and
+// its workspace (gemm11_pf::stream_workspace for that tile).
+constexpr int kG11Bm = 128, kG11Bn = 128, kG11Bk = 16;
+inline bool g11_stream_pays(GemmShape sh, long long sms) { return stream_pays(sh, kG11Bm, kG11Bn, sms); }
+inline std::size_t g11_stream_workspace(GemmShape sh, long long sms) {
+  return stream_k_workspace(stream_k_plan(sh, kG11Bm, kG11Bn, kG11Bk, sms), kG11Bm, kG11Bn, sizeof(double));
 }
 // Every step gemm_auto may run for a tiled product (float: `dbl` false; double on the FP64
 // tensor cores: true).
@@ -493,15 +502,20 @@ inline std::vector<StepChoice> auto_candidates(GemmShape sh, bool dbl, AutoFeatu
     for (int n : auto_split_counts(sh, true, f.sms)) c.push_back({Step::g11_32, n});
     c.push_back({Step::g11_64});
     c.push_back({Step::g11_64pf});
-    if (f.dmma_large) c.push_back({Step::g11_128pf});
+    if (f.dmma_large) {
+      c.push_back({Step::g11_128pf});
+      if (g11_stream_pays(sh, f.sms)) c.push_back({Step::g11_stream});
+    }
     if (sh.K <= kShallowMaxK(true)) c.push_back({Step::shallow});
   }
   return c;
 }
 // The candidates the model puts within kShortlist of its best, its best first, and the steps it
-// has no constants for (gemm_shallow_k, gemm10's 32² tile, gemm13's stream-K) wherever they are
-// candidates: those are always measured.
-inline bool modelled_step(Step s) { return s != Step::shallow && s != Step::g10_32 && s != Step::g13_stream; }
+// has no constants for (gemm_shallow_k, gemm10's 32² tile, gemm13's and gemm11's stream-K)
+// wherever they are candidates: those are always measured.
+inline bool modelled_step(Step s) {
+  return s != Step::shallow && s != Step::g10_32 && s != Step::g13_stream && s != Step::g11_stream;
+}
 inline std::vector<StepChoice> auto_shortlist(GemmShape sh, bool dbl, AutoFeatures f) {
   std::vector<StepChoice> modelled, unmodelled, out;
   for (const StepChoice& c : auto_candidates(sh, dbl, f)) (modelled_step(c.step) ? modelled : unmodelled).push_back(c);

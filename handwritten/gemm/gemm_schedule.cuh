@@ -151,6 +151,57 @@ void launch_splitk_reduce(const T* ws, T* c, std::size_t mn, int splits, cudaStr
   KL_CHECK_LAUNCH();
 }
 
+// ---- stream-K ----------------------------------------------------------------------------------
+// The plan and the walk are gemm_plan.hpp's (StreamK); gemm13's and gemm11's stream-K forms
+// write the partial segments of a tile into BM × BN slots of the workspace (row pitch BN), and
+// this kernel adds them.
+//
+// W elements of T moved as one aligned access (float4 where every row and tile column start at
+// a multiple of 4 floats: gemm13's TMA path), and their sum.
+template <class T, int W>
+struct FixupLanes;
+template <class T>
+struct FixupLanes<T, 1> {
+  using type = T;
+  __device__ __forceinline__ static void add(T& s, const T& v) { s += v; }
+};
+template <>
+struct FixupLanes<float, 4> {
+  using type = float4;
+  __device__ __forceinline__ static void add(float4& s, const float4& v) { s.x += v.x, s.y += v.y, s.z += v.z, s.w += v.w; }
+};
+
+// Block (j, y) adds the partial slots of stream tile j (the tile dp_waves · blocks + j), in block
+// order (k order), into C, for the y-th of kFixupParts parts of the tile's elements; a tile that
+// one block covered whole is already in C. W elements a step: N % W == 0, and a tile's columns
+// start at multiples of BN.
+constexpr int kFixupParts = 8;
+template <class T, int BM, int BN, int W>
+__global__ void __launch_bounds__(256) stream_k_fixup(const T* __restrict__ partials, T* __restrict__ c, int M, int N,
+                                                      gemm_plan::StreamKInt p) {
+  static_assert(BM * BN % (W * kFixupParts) == 0 && BN % W == 0);
+  using L = FixupLanes<T, W>;
+  using V = typename L::type;
+  const long long j = blockIdx.x;
+  long long b0, b1;
+  gemm_plan::stream_tile_blocks(j, p.kt, p.per_block, b0, b1);
+  if (b0 == b1) return;
+  int tm, tn;
+  gemm_plan::raster_tile_at<unsigned>(p.dp_waves * p.blocks + blockIdx.x, p.tiles_n, p.tiles_m, tm, tn);
+  const int row0 = BM * tm, col0 = BN * tn;
+  constexpr int kPart = BM * BN / kFixupParts;
+  // b0's slot is its first or last (gemm_plan::stream_slot); every later block's run starts
+  // inside the tile, so its slot is its first, 2b (the host suite checks both)
+  const T* first = partials + gemm_plan::stream_slot(b0, j, p.kt, p.per_block) * (BM * BN);
+  for (int x = kPart * blockIdx.y + W * threadIdx.x; x < kPart * (blockIdx.y + 1); x += W * blockDim.x) {
+    const int r = row0 + x / BN, col = col0 + x % BN;
+    if (r >= M || col >= N) continue;
+    V sum = *reinterpret_cast<const V*>(first + x);
+    for (long long b = b0 + 1; b <= b1; ++b) L::add(sum, *reinterpret_cast<const V*>(partials + 2 * b * (BM * BN) + x));
+    *reinterpret_cast<V*>(c + static_cast<std::size_t>(r) * N + col) = sum;
+  }
+}
+
 // Launches C = A·B as `splits` slices of k (fewer where the slices of k_per_split would leave
 // some empty): one slice writes C directly; several write their partial products into
 // consecutive M × N slices of g.workspace (splits · M · N elements), which splitk_reduce then

@@ -330,7 +330,9 @@ TEST_CASE("split-K plans: slices of whole k tiles, none empty, all of K covered,
 // seg_end = min(run, seg_t0 + kt - its first k tile), where the first k tile is 0 but for the
 // first stream segment's, (b·q) % kt; kt iterations are the whole tile (C, slot -1), any fewer
 // the block's first stream segment (slot 2b) or its last (2b + 1). The kernel walks the plan in
-// int (stream_k_int): every step here is also taken in int and must agree.
+// int (stream_k_int): every step here is also taken in int and must agree. gemm11_pf's stream
+// kernel (gemm11_dmma_prefetch.cuh) cuts them from the walk alone: from iteration t, the k tile
+// stream_iteration gives and min(run - t, kt - that k tile) iterations; it must cut the same.
 namespace {
 struct Segment {
   long long block, tile;
@@ -360,6 +362,10 @@ std::vector<Segment> stream_segments(const StreamK& p, long long b) {
       REQUIRE(tile == tile0);
       REQUIRE(k == k0 + (t - seg_t0));
     }
+    long long tile_at, k_at;  // gemm11_pf's cut
+    stream_iteration<long long>(b, seg_t0, p.kt, p.dp_waves, p.blocks, p.per_block, tile_at, k_at);
+    REQUIRE(k_at == k0);
+    REQUIRE(std::min(n - seg_t0, p.kt - k_at) == seg_end - seg_t0);
     const bool whole = seg_end - seg_t0 == p.kt;
     out.push_back({b, tile0, k0, static_cast<int>(k0 + (seg_end - seg_t0)), whole ? -1 : 2 * b + (seg_t0 == dp_iters ? 0 : 1)});
     seg_t0 = seg_end;
@@ -372,14 +378,21 @@ TEST_CASE("stream-K plans: every iteration once, partial tiles in distinct slots
   const GemmShape shapes[] = {{1, 1, 1},       {1500, 1500, 1500}, {4096, 4096, 4096}, {513, 257, 129}, {1000, 1000, 1000},
                               {129, 4100, 33}, {7, 9, 4000},       {8192, 8192, 32},   {1408, 3072, 512}, {8192, 8192, 8192},
                               {3000, 3000, 3000}};
+  struct TileShape {
+    int bm, bn, bk;
+    std::size_t elem_bytes;
+  };
+  // gemm13's float tile and gemm11_pf's double one
+  for (const TileShape ts : {TileShape{128, 256, 32, 4}, TileShape{128, 128, 16, 8}})
   for (const GemmShape sh : shapes)
     for (long long sms : {1LL, 2LL, 7LL, 132LL, 144LL, 1000LL}) {
+      CAPTURE(ts.bn);
       CAPTURE(sh.M);
       CAPTURE(sh.N);
       CAPTURE(sh.K);
       CAPTURE(sms);
-      const StreamK p = stream_k_plan(sh, 128, 256, 32, sms);
-      REQUIRE(p.tiles == tiles_of(sh, 128, 256));
+      const StreamK p = stream_k_plan(sh, ts.bm, ts.bn, ts.bk, sms);
+      REQUIRE(p.tiles == tiles_of(sh, ts.bm, ts.bn));
       REQUIRE(p.blocks <= sms);
       REQUIRE(p.stream_blocks <= p.blocks);
       REQUIRE(p.tail_tiles == p.tiles - p.dp_waves * p.blocks);
@@ -398,7 +411,7 @@ TEST_CASE("stream-K plans: every iteration once, partial tiles in distinct slots
             REQUIRE(j >= 0);                            // data-parallel tiles are whole
             REQUIRE(slots.insert(s.slot).second);       // no slot written twice
             REQUIRE(s.slot == stream_slot(b, j, p.kt, p.per_block));  // the fixup reads where it was written
-            REQUIRE(std::size_t(s.slot + 1) * 128 * 256 * 4 <= stream_k_workspace(p, 128, 256, 4));
+            REQUIRE(std::size_t(s.slot + 1) * ts.bm * ts.bn * ts.elem_bytes <= stream_k_workspace(p, ts.bm, ts.bn, ts.elem_bytes));
           }
         }
       for (long long tile = 0; tile < p.tiles; ++tile) {
@@ -569,6 +582,7 @@ const char* step_name(StepChoice c, GemmShape s) {
     case Step::shallow: return "shallow";
     case Step::g10_32: return "g10_32";
     case Step::g13_stream: return "g13_stream";
+    case Step::g11_stream: return "g11_stream";
   }
   return "?";
 }
@@ -965,8 +979,17 @@ TEST_CASE("gemm_auto's candidates: what the device and the buffers allow, splits
   const auto d = auto_candidates({100, 100, 4096}, true, all);
   CHECK(d.front().step == Step::g11_32);
   CHECK(std::any_of(d.begin(), d.end(), [](StepChoice c) { return c.step == Step::g11_32 && c.splits > 1; }));
+  // gemm11's 128² DMMA tile as stream-K, always measured, by the same rule (one block per SM)
+  const auto has_dstream = has(Step::g11_stream);
+  CHECK(has_dstream(auto_shortlist({4096, 4096, 4096}, true, all)));        // 1024 tiles: 7.8 waves
+  CHECK(has_dstream(auto_shortlist({8192, 8192, 8192}, true, all)));        // 4096 tiles: 31.03 waves
+  CHECK(has_dstream(auto_shortlist({1000, 1000, 1000}, true, all)));        // 64 tiles
+  CHECK_FALSE(has_dstream(auto_candidates({2048, 2048, 2048}, true, all)));  // 256 tiles: the last wave 94% full
+  CHECK_FALSE(has_dstream(auto_candidates({4096, 4096, 4096}, true, sm128)));  // eight whole waves of 128
+  CHECK_FALSE(has_dstream(auto_candidates({4096, 4096, 4096}, false, all)));   // double only
   all.dmma_large = false;
-  for (const StepChoice& c : auto_candidates({4096, 4096, 4096}, true, all)) CHECK(c.step != Step::g11_128pf);
+  for (const StepChoice& c : auto_candidates({4096, 4096, 4096}, true, all))
+    CHECK((c.step != Step::g11_128pf && c.step != Step::g11_stream));
   // The shortlist: its best first, nothing past kShortlist of it.
   CHECK(shortlist({3.0, 1.0, 1.2, 2.0}) == std::vector<int>{1, 2});
   CHECK(shortlist({1.0}) == std::vector<int>{0});
