@@ -25,7 +25,7 @@
 // each run cut into segments of one tile's k, each segment through the same k loop; partial
 // tiles go to the workspace and stream_k_fixup adds them in k order. Wave quantisation is not
 // the whole story for DGEMM on a power-capped card, though: SMs idle in a part-empty wave leave
-// power to the busy ones (docs/sgemm-ladder.md, "Double precision").
+// power to the busy ones (docs/sgemm-ladder.md, "What holds DGEMM short of cuBLAS").
 #pragma once
 
 #include "handwritten/gemm/gemm11_dmma.cuh"
