@@ -393,7 +393,7 @@ void launch_stream(const GemmArgs<float>& g, cudaStream_t s) {
   kernel_for<C, true><<<static_cast<unsigned>(p.blocks), C::kThreads, C::kSmemBytes, s>>>(
       map_a, map_b, g.C, g.M, g.N, g.K, 0, 0, StreamArgs{partials, pi});
   KL_CHECK_LAUNCH();
-  stream_k_fixup<float, C::BM, C::BN, 4><<<dim3(static_cast<unsigned>(p.tail_tiles), kFixupParts), 256, 0, s>>>(
+  stream_k_fixup<float, C::BM, C::BN, kVec<float>><<<dim3(static_cast<unsigned>(p.tail_tiles), kFixupParts), 256, 0, s>>>(
       partials, g.C, g.M, g.N, pi);
   KL_CHECK_LAUNCH();
 }

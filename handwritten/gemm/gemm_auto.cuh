@@ -92,8 +92,8 @@ struct Here {
 };
 // The double tiles (gemm11_pf's Config: the shared memory each needs).
 using DmmaLarge = gemm11::Config<128, 128, 16, 64, 32, 4, 4, gemm11::BLayout::kn>;
-static_assert(DmmaLarge::BM == gemm_plan::kG11Bm && DmmaLarge::BN == gemm_plan::kG11Bn && DmmaLarge::BK == gemm_plan::kG11Bk,
-              "gemm_plan's stream-K rule and workspace for gemm11 are this tile's");
+static_assert(DmmaLarge::BM == gemm_plan::kG11Bm && DmmaLarge::BN == gemm_plan::kG11Bn,
+              "gemm_plan's stream-K rule for gemm11 is this tile's");
 #if defined(KL_BUILD_SM90A)
 using Gemm13 = gemm13::R232At;  // gemm13's fastest form in the list (sm_90a builds only)
 #endif
@@ -443,7 +443,7 @@ std::size_t workspace_bytes(GemmShape sh) {
     if (gemm_plan::g13_stream_pays(sh, sm_count()))
       bytes = std::max(bytes, gemm_plan::g13_stream_workspace(sh, sm_count(), sizeof(T)));
   } else if (gemm_plan::g11_stream_pays(sh, sm_count())) {  // gemm11's stream-K (a candidate where its tile fits)
-    bytes = std::max(bytes, gemm_plan::g11_stream_workspace(sh, sm_count()));
+    bytes = std::max(bytes, gemm11_pf::stream_workspace<128, 128, 16, 64, 32, 4, 4>(sh));
   }
   return bytes;
 }

@@ -465,13 +465,9 @@ inline bool g13_stream_pays(GemmShape sh, long long sms) { return stream_pays(sh
 inline std::size_t g13_stream_workspace(GemmShape sh, long long sms, std::size_t elem_bytes) {
   return stream_k_workspace(stream_k_plan(sh, kG13Bm, kG13Bn, kG13Bk, sms), kG13Bm, kG13Bn, elem_bytes);
 }
-// gemm11_pf's 128² DMMA tile (one block per SM, as gemm13's) as stream-K, by the same rule, and
-// its workspace (gemm11_pf::stream_workspace for that tile).
-constexpr int kG11Bm = 128, kG11Bn = 128, kG11Bk = 16;
+// gemm11_pf's 128² DMMA tile (one block per SM, as gemm13's) as stream-K, by the same rule.
+constexpr int kG11Bm = 128, kG11Bn = 128;
 inline bool g11_stream_pays(GemmShape sh, long long sms) { return stream_pays(sh, kG11Bm, kG11Bn, sms); }
-inline std::size_t g11_stream_workspace(GemmShape sh, long long sms) {
-  return stream_k_workspace(stream_k_plan(sh, kG11Bm, kG11Bn, kG11Bk, sms), kG11Bm, kG11Bn, sizeof(double));
-}
 // Every step gemm_auto may run for a tiled product (float: `dbl` false; double on the FP64
 // tensor cores: true).
 inline std::vector<StepChoice> auto_candidates(GemmShape sh, bool dbl, AutoFeatures f) {

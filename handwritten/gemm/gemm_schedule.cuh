@@ -156,32 +156,20 @@ void launch_splitk_reduce(const T* ws, T* c, std::size_t mn, int splits, cudaStr
 // write the partial segments of a tile into BM × BN slots of the workspace (row pitch BN), and
 // this kernel adds them.
 //
-// W elements of T moved as one aligned access (float4 where every row and tile column start at
-// a multiple of 4 floats: gemm13's TMA path), and their sum.
-template <class T, int W>
-struct FixupLanes;
-template <class T>
-struct FixupLanes<T, 1> {
-  using type = T;
-  __device__ __forceinline__ static void add(T& s, const T& v) { s += v; }
-};
-template <>
-struct FixupLanes<float, 4> {
-  using type = float4;
-  __device__ __forceinline__ static void add(float4& s, const float4& v) { s.x += v.x, s.y += v.y, s.z += v.z, s.w += v.w; }
-};
-
 // Block (j, y) adds the partial slots of stream tile j (the tile dp_waves · blocks + j), in block
 // order (k order), into C, for the y-th of kFixupParts parts of the tile's elements; a tile that
-// one block covered whole is already in C. W elements a step: N % W == 0, and a tile's columns
-// start at multiples of BN.
+// one block covered whole is already in C. W elements a step: 1, or one 16-byte vector (kVec<T>)
+// where every row of C and of the slots starts 16-byte aligned (gemm13's TMA path); a tile's
+// columns start at multiples of BN.
 constexpr int kFixupParts = 8;
 template <class T, int BM, int BN, int W>
 __global__ void __launch_bounds__(256) stream_k_fixup(const T* __restrict__ partials, T* __restrict__ c, int M, int N,
                                                       gemm_plan::StreamKInt p) {
-  static_assert(BM * BN % (W * kFixupParts) == 0 && BN % W == 0);
-  using L = FixupLanes<T, W>;
-  using V = typename L::type;
+  static_assert((W == 1 || W == kVec<T>) && BM * BN % (W * kFixupParts) == 0 && BN % W == 0);
+  const auto load = [](T (&d)[W], const T* src) {
+    if constexpr (W == 1) d[0] = *src;
+    else load_vec(d, src);
+  };
   const long long j = blockIdx.x;
   long long b0, b1;
   gemm_plan::stream_tile_blocks(j, p.kt, p.per_block, b0, b1);
@@ -196,9 +184,16 @@ __global__ void __launch_bounds__(256) stream_k_fixup(const T* __restrict__ part
   for (int x = kPart * blockIdx.y + W * threadIdx.x; x < kPart * (blockIdx.y + 1); x += W * blockDim.x) {
     const int r = row0 + x / BN, col = col0 + x % BN;
     if (r >= M || col >= N) continue;
-    V sum = *reinterpret_cast<const V*>(first + x);
-    for (long long b = b0 + 1; b <= b1; ++b) L::add(sum, *reinterpret_cast<const V*>(partials + 2 * b * (BM * BN) + x));
-    *reinterpret_cast<V*>(c + static_cast<std::size_t>(r) * N + col) = sum;
+    T sum[W], part[W];
+    load(sum, first + x);
+    for (long long b = b0 + 1; b <= b1; ++b) {
+      load(part, partials + 2 * b * (BM * BN) + x);
+#pragma unroll
+      for (int i = 0; i < W; ++i) sum[i] += part[i];
+    }
+    T* out = c + static_cast<std::size_t>(r) * N + col;
+    if constexpr (W == 1) *out = sum[0];
+    else store_vec(out, sum);
   }
 }
 

@@ -384,61 +384,61 @@ TEST_CASE("stream-K plans: every iteration once, partial tiles in distinct slots
   };
   // gemm13's float tile and gemm11_pf's double one
   for (const TileShape ts : {TileShape{128, 256, 32, 4}, TileShape{128, 128, 16, 8}})
-  for (const GemmShape sh : shapes)
-    for (long long sms : {1LL, 2LL, 7LL, 132LL, 144LL, 1000LL}) {
-      CAPTURE(ts.bn);
-      CAPTURE(sh.M);
-      CAPTURE(sh.N);
-      CAPTURE(sh.K);
-      CAPTURE(sms);
-      const StreamK p = stream_k_plan(sh, ts.bm, ts.bn, ts.bk, sms);
-      REQUIRE(p.tiles == tiles_of(sh, ts.bm, ts.bn));
-      REQUIRE(p.blocks <= sms);
-      REQUIRE(p.stream_blocks <= p.blocks);
-      REQUIRE(p.tail_tiles == p.tiles - p.dp_waves * p.blocks);
-      REQUIRE(p.tail_tiles >= std::min(p.tiles, sms));  // the stream part holds at least the last wave
-      REQUIRE(p.tail_tiles < 2 * sms);                  // and at most two
-      REQUIRE(p.stream_blocks * p.per_block >= p.tail_iters);
-      REQUIRE((p.stream_blocks - 1) * p.per_block < p.tail_iters);  // no stream block without work
-      std::vector<std::vector<Segment>> of_tile(static_cast<std::size_t>(p.tiles));
-      std::set<long long> slots;
-      for (long long b = 0; b < p.blocks; ++b)
-        for (const Segment& s : stream_segments(p, b)) {
-          REQUIRE(s.tile < p.tiles);
-          of_tile[static_cast<std::size_t>(s.tile)].push_back(s);
-          if (s.slot >= 0) {
-            const long long j = s.tile - p.dp_waves * p.blocks;
-            REQUIRE(j >= 0);                            // data-parallel tiles are whole
-            REQUIRE(slots.insert(s.slot).second);       // no slot written twice
-            REQUIRE(s.slot == stream_slot(b, j, p.kt, p.per_block));  // the fixup reads where it was written
-            REQUIRE(std::size_t(s.slot + 1) * ts.bm * ts.bn * ts.elem_bytes <= stream_k_workspace(p, ts.bm, ts.bn, ts.elem_bytes));
+    for (const GemmShape sh : shapes)
+      for (long long sms : {1LL, 2LL, 7LL, 132LL, 144LL, 1000LL}) {
+        CAPTURE(ts.bn);
+        CAPTURE(sh.M);
+        CAPTURE(sh.N);
+        CAPTURE(sh.K);
+        CAPTURE(sms);
+        const StreamK p = stream_k_plan(sh, ts.bm, ts.bn, ts.bk, sms);
+        REQUIRE(p.tiles == tiles_of(sh, ts.bm, ts.bn));
+        REQUIRE(p.blocks <= sms);
+        REQUIRE(p.stream_blocks <= p.blocks);
+        REQUIRE(p.tail_tiles == p.tiles - p.dp_waves * p.blocks);
+        REQUIRE(p.tail_tiles >= std::min(p.tiles, sms));  // the stream part holds at least the last wave
+        REQUIRE(p.tail_tiles < 2 * sms);                  // and at most two
+        REQUIRE(p.stream_blocks * p.per_block >= p.tail_iters);
+        REQUIRE((p.stream_blocks - 1) * p.per_block < p.tail_iters);  // no stream block without work
+        std::vector<std::vector<Segment>> of_tile(static_cast<std::size_t>(p.tiles));
+        std::set<long long> slots;
+        for (long long b = 0; b < p.blocks; ++b)
+          for (const Segment& s : stream_segments(p, b)) {
+            REQUIRE(s.tile < p.tiles);
+            of_tile[static_cast<std::size_t>(s.tile)].push_back(s);
+            if (s.slot >= 0) {
+              const long long j = s.tile - p.dp_waves * p.blocks;
+              REQUIRE(j >= 0);                            // data-parallel tiles are whole
+              REQUIRE(slots.insert(s.slot).second);       // no slot written twice
+              REQUIRE(s.slot == stream_slot(b, j, p.kt, p.per_block));  // the fixup reads where it was written
+              REQUIRE(std::size_t(s.slot + 1) * ts.bm * ts.bn * ts.elem_bytes <= stream_k_workspace(p, ts.bm, ts.bn, ts.elem_bytes));
+            }
           }
+        for (long long tile = 0; tile < p.tiles; ++tile) {
+          const auto& segs = of_tile[static_cast<std::size_t>(tile)];
+          REQUIRE(!segs.empty());
+          int k = 0;  // the segments, in block order, cover the tile's k tiles once, in order
+          for (const Segment& s : segs) {
+            REQUIRE(s.k_begin == k);
+            REQUIRE(s.k_end > s.k_begin);
+            k = s.k_end;
+          }
+          REQUIRE(k == p.kt);
+          // one segment: the whole tile, straight to C (the fixup skips it); several: all partial
+          for (const Segment& s : segs) REQUIRE((s.slot == -1) == (segs.size() == 1));
+          const long long j = tile - p.dp_waves * p.blocks;
+          if (j < 0) {
+            REQUIRE(segs.size() == 1);
+            continue;
+          }
+          long long b0, b1;  // the fixup's blocks for the tile: exactly those that hold it
+          stream_tile_blocks(j, p.kt, p.per_block, b0, b1);
+          REQUIRE(segs.front().block == b0);
+          REQUIRE(segs.back().block == b1);
+          REQUIRE(static_cast<long long>(segs.size()) == b1 - b0 + 1);
+          for (long long b = b0 + 1; b <= b1; ++b) REQUIRE(stream_slot(b, j, p.kt, p.per_block) == 2 * b);  // the fixup's shortcut
         }
-      for (long long tile = 0; tile < p.tiles; ++tile) {
-        const auto& segs = of_tile[static_cast<std::size_t>(tile)];
-        REQUIRE(!segs.empty());
-        int k = 0;  // the segments, in block order, cover the tile's k tiles once, in order
-        for (const Segment& s : segs) {
-          REQUIRE(s.k_begin == k);
-          REQUIRE(s.k_end > s.k_begin);
-          k = s.k_end;
-        }
-        REQUIRE(k == p.kt);
-        // one segment: the whole tile, straight to C (the fixup skips it); several: all partial
-        for (const Segment& s : segs) REQUIRE((s.slot == -1) == (segs.size() == 1));
-        const long long j = tile - p.dp_waves * p.blocks;
-        if (j < 0) {
-          REQUIRE(segs.size() == 1);
-          continue;
-        }
-        long long b0, b1;  // the fixup's blocks for the tile: exactly those that hold it
-        stream_tile_blocks(j, p.kt, p.per_block, b0, b1);
-        REQUIRE(segs.front().block == b0);
-        REQUIRE(segs.back().block == b1);
-        REQUIRE(static_cast<long long>(segs.size()) == b1 - b0 + 1);
-        for (long long b = b0 + 1; b <= b1; ++b) REQUIRE(stream_slot(b, j, p.kt, p.per_block) == 2 * b);  // the fixup's shortcut
       }
-    }
 }
 
 TEST_CASE("stream-K in int: the plan's counts fit, or the launcher runs the product unsplit") {
