@@ -166,14 +166,17 @@ constexpr CUtensorMapSwizzle swizzle_for_row(int row_bytes) {
   return row_bytes == 128 ? CU_TENSOR_MAP_SWIZZLE_128B : row_bytes == 64 ? CU_TENSOR_MAP_SWIZZLE_64B : CU_TENSOR_MAP_SWIZZLE_32B;
 }
 
-// A row-major rows × cols float matrix (pitch cols), read in boxes of box_rows × box_cols; what
+// A row-major rows × cols matrix of floats or doubles (pitch cols), read in boxes of box_rows × box_cols; what
 // lies outside the matrix reads as zeros. Encoded on the host, passed by value as a
 // __grid_constant__ kernel parameter.
-inline CUtensorMap encode_map(const float* p, int rows, int cols, int box_rows, int box_cols, CUtensorMapSwizzle swz) {
+template <class T>
+inline CUtensorMap encode_map(const T* p, int rows, int cols, int box_rows, int box_cols, CUtensorMapSwizzle swz) {
+  static_assert(sizeof(T) == 4 || sizeof(T) == 8, "float or double");
   CUtensorMap map;
-  const TensorMap2d g = row_major_2d(rows, cols, box_rows, box_cols, sizeof(float));
+  const TensorMap2d g = row_major_2d(rows, cols, box_rows, box_cols, sizeof(T));
   const cuuint32_t elem[2] = {1, 1};
-  const CUresult r = tensor_map_encoder()(&map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, const_cast<float*>(p), g.dims, g.strides,
+  const CUtensorMapDataType type = sizeof(T) == 4 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32 : CU_TENSOR_MAP_DATA_TYPE_FLOAT64;
+  const CUresult r = tensor_map_encoder()(&map, type, 2, const_cast<T*>(p), g.dims, g.strides,
                                           g.box, elem, CU_TENSOR_MAP_INTERLEAVE_NONE, swz, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
                                           CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);  // NONE: out-of-bounds reads as zero
   if (r != CUDA_SUCCESS) throw std::runtime_error("TMA: cuTensorMapEncodeTiled failed (" + std::to_string(int(r)) + ")");

@@ -25,12 +25,13 @@
 //      where TMA describes the operands on an sm_90a build (unsplit, split where its tiles leave
 //      SMs idle, stream-K where they leave the last wave part-empty); double on the FP64 tensor cores: gemm11 32² unsplit and
 //      split, 64² with and without its fragment prefetch, 128² prefetched where it fits, unsplit
-//      and, where its tiles leave the last wave part-empty, stream-K); in both
+//      and, where its tiles leave the last wave part-empty, stream-K, and that tile fed by TMA,
+//      gemm14, where TMA describes A and B on an sm_90a build); in both
 //      types gemm_shallow_k where K is one of its chunks (64 floats, 48 doubles);
 //   2. a time model (gemm_plan::step_model_us: waves of co-resident blocks × (a block's fixed
 //      cost + its k tiles) + bytes moved + a split's reduction, constants fitted per step)
-//      shortlists those within gemm_plan::kShortlist of its best (gemm_shallow_k, the 32² tile
-//      and the stream-K forms, which it has no constants for yet, always);
+//      shortlists those within gemm_plan::kShortlist of its best (gemm_shallow_k, the 32² tile,
+//      the stream-K forms and gemm14, which it has no constants for yet, always);
 //   3. tune (Variant::tune: once per shape and path, outside any timed region, on the caller's
 //      buffers) runs each shortlisted step and keeps the fastest for this device, shape and
 //      path; launch only looks the choice up and enqueues it. Where nothing was measured (a
@@ -57,6 +58,7 @@
 #include "handwritten/gemv/gevm6_cluster_slabs.cuh"
 #if defined(KL_BUILD_SM90A)
 #include "handwritten/gemm/gemm13_tma_warpspecialized.cuh"
+#include "handwritten/gemm/gemm14_dmma_tma.cuh"
 #endif
 
 #include <algorithm>
@@ -88,7 +90,7 @@ constexpr int kBK = 16;  // the k tile of the split steps (gemm10 64², gemm11 3
 //     (not measured on such a GPU; the DMMA rows of the same run show what DMMA costs there);
 //   - float where gemm12's tile does not fit: no gemm12 (nor gemm13) among the candidates.
 struct Here {
-  bool cp_async = false, huge = false, dmma = false, dmma_large = false, tma = false;
+  bool cp_async = false, huge = false, dmma = false, dmma_large = false, tma = false, tma_dmma = false;
 };
 // The double tiles (gemm11_pf's Config: the shared memory each needs).
 using DmmaLarge = gemm11::Config<128, 128, 16, 64, 32, 4, 4, gemm11::BLayout::kn>;
@@ -96,6 +98,8 @@ static_assert(DmmaLarge::BM == gemm_plan::kG11Bm && DmmaLarge::BN == gemm_plan::
               "gemm_plan's stream-K rule for gemm11 is this tile's");
 #if defined(KL_BUILD_SM90A)
 using Gemm13 = gemm13::R232At;  // gemm13's fastest form in the list (sm_90a builds only)
+constexpr int kGemm14Stages = 6;  // gemm14's configuration in the list
+using Gemm14 = gemm14::Config<kGemm14Stages>;
 #endif
 inline const Here& here() {
   static const Here h = [] {
@@ -109,6 +113,8 @@ inline const Here& here() {
 #if defined(KL_BUILD_SM90A)
     r.tma = r.huge && kernel_runs_here(reinterpret_cast<const void*>(gemm13::kernel_for<Gemm13>), 90) &&
             Gemm13::kSmemBytes <= device_smem_optin();
+    r.tma_dmma = r.dmma_large && kernel_runs_here(reinterpret_cast<const void*>(gemm14::kernel_for<kGemm14Stages>), 90) &&
+                 Gemm14::kSmemBytes <= device_smem_optin();
 #endif
     return r;
   }();
@@ -169,7 +175,8 @@ static_assert(gemm_shallow_k::kMaxK<float> == gemm_plan::kShallowMaxK(false) && 
 template <class T>
 gemm_plan::AutoFeatures features(bool vec, bool tma) {
   const Here& h = here();
-  return {.vec = vec, .tma = tma && h.tma, .huge = h.huge, .dmma_large = h.dmma_large, .sms = sm_count()};
+  return {.vec = vec, .tma = tma && (std::is_same_v<T, double> ? h.tma_dmma : h.tma), .huge = h.huge,
+          .dmma_large = h.dmma_large, .sms = sm_count()};
 }
 template <class T>
 std::vector<Choice> shortlist(GemmShape sh, bool vec, bool tma) {
@@ -201,6 +208,9 @@ void run(Choice c, const GemmArgs<T>& g, cudaStream_t s) {
       case Step::g11_64pf: return gemm11_pf::launch<64, 64, 16, 32, 32, 4, 8>(g, s);
       case Step::g11_128pf: return gemm11_pf::launch<128, 128, 16, 64, 32, 4, 4>(g, s);
       case Step::g11_stream: return gemm11_pf::launch_stream<128, 128, 16, 64, 32, 4, 4>(g, s);
+#if defined(KL_BUILD_SM90A)
+      case Step::g14: return gemm14::launch<kGemm14Stages>(g, s);
+#endif
       case Step::shallow: return gemm_shallow_k::launch<double>(g, s);
       default: break;
     }
@@ -235,6 +245,7 @@ template <class T>
 bool tma_path(const GemmArgs<T>& g) {
 #if defined(KL_BUILD_SM90A)
   if constexpr (std::is_same_v<T, float>) return gemm13::tma_ok(g);
+  else return gemm14::tma_ok(g);
 #endif
   (void)g;
   return false;
@@ -283,6 +294,7 @@ inline const char* step_name(Step s) {
     case Step::g11_64pf: return "gemm11_64pf";
     case Step::g11_128pf: return "gemm11_128pf";
     case Step::g11_stream: return "gemm11_stream";
+    case Step::g14: return "gemm14";
     case Step::shallow: return "gemm_shallow_k";
   }
   return "?";

@@ -14,6 +14,7 @@
 #include "handwritten/gemm/gemm_thin_k.cuh"
 #if defined(KL_BUILD_SM90A)
 #include "handwritten/gemm/gemm13_tma_warpspecialized.cuh"
+#include "handwritten/gemm/gemm14_dmma_tma.cuh"
 #endif
 #include "handwritten/gemm/gemm_global_16x16.cuh"
 #include "handwritten/gemm/gemm_global_32x32.cuh"
@@ -79,6 +80,12 @@ GemmVariant<double> gemm11_pf_stream_at() {
   return gemm11_pf::variant_stream<C::BM, C::BN, C::BK, C::WM, C::WN, C::STAGES, C::MMA_K>(
       keep_name(std::string(C::name("gemm11_dmma")) + "_pf_streamk"));
 }
+#if defined(KL_BUILD_SM90A)
+template <int STAGES>
+GemmVariant<double> gemm14_at() {
+  return gemm14::variant<STAGES>(DmmaTile<128, 128, 16, 64, 32, STAGES, 4>::name("gemm14_dmma_tma"));
+}
+#endif
 template <class C>
 GemmVariant<double> gemm11_splitk_at() {
   return gemm11::variant_splitk<C::BM, C::BN, C::BK, C::WM, C::WN, C::STAGES, C::MMA_K>(C::name("gemm11_dmma_splitk"));
@@ -156,6 +163,10 @@ void append_last_steps(std::vector<GemmVariant<T>>& v) {
     // and as stream-K where its tiles leave the last wave part-empty (4096³: 7.8 waves)
     v.push_back(gemm11_pf_stream_at<DmmaTile<128, 128, 16, 64, 32, 4, 4>>());
     v.push_back(gemm11_splitk_at<DmmaTile<128, 128, 16, 64, 32, 4, 8>>());
+#if defined(KL_BUILD_SM90A)
+    // gemm14 (sm_90a, as gemm13): the 128² DMMA tile fed by TMA, its copies out of the DMMA warps
+    v.push_back(gemm14_at<6>());
+#endif
   }
   v.push_back(gemm_thin_k::variant<T>());  // no tiles for a thin K (gemm_auto's pick at K <= 4)
   v.push_back(gemm_shallow_k::variant<T>());  // one-shot tiles for a shallow K, whole-line stores

@@ -167,6 +167,18 @@ KL_HD constexpr int dmma_b_col(int g) { return g; }
 KL_HD constexpr int dmma_c_row(int g, int e) { return g + 8 * (e / 2); }
 KL_HD constexpr int dmma_c_col(int t, int e) { return 2 * t + e % 2; }
 
+// ---- gemm14's TMA tiles: the 128-byte swizzle, and the k order its fragments take -----------
+// TMA's 128-byte swizzle (CU_TENSOR_MAP_SWIZZLE_128B) of a box whose rows are 128 bytes (16
+// doubles), the box 1024-byte aligned: 16-byte chunk q of row r lies at chunk q ^ (r mod 8).
+// Element (r, c) of such a box of doubles:
+KL_HD constexpr int swz128_double(int r, int c) { return r * 16 + ((((c >> 1) ^ (r & 7))) << 1) + (c & 1); }
+// The k that lane t of a group feeds into k step s (0..3) of a 16-k tile, for A and B alike (a
+// product may take its k in any order). The ISA's order, k = 4s + t, puts two lanes of a
+// half-warp on one bank pair under the swizzle (A: rows g = 0..3 and chunk (k / 2) ^ g); this one,
+// step s taking {0, 3, 12, 15} ^ (s mod 2 + 4·(s / 2)), keeps A's and B's half-warp loads on 16
+// different bank pairs (the host suite checks both, and that the ISA's order would not).
+KL_HD constexpr int dmma_tma_k(int s, int t) { return ((s & 1) | ((s >> 1) << 2)) ^ (3 * (t & 1) + 12 * (t >> 1)); }
+
 // ---- gemm_auto's rule (gemm_auto.cuh applies it; the host suite checks its examples) ---------
 // The shape's class, before any tile: one output column (N = 1) is a matrix-vector product, one
 // output row (M = 1) a vector-matrix product, K <= kThinK a store stream; the rest is tiled.
@@ -389,7 +401,7 @@ inline std::vector<int> shortlist(const std::vector<double>& us) {
 
 // gemm_auto's steps for a tiled product (gemm_auto.cuh runs them), each one of the list's
 // configurations, the split ones with a count of slices.
-enum class Step { g9_64, g10_64, g9_128x8, g9_128x16, g10_128, g12, g13, g11_32, g11_64, g11_64pf, g11_128pf, shallow, g10_32, g13_stream, g11_stream };
+enum class Step { g9_64, g10_64, g9_128x8, g9_128x16, g10_128, g12, g13, g11_32, g11_64, g11_64pf, g11_128pf, shallow, g10_32, g13_stream, g11_stream, g14 };
 struct StepChoice {
   Step step;
   int splits = 1;
@@ -415,7 +427,8 @@ inline StepModel model_of(Step s, bool vec = true) {
     case Step::shallow:  // no constants yet: always measured where they apply (auto_shortlist)
     case Step::g10_32:
     case Step::g13_stream:
-    case Step::g11_stream: break;
+    case Step::g11_stream:
+    case Step::g14: break;
   }
   return {64, 64, 16, 4, 4.0, 1.0, 0.6, 0.6, 0.0};
 }
@@ -423,8 +436,9 @@ inline StepModel model_of(Step s, bool vec = true) {
 // candidate only there (deeper, its chunked form is correct but not built for speed).
 constexpr int kShallowMaxK(bool dbl) { return dbl ? 48 : 64; }
 // What the device, the build and the buffers allow: `vec`, 16-byte accesses to B and C (gemm9's
-// and gemm12's fast paths); `tma`, TMA's descriptors for A, B and C on an sm_90a build and a 9.0
-// device (gemm13); `huge`, gemm12's 97 KB of shared memory; `dmma_large`, gemm11's 128² tile's.
+// and gemm12's fast paths); `tma`, the TMA step of the type on an sm_90a build and a 9.0 device,
+// with descriptors for its buffers (float: gemm13, A, B and C; double: gemm14, A and B); `huge`,
+// gemm12's 97 KB of shared memory; `dmma_large`, gemm11's 128² tile's.
 struct AutoFeatures {
   bool vec = false, tma = false, huge = false, dmma_large = false;
   long long sms = 132;
@@ -501,16 +515,17 @@ inline std::vector<StepChoice> auto_candidates(GemmShape sh, bool dbl, AutoFeatu
     if (f.dmma_large) {
       c.push_back({Step::g11_128pf});
       if (g11_stream_pays(sh, f.sms)) c.push_back({Step::g11_stream});
+      if (f.tma) c.push_back({Step::g14});  // the same tile fed by TMA
     }
     if (sh.K <= kShallowMaxK(true)) c.push_back({Step::shallow});
   }
   return c;
 }
 // The candidates the model puts within kShortlist of its best, its best first, and the steps it
-// has no constants for (gemm_shallow_k, gemm10's 32² tile, gemm13's and gemm11's stream-K)
-// wherever they are candidates: those are always measured.
+// has no constants for (gemm_shallow_k, gemm10's 32² tile, gemm13's and gemm11's stream-K,
+// gemm14) wherever they are candidates: those are always measured.
 inline bool modelled_step(Step s) {
-  return s != Step::shallow && s != Step::g10_32 && s != Step::g13_stream && s != Step::g11_stream;
+  return s != Step::shallow && s != Step::g10_32 && s != Step::g13_stream && s != Step::g11_stream && s != Step::g14;
 }
 inline std::vector<StepChoice> auto_shortlist(GemmShape sh, bool dbl, AutoFeatures f) {
   std::vector<StepChoice> modelled, unmodelled, out;

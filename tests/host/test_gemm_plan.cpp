@@ -308,6 +308,37 @@ TEST_CASE("DMMA fragment loads from the padded tiles are conflict-free (and woul
     }
 }
 
+// gemm14's TMA tiles (128-byte swizzle) and the k order of its fragments.
+TEST_CASE("gemm14: the 128-byte swizzle keeps chunks whole; its k order reads conflict-free where the ISA's does not") {
+  std::set<int> places;
+  for (int r = 0; r < 16; ++r)
+    for (int c = 0; c < 16; ++c) {
+      REQUIRE(places.insert(swz128_double(r, c)).second);
+      CHECK(swz128_double(r, c) / 16 == r);  // in its own 128-byte row
+      if (c % 2 == 0) {
+        CHECK(swz128_double(r, c) == r * 16 + 2 * ((c / 2) ^ (r % 8)));  // chunk c/2 at chunk (c/2) ^ (r mod 8)
+        CHECK(swz128_double(r, c + 1) == swz128_double(r, c) + 1);       // a chunk stays whole
+      }
+    }
+  std::set<int> ks;
+  for (int s = 0; s < 4; ++s)
+    for (int t = 0; t < 4; ++t) REQUIRE(ks.insert(dmma_tma_k(s, t)).second);
+  CHECK(ks.size() == 16u);
+  CHECK(*ks.rbegin() == 15);
+  for (int s = 0; s < 4; ++s) {
+    CAPTURE(s);
+    // A: rows m0 + g (+ 8), m0 a multiple of 16; B: row k of a 16 × 16 box, column 8·(ni mod 2) + g.
+    for (int m0 : {0, 16, 64, 112})
+      for (int h : {0, 1}) {
+        CHECK(half_warps_conflict_free([&](int g, int t) { return swz128_double(m0 + g + 8 * h, dmma_tma_k(s, t)); }));
+        CHECK(half_warps_conflict_free([&](int g, int t) { return swz128_double(dmma_tma_k(s, t), 8 * h + g); }));
+      }
+  }
+  // The ISA's order (k = 4s + t) under the same swizzle: two lanes of a half-warp share a pair.
+  CHECK_FALSE(half_warps_conflict_free([&](int g, int t) { return swz128_double(g, t); }));
+  CHECK_FALSE(half_warps_conflict_free([&](int g, int t) { return swz128_double(t, g); }));
+}
+
 TEST_CASE("split-K plans: slices of whole k tiles, none empty, all of K covered, honest depth") {
   for (int bk : {8, 16, 32})
     for (int K = 1; K <= 700; ++K)
@@ -583,6 +614,7 @@ const char* step_name(StepChoice c, GemmShape s) {
     case Step::g10_32: return "g10_32";
     case Step::g13_stream: return "g13_stream";
     case Step::g11_stream: return "g11_stream";
+    case Step::g14: return "g14";
   }
   return "?";
 }
@@ -987,9 +1019,17 @@ TEST_CASE("gemm_auto's candidates: what the device and the buffers allow, splits
   CHECK_FALSE(has_dstream(auto_candidates({2048, 2048, 2048}, true, all)));  // 256 tiles: the last wave 94% full
   CHECK_FALSE(has_dstream(auto_candidates({4096, 4096, 4096}, true, sm128)));  // eight whole waves of 128
   CHECK_FALSE(has_dstream(auto_candidates({4096, 4096, 4096}, false, all)));   // double only
+  // gemm14 (gemm11_pf's 128² tile fed by TMA), always measured, for double wherever TMA describes
+  // the operands and the 128² tile fits; never for float
+  const auto has_g14 = has(Step::g14);
+  CHECK(has_g14(auto_shortlist({4096, 4096, 4096}, true, all)));
+  CHECK(has_g14(auto_shortlist({1000, 1000, 1000}, true, all)));
+  CHECK(has_g14(auto_shortlist({513, 257, 130}, true, all)));
+  CHECK_FALSE(has_g14(auto_candidates({4096, 4096, 4096}, false, all)));
+  CHECK_FALSE(has_g14(auto_candidates({4096, 4096, 4096}, true, no_tma)));
   all.dmma_large = false;
   for (const StepChoice& c : auto_candidates({4096, 4096, 4096}, true, all))
-    CHECK((c.step != Step::g11_128pf && c.step != Step::g11_stream));
+    CHECK((c.step != Step::g11_128pf && c.step != Step::g11_stream && c.step != Step::g14));
   // The shortlist: its best first, nothing past kShortlist of it.
   CHECK(shortlist({3.0, 1.0, 1.2, 2.0}) == std::vector<int>{1, 2});
   CHECK(shortlist({1.0}) == std::vector<int>{0});

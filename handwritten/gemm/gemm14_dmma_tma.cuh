@@ -1,0 +1,252 @@
+// gemm14_dmma_tma — beyond the documents: DGEMM on the FP64 tensor cores, fed by TMA (sm_90a).
+//
+// Lesson: gemm11_pf's 128² tile keeps the DMMA pipe busy a smaller share of the cycles than
+// cuBLAS does, and most of its instructions per k tile are neither DMMAs nor fragment loads:
+// every thread computes, predicates and issues its share of the tile's cp.async copies, and a
+// block-wide barrier ends every tile (docs/sgemm-ladder.md, "What holds DGEMM short of cuBLAS").
+// Here, as gemm13 does for FFMA, the copies leave the math warps. A producer warpgroup, whose one
+// thread issues each k tile as TMA boxes, fills a ring of STAGES slots; full[s] completes when a
+// slot's bytes have landed, empty[s] when the 8 DMMA warps have read it. The DMMA warps wait on
+// a barrier, load fragments and multiply, nothing else; setmaxnreg moves registers from the
+// producer warpgroup (40) to them (232).
+//
+// TMA cannot pad a tile, so gemm11's conflict-free padding becomes TMA's 128-byte swizzle: A's
+// box is 128 rows × 16 k (one 128-byte row per m), B's k tile 8 boxes of 16 k × 16 n
+// (gemm_plan::swz128_double). Under the swizzle the PTX ISA's fragment order (lane t takes k =
+// 4s + t in k step s) would put two lanes of a half-warp on one bank pair. A product may take its
+// k in any order as long as A and B agree, so here lane t takes k = gemm_plan::dmma_tma_k(s, t) in
+// step s, an order for which A's and B's 64-bit fragment loads are conflict-free (the host suite
+// checks it). The rest is gemm11_pf's 128² tile: 8 warps of 64 × 32, m16n8k4, fragments
+// double-buffered across steps and tiles, C staged in shared memory and written in whole rows.
+//
+// Edges: TMA reads what lies outside the matrix as zeros, so a ragged M, N or K needs no copy
+// path. TMA needs 16-byte row pitches and bases: K and N even, A and B 16-byte aligned; any other
+// product runs gemm11_pf's 128² tile.
+#pragma once
+
+#include "common/hopper.cuh"
+#include "handwritten/gemm/gemm11_dmma_prefetch.cuh"
+#include "handwritten/gemm/gemm_schedule.cuh"
+
+#include <algorithm>
+#include <string_view>
+
+namespace kl::gemm14 {
+
+using namespace gemm_detail;
+using gemm_plan::dmma_c_col;
+using gemm_plan::dmma_c_row;
+using gemm_plan::dmma_tma_k;
+using gemm_plan::swz128_double;
+
+inline constexpr std::string_view kFeatureTmaDmma = "TMA (cp.async.bulk.tensor), mbarrier and FP64 tensor-core mma";
+
+template <int STAGES_>
+struct Config {
+  static constexpr int BM = 128, BN = 128, BK = 16, WM = 64, WN = 32, STAGES = STAGES_;
+  static constexpr int kSteps = BK / 4;  // m16n8k4 steps per k tile
+  static constexpr int kFragM = WM / 16, kFragN = WN / 8, kWarpsN = BN / WN;
+  static constexpr int kConsumerWarps = (BM / WM) * kWarpsN, kConsumers = 32 * kConsumerWarps;
+  static constexpr int kThreads = kConsumers + 128;  // and the producer warpgroup
+  static constexpr int kRegsConsumer = 232, kRegsProducer = 40;
+  static_assert(kConsumers * kRegsConsumer + 128 * kRegsProducer <= 65536, "the register file");
+  // One stage: A's box (BM rows of BK doubles, 128 bytes each), then B's 16 × 16 boxes.
+  static constexpr int kABytes = BM * BK * 8, kBBoxes = BN / 16, kBBoxBytes = 16 * 16 * 8;
+  static constexpr int kStageBytes = kABytes + kBBoxes * kBBoxBytes;
+  static_assert(BK * 8 == 128 && kABytes % 1024 == 0 && kBBoxBytes % 1024 == 0, "128-byte swizzled boxes, 1024-byte aligned");
+  using Staged = StagedTile<double, BM, BN, kConsumers>;
+  // The epilogue's C tile reuses the ring; the barriers lie past both.
+  static constexpr std::size_t kBarrierOffset = (std::max<std::size_t>(std::size_t(STAGES) * kStageBytes, Staged::kBytes) + 7) / 8 * 8;
+  static constexpr std::size_t kSmemBytes = kBarrierOffset + 16 * STAGES;
+  static_assert(kSmemBytes <= 227 * 1024, "Hopper's dynamic shared memory per block");
+};
+
+#if KL_ARCH_AT_LEAST(90)
+using namespace hopper;
+#endif
+
+template <int STAGES>
+__global__ void __launch_bounds__(Config<STAGES>::kThreads, 1)
+    kernel_tma(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
+               double* __restrict__ c, int M, int N, int K) {
+#if KL_ARCH_AT_LEAST(90)  // TMA, mbarrier and DMMA; compiled for older targets as an empty kernel
+  using C = Config<STAGES>;
+  constexpr int BK = C::BK, kSteps = C::kSteps;
+  extern __shared__ __align__(1024) unsigned char smem_raw[];
+  const unsigned smem = static_cast<unsigned>(__cvta_generic_to_shared(smem_raw));
+  const unsigned full0 = smem + C::kBarrierOffset, empty0 = full0 + 8 * STAGES;
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  // The k tiles: computed in each branch, after its setmaxnreg (computed before it, ptxas kept
+  // the count in local memory across the DMMA warps' loop).
+  auto k_tiles = [&] { return ceil_div(K, BK); };
+  // The block's C tile (unsplit: all of k); computed where it is used (the producer's copies, the
+  // epilogue), not kept live across the DMMA warps' k loop.
+  auto work = [&] {
+    BlockWork w;
+    block_work<C::BM, C::BN, false>(M, K, K, w);
+    return w;
+  };
+
+  if (threadIdx.x == 0) {
+    if (smem % 1024 != 0) __trap();  // the swizzled boxes need 1024-byte aligned slots
+#pragma unroll 1
+    for (int s = 0; s < STAGES; ++s) {
+      mbar_init(full0 + 8 * s, 1);                     // the producer's arrive + the stage's bytes
+      mbar_init(empty0 + 8 * s, C::kConsumerWarps);    // one arrive per DMMA warp
+    }
+    fence_mbarrier_init();
+    fence_proxy_async_shared();
+  }
+  __syncthreads();
+
+  if (warp >= C::kConsumerWarps) {  // ---- the producer warpgroup: one thread issues the boxes ----
+    setmaxnreg_dec<C::kRegsProducer>();
+    if (threadIdx.x == C::kConsumers) {
+      const BlockWork w = work();
+      const int tiles = k_tiles();
+      prefetch_tensormap(&map_a);
+      prefetch_tensormap(&map_b);
+      for (int t = 0; t < tiles; ++t) {
+        const int s = t % STAGES;
+        if (t >= STAGES) mbar_wait(empty0 + 8 * s, ((t / STAGES) & 1) ^ 1);  // the tile before it there is read
+        const unsigned full = full0 + 8 * s, stage = smem + s * C::kStageBytes;
+        mbar_arrive_expect_tx(full, C::kStageBytes);  // whole boxes: the zero fill counts too
+        tma_load_2d(stage, &map_a, full, t * BK, w.row0);
+#pragma unroll
+        for (int i = 0; i < C::kBBoxes; ++i)
+          tma_load_2d(stage + C::kABytes + i * C::kBBoxBytes, &map_b, full, w.col0 + 16 * i, t * BK);
+      }
+    }
+    return;
+  }
+  setmaxnreg_inc<C::kRegsConsumer>();
+  const int tiles = k_tiles();
+
+  // ---- the DMMA warps ----
+  const int g = lane / 4, q = lane % 4;
+  const int wm = (warp / C::kWarpsN) * C::WM, wn = (warp % C::kWarpsN) * C::WN;
+  // Step s's fragment offsets in a stage (doubles). A: rows wm + g + 16·mi + 8·h, all ≡ g (mod 8),
+  // so one swizzled offset per step and constants. B: fragment ni's column wn + 8·ni + g lies in box
+  // wn/16 + ni/2 at column 8·(ni mod 2) + g: one offset per step for even ni, one for odd.
+  int a_off[kSteps], b_off[kSteps];
+#pragma unroll
+  for (int s = 0; s < kSteps; ++s) {
+    const int k = dmma_tma_k(s, q);
+    a_off[s] = swz128_double(wm + g, k);
+    b_off[s] = C::kABytes / 8 + (wn / 16) * 256 + swz128_double(k, g);
+  }
+  const double* ring = reinterpret_cast<const double*>(smem_raw);
+  // Step s's fragments, in the ISA's lane pattern (A: rows g and g + 8; B: column g) at k
+  // dmma_tma_k(s, q). B's odd fragments lie at column 8 + g of the same box: chunk ^ 4, offset ^ 8.
+  auto load = [&](double (&fa)[C::kFragM][2], double (&fb)[C::kFragN][1], const double* st, int s) {
+#pragma unroll
+    for (int mi = 0; mi < C::kFragM; ++mi)
+#pragma unroll
+      for (int h = 0; h < 2; ++h) fa[mi][h] = st[a_off[s] + 256 * mi + 128 * h];
+#pragma unroll
+    for (int ni = 0; ni < C::kFragN; ++ni) fb[ni][0] = st[(ni % 2 ? b_off[s] ^ 8 : b_off[s]) + 256 * (ni / 2)];
+  };
+
+  double acc[C::kFragM][C::kFragN][4];
+#pragma unroll
+  for (int mi = 0; mi < C::kFragM; ++mi)
+#pragma unroll
+    for (int ni = 0; ni < C::kFragN; ++ni)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) acc[mi][ni][e] = 0.0;
+  // Two fragment sets: step s multiplies set s % 2 while the loads of step s + 1 (or of the next
+  // tile's step 0) fill the other. A tile has 4 steps, so the sets need no tile parity.
+  double fa[2][C::kFragM][2], fb[2][C::kFragN][1];
+  mbar_wait(full0, 0);
+  load(fa[0], fb[0], ring, 0);
+  // Slot `slot` holds tile t; `next` (its successor's slot) turns `phase` over when it wraps.
+  int slot = 0, phase = 0;
+  for (int t = 0; t < tiles; ++t) {
+    const double* cur = ring + slot * (C::kStageBytes / 8);
+    const int next = slot + 1 == STAGES ? 0 : slot + 1;
+    const int next_phase = next == 0 ? phase ^ 1 : phase;
+#pragma unroll
+    for (int s = 0; s < kSteps; ++s) {
+      const int set = s & 1;
+      if (s < kSteps - 1) {
+        load(fa[set ^ 1], fb[set ^ 1], cur, s + 1);
+      } else {
+        // Every load from this slot is issued (the last step's in the one before): release it (the arrive orders
+        // this warp's reads before the producer's next copy into it), then the next tile's.
+        __syncwarp();
+        if (lane == 0) mbar_arrive(empty0 + 8 * slot);
+        if (t + 1 < tiles) {
+          mbar_wait(full0 + 8 * next, next_phase);
+          load(fa[set ^ 1], fb[set ^ 1], ring + next * (C::kStageBytes / 8), 0);
+        }
+      }
+#pragma unroll
+      for (int mi = 0; mi < C::kFragM; ++mi)
+#pragma unroll
+        for (int ni = 0; ni < C::kFragN; ++ni) gemm11::dmma<4>(acc[mi][ni], fa[set][mi], fb[set][ni]);
+    }
+    slot = next;
+    phase = next_phase;
+  }
+
+  // The epilogue: the ring becomes the C tile once every DMMA warp is past its last read (every
+  // copy has landed: each was waited for), then whole rows of it go to C.
+  double* cs = reinterpret_cast<double*>(smem_raw);
+  named_barrier(1, C::kConsumers);
+#pragma unroll
+  for (int mi = 0; mi < C::kFragM; ++mi)
+#pragma unroll
+    for (int ni = 0; ni < C::kFragN; ++ni)
+#pragma unroll
+      for (int e = 0; e < 4; ++e)
+        C::Staged::put(cs, wm + mi * 16 + dmma_c_row(g, e), wn + ni * 8 + dmma_c_col(q, e), acc[mi][ni][e]);
+  named_barrier(1, C::kConsumers);
+  C::Staged::template store_tile<false>(cs, c, M, N, work());
+#endif
+}
+
+// ---- host side ------------------------------------------------------------------------------
+template <int STAGES>
+constexpr auto kernel_for = kernel_tma<STAGES>;
+
+// The fallback where TMA cannot describe the product: gemm11_pf's 128² tile.
+struct Fallback {
+  static void prepare() { gemm11_pf::prepare<128, 128, 16, 64, 32, 4, 4>(); }
+  static void launch(const GemmArgs<double>& g, cudaStream_t s) { gemm11_pf::launch<128, 128, 16, 64, 32, 4, 4>(g, s); }
+};
+
+// Whether TMA applies: 16-byte row pitches (K and N even) and 16-byte aligned A and B.
+inline bool tma_ok(const GemmArgs<double>& g) { return g.K % 2 == 0 && g.N % 2 == 0 && aligned16(g.A) && aligned16(g.B); }
+
+template <int STAGES>
+void prepare() {
+  allow_smem(Config<STAGES>::kSmemBytes, {kernel_for<STAGES>});
+  Fallback::prepare();
+  (void)hopper::tensor_map_encoder();  // ask the driver once, outside any timed launch
+}
+
+// Encodes the maps on the host (by value into the kernel's parameters) and launches one block per
+// C tile, in slabs of at most 65535 tile rows (launch_tiled).
+template <int STAGES>
+void launch(const GemmArgs<double>& g, cudaStream_t s) {
+  using C = Config<STAGES>;
+  if (!tma_ok(g)) return Fallback::launch(g, s);
+  const CUtensorMap map_b = hopper::encode_map(g.B, g.K, g.N, 16, 16, CU_TENSOR_MAP_SWIZZLE_128B);
+  launch_tiled(g, C::BM, C::BN, [&](dim3 grid, const double* A, double* Cp, int M) {
+    const CUtensorMap map_a = hopper::encode_map(A, M, g.K, C::BM, C::BK, CU_TENSOR_MAP_SWIZZLE_128B);
+    kernel_for<STAGES><<<grid, C::kThreads, C::kSmemBytes, s>>>(map_a, map_b, Cp, M, g.N, g.K);
+  });
+}
+
+template <int STAGES>
+GemmVariant<double> variant(std::string_view name) {
+  return {.info = {name, "beyond the documents",
+                   "Hopper: gemm11_pf's DMMA tile fed by TMA (a producer warpgroup, an mbarrier ring, 128-byte "
+                   "swizzled boxes read in a conflict-free k order); the DMMA warps only load fragments and multiply"},
+          .needs = {.compute_capability = 90, .feature = kFeatureTmaDmma, .shared_bytes = Config<STAGES>::kSmemBytes,
+                    .kernel = reinterpret_cast<const void*>(kernel_for<STAGES>)},
+          .launch = launch<STAGES>,
+          .prepare = prepare<STAGES>};
+}
+
+}  // namespace kl::gemm14
