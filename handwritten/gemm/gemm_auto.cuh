@@ -430,6 +430,9 @@ void prepare() {
     gemm9::prepare<double, 128, 128, 8, 64, 32, 8, 8, 3>();
   } else {
     if (h.dmma_large) gemm11_pf::prepare_stream<128, 128, 16, 64, 32, 4, 4>();  // unsplit and stream-K
+#if defined(KL_BUILD_SM90A)
+    if (h.tma_dmma) gemm14::prepare<kGemm14Stages>();
+#endif
     gemm11_pf::prepare<64, 64, 16, 32, 32, 4, 8>();
     gemm11::prepare<64, 64, 16, 32, 32, 4, 8>();
     gemm11::prepare<32, 32, 16, 16, 16, 4, 8>();
