@@ -523,7 +523,11 @@ inline std::vector<StepChoice> auto_candidates(GemmShape sh, bool dbl, AutoFeatu
 }
 // The candidates the model puts within kShortlist of its best, its best first, and the steps it
 // has no constants for (gemm_shallow_k, gemm10's 32² tile, gemm13's and gemm11's stream-K,
-// gemm14) wherever they are candidates: those are always measured.
+// gemm14) wherever they are candidates: those are always measured. gemm14 is gemm11_pf's 128²
+// tile with its copies out of the k loop, so where the model shortlists that tile gemm14 goes
+// just before it (tune measures the steps in this order, and on the H100 a large DGEMM measured
+// after several others ran slower than the runner's samples of it: docs/sgemm-ladder.md,
+// "gemm14"); elsewhere it goes with the other unmodelled steps.
 inline bool modelled_step(Step s) {
   return s != Step::shallow && s != Step::g10_32 && s != Step::g13_stream && s != Step::g11_stream && s != Step::g14;
 }
@@ -532,8 +536,15 @@ inline std::vector<StepChoice> auto_shortlist(GemmShape sh, bool dbl, AutoFeatur
   for (const StepChoice& c : auto_candidates(sh, dbl, f)) (modelled_step(c.step) ? modelled : unmodelled).push_back(c);
   std::vector<double> us;
   for (const StepChoice& c : modelled) us.push_back(step_model_us(model_of(c.step, f.vec), sh, c.splits, f.sms, dbl ? 8 : 4));
-  for (int i : shortlist(us)) out.push_back(modelled[static_cast<std::size_t>(i)]);
-  out.insert(out.end(), unmodelled.begin(), unmodelled.end());
+  const auto g14 = std::find_if(unmodelled.begin(), unmodelled.end(), [](StepChoice c) { return c.step == Step::g14; });
+  bool g14_placed = false;
+  for (int i : shortlist(us)) {
+    const StepChoice& c = modelled[static_cast<std::size_t>(i)];
+    if (c.step == Step::g11_128pf && g14 != unmodelled.end()) out.push_back(*g14), g14_placed = true;
+    out.push_back(c);
+  }
+  for (const StepChoice& c : unmodelled)
+    if (c.step != Step::g14 || !g14_placed) out.push_back(c);
   return out;
 }
 

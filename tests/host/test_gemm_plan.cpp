@@ -1026,6 +1026,15 @@ TEST_CASE("gemm_auto's candidates: what the device and the buffers allow, splits
   CHECK(has_g14(auto_shortlist({1000, 1000, 1000}, true, all)));
   CHECK(has_g14(auto_shortlist({513, 257, 130}, true, all)));
   CHECK_FALSE(has_g14(auto_candidates({4096, 4096, 4096}, false, all)));
+  // measured just before the 128² tile it feeds, where the model shortlists that tile; once
+  for (GemmShape sh : {GemmShape{4096, 4096, 4096}, GemmShape{2048, 2048, 2048}, GemmShape{8192, 8192, 8192},
+                       GemmShape{1000, 1000, 1000}, GemmShape{513, 257, 130}}) {
+    const auto l = auto_shortlist(sh, true, all);
+    const auto at = [&](Step st) { return std::find_if(l.begin(), l.end(), [st](StepChoice c) { return c.step == st; }) - l.begin(); };
+    CHECK(std::count_if(l.begin(), l.end(), [](StepChoice c) { return c.step == Step::g14; }) == 1);
+    if (at(Step::g11_128pf) < static_cast<std::ptrdiff_t>(l.size())) CHECK(at(Step::g14) + 1 == at(Step::g11_128pf));
+  }
+  CHECK(auto_shortlist({4096, 4096, 4096}, true, all).front().step == Step::g14);
   CHECK_FALSE(has_g14(auto_candidates({4096, 4096, 4096}, true, no_tma)));
   all.dmma_large = false;
   for (const StepChoice& c : auto_candidates({4096, 4096, 4096}, true, all))
