@@ -20,7 +20,7 @@
 #   gemm_auto gemm_auto's measured choice against every listed step: the rules' 26 shapes, two
 #             sweeps of 42 odd shapes (scripts/gemm_sweep.py 402 42, 403 42), every shape class,
 #             mid-size float products (gemm13's stream-K)  -> gemm_auto_rules.*, gemm_auto_sweep_{b,c}.*,
-#                                                                        gemm_shapes.*, gemm_mid.*
+#                                                                        gemm_shapes.*, gemm_mid.*, dgemm_squares.*
 #   allreduce (2+ GPUs; OUT defaults to results/<gpu>x<N>) the suite's all-reduce cases, the
 #             ladder against NCCL cold and warm (--ops), a fault, the sanitizer
 #                                                                     -> allreduce_*.{md,json.gz},
@@ -102,21 +102,22 @@ if has default; then
   report default gz
 fi
 if has gemm_auto; then  # docs/sgemm-ladder.md, "gemm_auto: measured, not ruled"
-  ga='gemm9*,gemm1[0-3]*,gemm_thin_k,gemm_shallow_k,gemm_auto'
+  ga='gemm9*,gemm1[0-4]*,gemm_thin_k,gemm_shallow_k,gemm_auto'
   report gemm_auto_rules gz -f gemm -t float,double -s 1000x1000x1000,4097x4095x17,513x257x129,4096x4096x4096,2048x2048x2048,3001x2999x61,211x223x227,2000x3000x33,5000x700x48,1024x1024x64,1024x1024x65,8192x8192x32,300x5000x20,2500x2500x50,640x640x640,777x1333x97,3000x2000x40,6000x6000x24,1500x900x60,4000x4000x48,999x1001x33,1234x4096x56,2048x512x64,1111x2222x100,512x512x512,700x600x200 -v "$ga" --max-time 0.1
   report gemm_auto_sweep_b gz -f gemm -t float,double -s "$(python3 scripts/gemm_sweep.py 402 42)" -v "$ga" --max-time 0.1
   report gemm_auto_sweep_c gz -f gemm -t float,double -s "$(python3 scripts/gemm_sweep.py 403 42)" -v "$ga" --max-time 0.1
   report gemm_shapes gz -f gemm -t float,double --sizes shapes -v "$ga" --max-time 0.2
+  report dgemm_squares gz -f gemm -t double -s 2048,3000,4096,6000,8192 -v 'gemm11*128x128*_pf*,gemm14*,gemm_auto'
   report gemm_mid gz -f gemm -t float -s 1500x1500x1500,1536x1536x1536,2500x2500x2500,3000x3000x3000,1200x1800x2000,2000x1500x1000,1000x1000x1000 -v "$ga" --max-time 0.1
 fi
 if has shapes; then  # the last steps of each ladder at every shape class (docs/sgemm-ladder.md)
   report shapes gz -f gemm,aat,table,gevm,rows,transpose --sizes shapes \
-    -v 'gemm1[0-3]*,gemm_thin_k,gemm_shallow_k,gemm_auto,gemm11*,aat_tri*,table*,gevm[56]*,rows_*,transpose[4-7]*'
+    -v 'gemm1[0-4]*,gemm_thin_k,gemm_shallow_k,gemm_auto,gemm11*,aat_tri*,table*,gevm[56]*,rows_*,transpose[4-7]*'
 fi
 if has ladders; then  # docs/sgemm-ladder.md
   report sgemm_ladder gz -f gemm -t float -s 2048,4096,8192 \
     -v 'gemm_smem5_ilp4,gemm6*,gemm7*,gemm8*,gemm9_pipelined_256x128x16*,gemm10_swizzled_128x256x16*,gemm12_fragment_prefetch_256x128x16*,gemm13*r232_at,gemm13*streamk,gemm_auto'
-  report dgemm_ladder json -f gemm -t double -s 4096,8192 -v 'gemm_smem5*,gemm[6-9]*,gemm10*,gemm11*,gemm_auto'
+  report dgemm_ladder json -f gemm -t double -s 4096,8192 -v 'gemm_smem5*,gemm[6-9]*,gemm10*,gemm11*,gemm14*,gemm_auto'
   report gemm_targets json -f gemm -t float,double -s 2048,4096,8192,4097x4095x17,513x257x129 \
     -v 'gemm9_pipelined_128x128x16_s3,gemm9_pipelined_256*,gemm10*,gemm11*,gemm12*,gemm_auto'
 fi
