@@ -171,8 +171,9 @@ __global__ void __launch_bounds__(Config<STAGES>::kThreads, 1)
       if (s < kSteps - 1) {
         load(fa[set ^ 1], fb[set ^ 1], cur, s + 1);
       } else {
-        // Every load from this slot is issued (the last step's in the one before): release it (the arrive orders
-        // this warp's reads before the producer's next copy into it), then the next tile's.
+        // Every load from this slot is issued (the last step's in the one before): release it
+        // (the arrive orders this warp's reads before the producer's next copy into it), then
+        // load the next tile's first step.
         __syncwarp();
         if (lane == 0) mbar_arrive(empty0 + 8 * slot);
         if (t + 1 < tiles) {
