@@ -133,6 +133,31 @@ struct Config {
   static constexpr int kMinBlocks = kFragM * kFragN * 4 <= 32 ? 2 : 1;
 };
 
+// A warp tile's accumulators set to zero (element by element: `= {}` changed the SASS of some
+// tiles). gemm11's blocks and gemm14 share it.
+template <int FM, int FN>
+__device__ __forceinline__ void zero_fragments(double (&acc)[FM][FN][4]) {
+#pragma unroll
+  for (int mi = 0; mi < FM; ++mi)
+#pragma unroll
+    for (int ni = 0; ni < FN; ++ni)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) acc[mi][ni][e] = 0.0;
+}
+
+// A warp tile's accumulators into a staged C tile (a StagedTile's put), in the fragments' C
+// layout: fragment (mi, ni) of the warp tile at (wm, wn). gemm11's blocks and gemm14 share it.
+template <class Staged, int FM, int FN>
+__device__ __forceinline__ void put_fragments(double* cs, const double (&acc)[FM][FN][4], int wm, int wn, int g, int q) {
+#pragma unroll
+  for (int mi = 0; mi < FM; ++mi)
+#pragma unroll
+    for (int ni = 0; ni < FN; ++ni)
+#pragma unroll
+      for (int e = 0; e < 4; ++e)
+        Staged::put(cs, wm + mi * 16 + dmma_c_row(g, e), wn + ni * 8 + dmma_c_col(q, e), acc[mi][ni][e]);
+}
+
 // The pieces of a DMMA block that do not depend on its schedule, shared with gemm11_pf (the same
 // tiles with prefetched fragments, gemm11_dmma_prefetch.cuh): the two tile copies, a warp's
 // place, its fragments of one k step, and the epilogue.
@@ -160,15 +185,7 @@ struct Block {
     else return CopyB(b + w.kb, N, w.kl, K, w.col0);
   }
 
-  // The accumulators set to zero (element by element: `= {}` changed the SASS of some tiles).
-  __device__ __forceinline__ static void zero(double (&acc)[C::kFragM][C::kFragN][4]) {
-#pragma unroll
-    for (int mi = 0; mi < C::kFragM; ++mi)
-#pragma unroll
-      for (int ni = 0; ni < C::kFragN; ++ni)
-#pragma unroll
-        for (int e = 0; e < 4; ++e) acc[mi][ni][e] = 0.0;
-  }
+  __device__ __forceinline__ static void zero(double (&acc)[C::kFragM][C::kFragN][4]) { zero_fragments(acc); }
 
   // Tile t (its k at t·BK) into `slot`.
   __device__ __forceinline__ void copy(double* slot, int t) {
@@ -198,13 +215,7 @@ struct Block {
   __device__ __forceinline__ void stage(double* smem, const double (&acc)[C::kFragM][C::kFragN][4]) const {
     cp_async_wait<0>();
     __syncthreads();
-#pragma unroll
-    for (int mi = 0; mi < C::kFragM; ++mi)
-#pragma unroll
-      for (int ni = 0; ni < C::kFragN; ++ni)
-#pragma unroll
-        for (int e = 0; e < 4; ++e)
-          C::Staged::put(smem, wm + mi * 16 + dmma_c_row(g, e), wn + ni * 8 + dmma_c_col(q, e), acc[mi][ni][e]);
+    put_fragments<typename C::Staged>(smem, acc, wm, wn, g, q);
     __syncthreads();
   }
   // The staged tile written to C and, off the triangle's diagonal, mirrored.

@@ -34,8 +34,6 @@
 namespace kl::gemm14 {
 
 using namespace gemm_detail;
-using gemm_plan::dmma_c_col;
-using gemm_plan::dmma_c_row;
 using gemm_plan::dmma_tma_k;
 using gemm_plan::swz128_double;
 
@@ -148,12 +146,7 @@ __global__ void __launch_bounds__(Config<STAGES>::kThreads, 1)
   };
 
   double acc[C::kFragM][C::kFragN][4];
-#pragma unroll
-  for (int mi = 0; mi < C::kFragM; ++mi)
-#pragma unroll
-    for (int ni = 0; ni < C::kFragN; ++ni)
-#pragma unroll
-      for (int e = 0; e < 4; ++e) acc[mi][ni][e] = 0.0;
+  gemm11::zero_fragments(acc);
   // Two fragment sets: step s multiplies set s % 2 while the loads of step s + 1 (or of the next
   // tile's step 0) fill the other. A tile has 4 steps, so the sets need no tile parity.
   double fa[2][C::kFragM][2], fb[2][C::kFragN][1];
@@ -194,13 +187,7 @@ __global__ void __launch_bounds__(Config<STAGES>::kThreads, 1)
   // copy has landed: each was waited for), then whole rows of it go to C.
   double* cs = reinterpret_cast<double*>(smem_raw);
   named_barrier(1, C::kConsumers);
-#pragma unroll
-  for (int mi = 0; mi < C::kFragM; ++mi)
-#pragma unroll
-    for (int ni = 0; ni < C::kFragN; ++ni)
-#pragma unroll
-      for (int e = 0; e < 4; ++e)
-        C::Staged::put(cs, wm + mi * 16 + dmma_c_row(g, e), wn + ni * 8 + dmma_c_col(q, e), acc[mi][ni][e]);
+  gemm11::put_fragments<typename C::Staged>(cs, acc, wm, wn, g, q);
   named_barrier(1, C::kConsumers);
   C::Staged::template store_tile<false>(cs, c, M, N, work());
 #endif
