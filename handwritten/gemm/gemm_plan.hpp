@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <optional>
 #include <vector>
 
 #if defined(__CUDACC__)
@@ -409,28 +410,30 @@ struct StepChoice {
 // The model's constants per step (StepModel: tile, fitted overlap, launch µs, block µs, k tile µs,
 // co-resident share, µs per MB moved), fitted on the H100's times of these configurations over the
 // shapes docs/sgemm-ladder.md ("gemm_auto's rules") names. They only shortlist; tune chooses.
-inline StepModel model_of(Step s, bool vec = true) {
+// None for the steps it has no constants for yet: those are always measured where they apply
+// (auto_shortlist).
+inline std::optional<StepModel> model_of(Step s, bool vec = true) {
   switch (s) {
     case Step::g9_64:
-      if (!vec) return {64, 64, 16, 8, 0.07, 5.428, 0.536, 0.44, 0.166};  // its element path
-      return {64, 64, 16, 6, 4.08, 0.358, 0.529, 0.66, 0.048};
-    case Step::g10_64: return {64, 64, 16, 4, 4.00, 0.841, 0.622, 0.64, 0.0};
-    case Step::g9_128x8: return {128, 128, 8, 8, 4.50, 0.417, 0.802, 0.76, 0.136};
-    case Step::g9_128x16: return {128, 128, 16, 8, 4.54, 0.579, 1.487, 0.78, 0.124};
-    case Step::g10_128: return {128, 128, 16, 2, 3.60, 2.261, 1.674, 0.77, 0.093};
-    case Step::g12: return {256, 128, 16, 8, 4.25, 1.561, 2.719, 0.87, 0.143};
-    case Step::g13: return {128, 256, 32, 2, 1.26, 4.767, 5.268, 0.72, 0.130};
-    case Step::g11_32: return {32, 32, 16, 3, 4.20, 0.387, 0.213, 0.42, 0.010};
-    case Step::g11_64: return {64, 64, 16, 8, 3.85, 1.398, 0.528, 0.63, 0.003};
-    case Step::g11_64pf: return {64, 64, 16, 3, 4.24, 1.451, 0.385, 0.79, 0.001};
-    case Step::g11_128pf: return {128, 128, 16, 4, 2.23, 5.576, 1.126, 0.83, 0.064};
-    case Step::shallow:  // no constants yet: always measured where they apply (auto_shortlist)
+      if (!vec) return StepModel{64, 64, 16, 8, 0.07, 5.428, 0.536, 0.44, 0.166};  // its element path
+      return StepModel{64, 64, 16, 6, 4.08, 0.358, 0.529, 0.66, 0.048};
+    case Step::g10_64: return StepModel{64, 64, 16, 4, 4.00, 0.841, 0.622, 0.64, 0.0};
+    case Step::g9_128x8: return StepModel{128, 128, 8, 8, 4.50, 0.417, 0.802, 0.76, 0.136};
+    case Step::g9_128x16: return StepModel{128, 128, 16, 8, 4.54, 0.579, 1.487, 0.78, 0.124};
+    case Step::g10_128: return StepModel{128, 128, 16, 2, 3.60, 2.261, 1.674, 0.77, 0.093};
+    case Step::g12: return StepModel{256, 128, 16, 8, 4.25, 1.561, 2.719, 0.87, 0.143};
+    case Step::g13: return StepModel{128, 256, 32, 2, 1.26, 4.767, 5.268, 0.72, 0.130};
+    case Step::g11_32: return StepModel{32, 32, 16, 3, 4.20, 0.387, 0.213, 0.42, 0.010};
+    case Step::g11_64: return StepModel{64, 64, 16, 8, 3.85, 1.398, 0.528, 0.63, 0.003};
+    case Step::g11_64pf: return StepModel{64, 64, 16, 3, 4.24, 1.451, 0.385, 0.79, 0.001};
+    case Step::g11_128pf: return StepModel{128, 128, 16, 4, 2.23, 5.576, 1.126, 0.83, 0.064};
+    case Step::shallow:
     case Step::g10_32:
     case Step::g13_stream:
     case Step::g11_stream:
     case Step::g14: break;
   }
-  return {64, 64, 16, 4, 4.0, 1.0, 0.6, 0.6, 0.0};
+  return std::nullopt;
 }
 // gemm_shallow_k's one-chunk depth (its kMaxK, checked where it is launched): the step is a
 // candidate only there (deeper, its chunked form is correct but not built for speed).
@@ -528,14 +531,12 @@ inline std::vector<StepChoice> auto_candidates(GemmShape sh, bool dbl, AutoFeatu
 // just before it (tune measures the steps in this order, and on the H100 a large DGEMM measured
 // after several others ran slower than the runner's samples of it: docs/sgemm-ladder.md,
 // "gemm14"); elsewhere it goes with the other unmodelled steps.
-inline bool modelled_step(Step s) {
-  return s != Step::shallow && s != Step::g10_32 && s != Step::g13_stream && s != Step::g11_stream && s != Step::g14;
-}
+inline bool modelled_step(Step s) { return model_of(s).has_value(); }
 inline std::vector<StepChoice> auto_shortlist(GemmShape sh, bool dbl, AutoFeatures f) {
   std::vector<StepChoice> modelled, unmodelled, out;
   for (const StepChoice& c : auto_candidates(sh, dbl, f)) (modelled_step(c.step) ? modelled : unmodelled).push_back(c);
   std::vector<double> us;
-  for (const StepChoice& c : modelled) us.push_back(step_model_us(model_of(c.step, f.vec), sh, c.splits, f.sms, dbl ? 8 : 4));
+  for (const StepChoice& c : modelled) us.push_back(step_model_us(*model_of(c.step, f.vec), sh, c.splits, f.sms, dbl ? 8 : 4));
   const auto g14 = std::find_if(unmodelled.begin(), unmodelled.end(), [](StepChoice c) { return c.step == Step::g14; });
   bool g14_placed = false;
   for (int i : shortlist(us)) {
