@@ -53,6 +53,20 @@ __device__ __forceinline__ void mbar_expect_tx(unsigned bar, unsigned bytes) {
 __device__ __forceinline__ void fence_mbarrier_init() { asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory"); }
 // Orders this thread's generic-proxy shared accesses before later async-proxy ones (TMA).
 __device__ __forceinline__ void fence_proxy_async_shared() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
+// Gives back a slot of a TMA-filled ring that this warp has read with ordinary loads (ld.shared:
+// the generic proxy), on the slot's `empty` barrier, which counts one arrival per warp. Each lane
+// first fences its own reads against the async proxy that the slot's next TMA copy writes
+// through; then one lane arrives for the warp. The PTX ISA's memory consistency model orders
+// accesses to one location through different proxies only by a proxy fence: the arrive's release
+// alone lets the refill land before a read issued ahead of it has been performed (ptxas issues the
+// arrive right after the last fragment loads, not after the instructions that use them). Seen on
+// the H100 and H200 as a few hundred wrong outputs, intermittently, in gemm14's stream-K form
+// (docs/sgemm-ladder.md, "gemm14 stream-K").
+__device__ __forceinline__ void release_read_slot(unsigned empty_bar) {
+  fence_proxy_async_shared();
+  __syncwarp();
+  if (threadIdx.x % 32 == 0) mbar_arrive(empty_bar);
+}
 
 // ---- named barriers ---------------------------------------------------------------------------
 // A barrier among the `threads` threads (whole warps) that name barrier `id` (0 is __syncthreads').

@@ -195,7 +195,11 @@ struct Producer {
             o[0] = v.x, o[BM] = v.y, o[2 * BM] = v.z, o[3 * BM] = v.w;
           }
       }
-      named_barrier(1, 128);  // the staging buffer read by all before the next copy overwrites it
+      // The staging buffer read by all before the next copy overwrites it: each thread's proxy
+      // fence orders its reads before that TMA write (hopper::release_read_slot), the barrier
+      // orders every thread's fence before p = 0 issues it.
+      fence_proxy_async_shared();
+      named_barrier(1, 128);
       if (p == 0 && t + NS < tiles) load_a_staged(t + NS);
       mbar_arrive(full);  // this thread's share of stage s written (release)
     }

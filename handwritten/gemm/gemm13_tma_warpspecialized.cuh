@@ -242,19 +242,21 @@ __global__ void __launch_bounds__(Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REG
           }
         }
       }
-      // Release the slot. With TRANSPOSE_A every thread arrives: the stage's A is written by
-      // threads, not TMA, and racecheck cannot order the other lanes' reads through one lane's
-      // arrive. Cluster form: lane r tells CTA r of the cluster (itself included), since the peer's
-      // multicast writes into this CTA's slot too.
+      // Release the slot, after each thread's proxy fence: its reads of the stage (ld.shared)
+      // must land before the stage's next TMA copy writes it (hopper::release_read_slot). With
+      // TRANSPOSE_A every thread arrives: the stage's A is written by threads, not TMA, and
+      // racecheck cannot order the other lanes' reads through one lane's arrive. Cluster form:
+      // lane r tells CTA r of the cluster (itself included), since the peer's multicast writes
+      // into this CTA's slot too.
       if constexpr (TRANSPOSE_A) {
+        fence_proxy_async_shared();
         mbar_arrive(empty0 + 8 * s);  // this thread is done with the stage (see kEmptyArrivals)
-      } else {
+      } else if constexpr (CLUSTER) {
+        fence_proxy_async_shared();
         __syncwarp();
-        if constexpr (CLUSTER) {
-          if (lane < CLUSTER_M) mbar_arrive_cluster(map_to_rank(empty0 + 8 * s, lane));
-        } else {
-          if (lane == 0) mbar_arrive(empty0 + 8 * s);  // this warp is done with the stage
-        }
+        if (lane < CLUSTER_M) mbar_arrive_cluster(map_to_rank(empty0 + 8 * s, lane));
+      } else {
+        release_read_slot(empty0 + 8 * s);  // this warp is done with the stage
       }
       if (++s == STAGES) s = 0, phase ^= 1;
     }

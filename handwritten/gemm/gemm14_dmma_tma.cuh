@@ -26,6 +26,7 @@
 
 #include "common/hopper.cuh"
 #include "handwritten/gemm/gemm11_dmma_prefetch.cuh"
+#include "handwritten/gemm/gemm13_producer.cuh"
 #include "handwritten/gemm/gemm_schedule.cuh"
 
 #include <algorithm>
@@ -61,117 +62,96 @@ struct Config {
 
 #if KL_ARCH_AT_LEAST(90)
 using namespace hopper;
-#endif
 
-template <int STAGES>
-__global__ void __launch_bounds__(Config<STAGES>::kThreads, 1)
-    kernel_tma(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
-               double* __restrict__ c, int M, int N, int K) {
-#if KL_ARCH_AT_LEAST(90)  // TMA, mbarrier and DMMA; compiled for older targets as an empty kernel
-  using C = Config<STAGES>;
-  constexpr int BK = C::BK, kSteps = C::kSteps;
-  extern __shared__ __align__(1024) unsigned char smem_raw[];
-  const unsigned smem = static_cast<unsigned>(__cvta_generic_to_shared(smem_raw));
-  const unsigned full0 = smem + C::kBarrierOffset, empty0 = full0 + 8 * STAGES;
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  // The k tiles: computed in each branch, after its setmaxnreg (computed before it, ptxas kept
-  // the count in local memory across the DMMA warps' loop).
-  auto k_tiles = [&] { return ceil_div(K, BK); };
-  // The block's C tile (unsplit: all of k); computed where it is used (the producer's copies, the
-  // epilogue), not kept live across the DMMA warps' k loop.
-  auto work = [&] {
-    BlockWork w;
-    block_work<C::BM, C::BN, false>(M, K, K, w);
-    return w;
-  };
-
+// ---- the pieces both kernels share ------------------------------------------------------------
+// The ring's barriers (thread 0), before any thread touches them: full[s] completes on the
+// producer's arrive and the stage's bytes, empty[s] on one arrive per DMMA warp.
+template <class C>
+__device__ __forceinline__ void init_ring(unsigned smem, unsigned full0, unsigned empty0) {
   if (threadIdx.x == 0) {
     if (smem % 1024 != 0) __trap();  // the swizzled boxes need 1024-byte aligned slots
-#pragma unroll 1
-    for (int s = 0; s < STAGES; ++s) {
-      mbar_init(full0 + 8 * s, 1);                     // the producer's arrive + the stage's bytes
-      mbar_init(empty0 + 8 * s, C::kConsumerWarps);    // one arrive per DMMA warp
+    for (int s = 0; s < C::STAGES; ++s) {
+      mbar_init(full0 + 8 * s, 1);
+      mbar_init(empty0 + 8 * s, C::kConsumerWarps);
     }
     fence_mbarrier_init();
     fence_proxy_async_shared();
   }
   __syncthreads();
+}
 
-  if (warp >= C::kConsumerWarps) {  // ---- the producer warpgroup: one thread issues the boxes ----
-    setmaxnreg_dec<C::kRegsProducer>();
-    if (threadIdx.x == C::kConsumers) {
-      const BlockWork w = work();
-      const int tiles = k_tiles();
-      prefetch_tensormap(&map_a);
-      prefetch_tensormap(&map_b);
-      for (int t = 0; t < tiles; ++t) {
-        const int s = t % STAGES;
-        if (t >= STAGES) mbar_wait(empty0 + 8 * s, ((t / STAGES) & 1) ^ 1);  // the tile before it there is read
-        const unsigned full = full0 + 8 * s, stage = smem + s * C::kStageBytes;
-        mbar_arrive_expect_tx(full, C::kStageBytes);  // whole boxes: the zero fill counts too
-        tma_load_2d(stage, &map_a, full, t * BK, w.row0);
+// The producer's t-th k tile of its run, at k0 (elements) of the C tile at (row0, col0), into
+// slot t % STAGES once the DMMA warps have given that slot back (t >= STAGES).
+template <class C>
+__device__ __forceinline__ void fill(const CUtensorMap* map_a, const CUtensorMap* map_b, unsigned smem, unsigned full0,
+                                     unsigned empty0, int t, int k0, int row0, int col0) {
+  const int s = t % C::STAGES;
+  if (t >= C::STAGES) mbar_wait(empty0 + 8 * s, ((t / C::STAGES) & 1) ^ 1);  // the tile before it there is read
+  const unsigned full = full0 + 8 * s, stage = smem + s * C::kStageBytes;
+  mbar_arrive_expect_tx(full, C::kStageBytes);  // whole boxes: the zero fill counts too
+  tma_load_2d(stage, map_a, full, k0, row0);
 #pragma unroll
-        for (int i = 0; i < C::kBBoxes; ++i)
-          tma_load_2d(stage + C::kABytes + i * C::kBBoxBytes, &map_b, full, w.col0 + 16 * i, t * BK);
-      }
-    }
-    return;
-  }
-  setmaxnreg_inc<C::kRegsConsumer>();
-  const int tiles = k_tiles();
+  for (int i = 0; i < C::kBBoxes; ++i) tma_load_2d(stage + C::kABytes + i * C::kBBoxBytes, map_b, full, col0 + 16 * i, k0);
+}
 
-  // ---- the DMMA warps ----
-  const int g = lane / 4, q = lane % 4;
-  const int wm = (warp / C::kWarpsN) * C::WM, wn = (warp % C::kWarpsN) * C::WN;
-  // Step s's fragment offsets in a stage (doubles). A: rows wm + g + 16·mi + 8·h, all ≡ g (mod 8),
-  // so one swizzled offset per step and constants. B: fragment ni's column wn + 8·ni + g lies in box
-  // wn/16 + ni/2 at column 8·(ni mod 2) + g: one offset per step for even ni, one for odd.
+// A DMMA warp's side of the ring: its fragment offsets in a stage, the slot it reads, and two
+// fragment sets (step s multiplies set s % 2 while the loads of step s + 1, or of the next k
+// tile's step 0, fill the other; a k tile has 4 steps, so the sets need no tile parity).
+template <class C>
+struct DmmaWarp {
+  static constexpr int kSteps = C::kSteps;
+  const double* ring;
+  unsigned full0, empty0;
   int a_off[kSteps], b_off[kSteps];
+  int slot = 0, phase = 0;  // slot holds the next k tile to multiply; phase: its full[] parity
+  double fa[2][C::kFragM][2], fb[2][C::kFragN][1];
+
+  // Step s's fragment offsets in a stage (doubles). A: rows wm + g + 16·mi + 8·h, all ≡ g (mod 8),
+  // so one swizzled offset per step and constants. B: fragment ni's column wn + 8·ni + g lies in
+  // box wn/16 + ni/2 at column 8·(ni mod 2) + g: one offset per step for even ni, one for odd.
+  __device__ __forceinline__ DmmaWarp(const unsigned char* smem_raw, unsigned full0_, unsigned empty0_, int wm, int wn,
+                                      int g, int q)
+      : ring(reinterpret_cast<const double*>(smem_raw)), full0(full0_), empty0(empty0_) {
 #pragma unroll
-  for (int s = 0; s < kSteps; ++s) {
-    const int k = dmma_tma_k(s, q);
-    a_off[s] = swz128_double(wm + g, k);
-    b_off[s] = C::kABytes / 8 + (wn / 16) * 256 + swz128_double(k, g);
+    for (int s = 0; s < kSteps; ++s) {
+      const int k = dmma_tma_k(s, q);
+      a_off[s] = swz128_double(wm + g, k);
+      b_off[s] = C::kABytes / 8 + (wn / 16) * 256 + swz128_double(k, g);
+    }
   }
-  const double* ring = reinterpret_cast<const double*>(smem_raw);
-  // Step s's fragments, in the ISA's lane pattern (A: rows g and g + 8; B: column g) at k
-  // dmma_tma_k(s, q). B's odd fragments lie at column 8 + g of the same box: chunk ^ 4, offset ^ 8.
-  auto load = [&](double (&fa)[C::kFragM][2], double (&fb)[C::kFragN][1], const double* st, int s) {
+  // Step s's fragments into `set`, in the ISA's lane pattern (A: rows g and g + 8; B: column g) at
+  // k dmma_tma_k(s, q). B's odd fragments lie at column 8 + g of the same box: chunk ^ 4, offset ^ 8.
+  __device__ __forceinline__ void load(int set, const double* st, int s) {
 #pragma unroll
     for (int mi = 0; mi < C::kFragM; ++mi)
 #pragma unroll
-      for (int h = 0; h < 2; ++h) fa[mi][h] = st[a_off[s] + 256 * mi + 128 * h];
+      for (int h = 0; h < 2; ++h) fa[set][mi][h] = st[a_off[s] + 256 * mi + 128 * h];
 #pragma unroll
-    for (int ni = 0; ni < C::kFragN; ++ni) fb[ni][0] = st[(ni % 2 ? b_off[s] ^ 8 : b_off[s]) + 256 * (ni / 2)];
-  };
-
-  double acc[C::kFragM][C::kFragN][4];
-  gemm11::zero_fragments(acc);
-  // Two fragment sets: step s multiplies set s % 2 while the loads of step s + 1 (or of the next
-  // tile's step 0) fill the other. A tile has 4 steps, so the sets need no tile parity.
-  double fa[2][C::kFragM][2], fb[2][C::kFragN][1];
-  mbar_wait(full0, 0);
-  load(fa[0], fb[0], ring, 0);
-  // Slot `slot` holds tile t; `next` (its successor's slot) turns `phase` over when it wraps.
-  int slot = 0, phase = 0;
-  for (int t = 0; t < tiles; ++t) {
+    for (int ni = 0; ni < C::kFragN; ++ni) fb[set][ni][0] = st[(ni % 2 ? b_off[s] ^ 8 : b_off[s]) + 256 * (ni / 2)];
+  }
+  // The first k tile's step 0, once it has landed.
+  __device__ __forceinline__ void start() {
+    mbar_wait(full0, 0);
+    load(0, ring, 0);
+  }
+  // Multiplies the k tile in `slot` into acc. At its last step every load from the slot is issued
+  // (the last step's in the one before): the slot goes back (release_read_slot: the proxy fence
+  // makes those reads land before the refill can), and where `more` k tiles follow, the next
+  // one's step 0 is loaded once it has landed.
+  __device__ __forceinline__ void multiply_k_tile(double (&acc)[C::kFragM][C::kFragN][4], bool more) {
     const double* cur = ring + slot * (C::kStageBytes / 8);
-    const int next = slot + 1 == STAGES ? 0 : slot + 1;
+    const int next = slot + 1 == C::STAGES ? 0 : slot + 1;
     const int next_phase = next == 0 ? phase ^ 1 : phase;
 #pragma unroll
     for (int s = 0; s < kSteps; ++s) {
       const int set = s & 1;
       if (s < kSteps - 1) {
-        load(fa[set ^ 1], fb[set ^ 1], cur, s + 1);
+        load(set ^ 1, cur, s + 1);
       } else {
-        // Every load from this slot is issued (the last step's in the one before): release it
-        // (the arrive orders this warp's reads before the producer's next copy into it), then
-        // load the next tile's first step.
-        __syncwarp();
-        if (lane == 0) mbar_arrive(empty0 + 8 * slot);
-        if (t + 1 < tiles) {
+        release_read_slot(empty0 + 8 * slot);
+        if (more) {
           mbar_wait(full0 + 8 * next, next_phase);
-          load(fa[set ^ 1], fb[set ^ 1], ring + next * (C::kStageBytes / 8), 0);
+          load(set ^ 1, ring + next * (C::kStageBytes / 8), 0);
         }
       }
 #pragma unroll
@@ -182,6 +162,54 @@ __global__ void __launch_bounds__(Config<STAGES>::kThreads, 1)
     slot = next;
     phase = next_phase;
   }
+};
+#endif
+
+// ---- one block per C tile ---------------------------------------------------------------------
+template <int STAGES>
+__global__ void __launch_bounds__(Config<STAGES>::kThreads, 1)
+    kernel_tma(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
+               double* __restrict__ c, int M, int N, int K) {
+#if KL_ARCH_AT_LEAST(90)  // TMA, mbarrier and DMMA; compiled for older targets as an empty kernel
+  using C = Config<STAGES>;
+  extern __shared__ __align__(1024) unsigned char smem_raw[];
+  const unsigned smem = static_cast<unsigned>(__cvta_generic_to_shared(smem_raw));
+  const unsigned full0 = smem + C::kBarrierOffset, empty0 = full0 + 8 * STAGES;
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  // The k tiles: computed in each branch, after its setmaxnreg (computed before it, ptxas kept
+  // the count in local memory across the DMMA warps' loop).
+  auto k_tiles = [&] { return ceil_div(K, C::BK); };
+  // The block's C tile (unsplit: all of k); computed where it is used (the producer's copies, the
+  // epilogue), not kept live across the DMMA warps' k loop.
+  auto work = [&] {
+    BlockWork w;
+    block_work<C::BM, C::BN, false>(M, K, K, w);
+    return w;
+  };
+  init_ring<C>(smem, full0, empty0);
+
+  if (warp >= C::kConsumerWarps) {  // ---- the producer warpgroup: one thread issues the boxes ----
+    setmaxnreg_dec<C::kRegsProducer>();
+    if (threadIdx.x == C::kConsumers) {
+      const BlockWork w = work();
+      const int tiles = k_tiles();
+      prefetch_tensormap(&map_a);
+      prefetch_tensormap(&map_b);
+      for (int t = 0; t < tiles; ++t) fill<C>(&map_a, &map_b, smem, full0, empty0, t, t * C::BK, w.row0, w.col0);
+    }
+    return;
+  }
+  setmaxnreg_inc<C::kRegsConsumer>();
+  const int tiles = k_tiles();
+
+  // ---- the DMMA warps ----
+  const int g = lane / 4, q = lane % 4;
+  const int wm = (warp / C::kWarpsN) * C::WM, wn = (warp % C::kWarpsN) * C::WN;
+  DmmaWarp<C> dw(smem_raw, full0, empty0, wm, wn, g, q);
+  double acc[C::kFragM][C::kFragN][4];
+  gemm11::zero_fragments(acc);
+  dw.start();
+  for (int t = 0; t < tiles; ++t) dw.multiply_k_tile(acc, t + 1 < tiles);
 
   // The epilogue: the ring becomes the C tile once every DMMA warp is past its last read (every
   // copy has landed: each was waited for), then whole rows of it go to C.
@@ -190,6 +218,92 @@ __global__ void __launch_bounds__(Config<STAGES>::kThreads, 1)
   gemm11::put_fragments<typename C::Staged>(cs, acc, wm, wn, g, q);
   named_barrier(1, C::kConsumers);
   C::Staged::template store_tile<false>(cs, c, M, N, work());
+#endif
+}
+
+// ---- stream-K ---------------------------------------------------------------------------------
+// gemm_plan::StreamK, in int, as gemm11_pf's and gemm13's forms: one block per SM, each running
+// the same number of k tiles of the product across tile boundaries (gemm13::StreamWalk: its
+// data-parallel tiles first, then its stream iterations). The producer walks the run in order;
+// the DMMA warps multiply it segment by segment (a segment ends at its tile's last k tile or at
+// the run's end), the fragments flowing across segments as across k tiles, and store each
+// segment from registers: a whole tile into C, a partial one into the block's workspace slot
+// (gemm_plan::stream_slot), which stream_k_fixup adds in k order.
+template <int STAGES>
+__global__ void __launch_bounds__(Config<STAGES>::kThreads, 1)
+    kernel_stream(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
+                  double* __restrict__ c, double* __restrict__ partials, int M, int N, gemm_plan::StreamKInt p) {
+#if KL_ARCH_AT_LEAST(90)
+  using C = Config<STAGES>;
+  extern __shared__ __align__(1024) unsigned char smem_raw[];
+  const unsigned smem = static_cast<unsigned>(__cvta_generic_to_shared(smem_raw));
+  const unsigned full0 = smem + C::kBarrierOffset, empty0 = full0 + 8 * STAGES;
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const int bid = blockIdx.x;
+  auto run_length = [&] { return gemm_plan::stream_run_length<int>(bid, p.kt, p.dp_waves, p.per_block, p.tail_iters); };
+  init_ring<C>(smem, full0, empty0);
+
+  if (warp >= C::kConsumerWarps) {  // ---- the producer: the run's k tiles in order ----
+    setmaxnreg_dec<C::kRegsProducer>();
+    if (threadIdx.x == C::kConsumers) {
+      const int tiles = run_length();
+      const gemm13::StreamWalk<C::BM, C::BN, C::BK> walk{p, bid};
+      auto at = walk.start();
+      prefetch_tensormap(&map_a);
+      prefetch_tensormap(&map_b);
+      for (int t = 0; t < tiles; ++t, at.next()) fill<C>(&map_a, &map_b, smem, full0, empty0, t, at.at.k, at.at.row0, at.at.col0);
+    }
+    return;
+  }
+  setmaxnreg_inc<C::kRegsConsumer>();
+  const int tiles = run_length();
+
+  const int g = lane / 4, q = lane % 4;
+  const int wm = (warp / C::kWarpsN) * C::WM, wn = (warp % C::kWarpsN) * C::WN;
+  // A segment from run iteration seg_t0 to t_end, stored: a whole tile (kt k tiles) into C,
+  // guarded at M and N; a partial one, whole, into its slot of the workspace (row-major BM × BN,
+  // stream_k_fixup's layout).
+  auto store = [&](const double (&acc)[C::kFragM][C::kFragN][4], int seg_t0, int t_end) {
+    int tile, k0;
+    gemm_plan::stream_iteration<int>(bid, seg_t0, p.kt, p.dp_waves, p.blocks, p.per_block, tile, k0);
+    double* dst;
+    int ld, rows, cols;
+    if (t_end - seg_t0 == p.kt) {
+      int tm, tn;
+      gemm_plan::raster_tile_at<unsigned>(tile, p.tiles_n, p.tiles_m, tm, tn);
+      dst = c + static_cast<std::size_t>(C::BM * tm) * N + C::BN * tn;
+      ld = N, rows = M - C::BM * tm, cols = N - C::BN * tn;
+    } else {
+      const int j = tile - p.dp_waves * p.blocks;  // its stream tile
+      dst = partials + gemm_plan::stream_slot(bid, j, p.kt, p.per_block) * (C::BM * C::BN);
+      ld = C::BN, rows = C::BM, cols = C::BN;
+    }
+#pragma unroll
+    for (int mi = 0; mi < C::kFragM; ++mi)
+#pragma unroll
+      for (int ni = 0; ni < C::kFragN; ++ni)
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+          const int r = wm + mi * 16 + gemm_plan::dmma_c_row(g, e), cc = wn + ni * 8 + gemm_plan::dmma_c_col(q, e);
+          if (r < rows && cc < cols) dst[static_cast<std::size_t>(r) * ld + cc] = acc[mi][ni][e];
+        }
+  };
+  DmmaWarp<C> dw(smem_raw, full0, empty0, wm, wn, g, q);
+  double acc[C::kFragM][C::kFragN][4];
+  gemm11::zero_fragments(acc);
+  dw.start();
+  // Only the first stream segment (at dp_iters) can start inside its tile, at k tile (b·q) % kt.
+  const int dp_iters = p.dp_waves * p.kt, stream_k0 = bid * p.per_block % p.kt;
+  int seg_t0 = 0, seg_end = min(tiles, p.kt - (dp_iters == 0 ? stream_k0 : 0));
+  for (int t = 0; t < tiles; ++t) {
+    dw.multiply_k_tile(acc, t + 1 < tiles);
+    if (t + 1 == seg_end) {  // the segment is done: store it, start the next
+      store(acc, seg_t0, seg_end);
+      gemm11::zero_fragments(acc);
+      seg_t0 = t + 1;
+      seg_end = min(tiles, seg_t0 + p.kt - (seg_t0 == dp_iters ? stream_k0 : 0));
+    }
+  }
 #endif
 }
 
@@ -235,6 +349,48 @@ GemmVariant<double> variant(std::string_view name) {
                     .kernel = reinterpret_cast<const void*>(kernel_for<STAGES>)},
           .launch = launch<STAGES>,
           .prepare = prepare<STAGES>};
+}
+
+// Stream-K: the plan over the device's SMs (one block per SM), then the fixup; the partial tiles
+// in g.workspace (stream_workspace). Where TMA cannot describe the product, the plan has no
+// stream part, or a count the kernel takes in int would overflow, it runs as launch does.
+template <int STAGES>
+constexpr auto stream_kernel_for = kernel_stream<STAGES>;
+inline gemm_plan::StreamK stream_plan(GemmShape sh) { return gemm_plan::stream_k_plan(sh, 128, 128, 16, sm_count()); }
+inline std::size_t stream_workspace(GemmShape sh) {
+  return gemm_plan::stream_k_workspace(stream_plan(sh), 128, 128, sizeof(double));
+}
+template <int STAGES>
+void prepare_stream() {
+  prepare<STAGES>();
+  allow_smem(Config<STAGES>::kSmemBytes, {stream_kernel_for<STAGES>});
+}
+template <int STAGES>
+void launch_stream(const GemmArgs<double>& g, cudaStream_t s) {
+  using C = Config<STAGES>;
+  const gemm_plan::StreamK p = stream_plan({g.M, g.N, g.K});
+  gemm_plan::StreamKInt pi;
+  if (!tma_ok(g) || p.tail_iters == 0 || !gemm_plan::stream_k_int(p, pi)) return launch<STAGES>(g, s);
+  const CUtensorMap map_a = hopper::encode_map(g.A, g.M, g.K, C::BM, C::BK, CU_TENSOR_MAP_SWIZZLE_128B);
+  const CUtensorMap map_b = hopper::encode_map(g.B, g.K, g.N, 16, 16, CU_TENSOR_MAP_SWIZZLE_128B);
+  double* partials = static_cast<double*>(g.workspace);
+  stream_kernel_for<STAGES><<<static_cast<unsigned>(p.blocks), C::kThreads, C::kSmemBytes, s>>>(map_a, map_b, g.C, partials,
+                                                                                               g.M, g.N, pi);
+  KL_CHECK_LAUNCH();
+  stream_k_fixup<double, C::BM, C::BN, 1><<<dim3(static_cast<unsigned>(p.tail_tiles), kFixupParts), 256, 0, s>>>(
+      partials, g.C, g.M, g.N, pi);
+  KL_CHECK_LAUNCH();
+}
+template <int STAGES>
+GemmVariant<double> variant_stream(std::string_view name) {
+  GemmVariant<double> v = variant<STAGES>(name);
+  v.info.lesson = "gemm14 as stream-K: one block per SM, each the same number of k tiles across tile boundaries; "
+                  "segments stored from registers, partial tiles added in k order by a fixup (no atomics)";
+  v.needs.kernel = reinterpret_cast<const void*>(stream_kernel_for<STAGES>);
+  v.launch = launch_stream<STAGES>;
+  v.prepare = prepare_stream<STAGES>;
+  v.workspace_bytes = stream_workspace;
+  return v;
 }
 
 }  // namespace kl::gemm14

@@ -26,7 +26,8 @@
 //      SMs idle, stream-K where they leave the last wave part-empty); double on the FP64 tensor cores: gemm11 32² unsplit and
 //      split, 64² with and without its fragment prefetch, 128² prefetched where it fits, unsplit
 //      and, where its tiles leave the last wave part-empty, stream-K, and that tile fed by TMA,
-//      gemm14, where TMA describes A and B on an sm_90a build); in both
+//      gemm14, where TMA describes A and B on an sm_90a build, unsplit and stream-K by the same
+//      rule); in both
 //      types gemm_shallow_k where K is one of its chunks (64 floats, 48 doubles);
 //   2. a time model (gemm_plan::step_model_us: waves of co-resident blocks × (a block's fixed
 //      cost + its k tiles) + bytes moved + a split's reduction, constants fitted per step)
@@ -210,6 +211,7 @@ void run(Choice c, const GemmArgs<T>& g, cudaStream_t s) {
       case Step::g11_stream: return gemm11_pf::launch_stream<128, 128, 16, 64, 32, 4, 4>(g, s);
 #if defined(KL_BUILD_SM90A)
       case Step::g14: return gemm14::launch<kGemm14Stages>(g, s);
+      case Step::g14_stream: return gemm14::launch_stream<kGemm14Stages>(g, s);
 #endif
       case Step::shallow: return gemm_shallow_k::launch<double>(g, s);
       default: break;
@@ -295,6 +297,7 @@ inline const char* step_name(Step s) {
     case Step::g11_128pf: return "gemm11_128pf";
     case Step::g11_stream: return "gemm11_stream";
     case Step::g14: return "gemm14";
+    case Step::g14_stream: return "gemm14_stream";
     case Step::shallow: return "gemm_shallow_k";
   }
   return "?";
@@ -431,7 +434,7 @@ void prepare() {
   } else {
     if (h.dmma_large) gemm11_pf::prepare_stream<128, 128, 16, 64, 32, 4, 4>();  // unsplit and stream-K
 #if defined(KL_BUILD_SM90A)
-    if (h.tma_dmma) gemm14::prepare<kGemm14Stages>();
+    if (h.tma_dmma) gemm14::prepare_stream<kGemm14Stages>();  // unsplit and stream-K
 #endif
     gemm11_pf::prepare<64, 64, 16, 32, 32, 4, 8>();
     gemm11::prepare<64, 64, 16, 32, 32, 4, 8>();
@@ -457,14 +460,17 @@ std::size_t workspace_bytes(GemmShape sh) {
     bytes = std::max(bytes, splitk_workspace<T>(sh, gemm_plan::g13_splits(sh, sm_count()), gemm_plan::kG13Bk));
     if (gemm_plan::g13_stream_pays(sh, sm_count()))
       bytes = std::max(bytes, gemm_plan::g13_stream_workspace(sh, sm_count(), sizeof(T)));
-  } else if (gemm_plan::g11_stream_pays(sh, sm_count())) {  // gemm11's stream-K (a candidate where its tile fits)
+  } else if (gemm_plan::g11_stream_pays(sh, sm_count())) {  // gemm11's and gemm14's stream-K (where the tile fits)
     bytes = std::max(bytes, gemm11_pf::stream_workspace<128, 128, 16, 64, 32, 4, 4>(sh));
+#if defined(KL_BUILD_SM90A)
+    bytes = std::max(bytes, gemm14::stream_workspace(sh));
+#endif
   }
   return bytes;
 }
 // A tiled product's depth is K: every step it may pick runs one k-ordered chain per output or a
 // split whose depth is at most that (gemm_plan::splitk_depth <= K; stream-K's segments likewise,
-// gemm13::variant_stream, gemm11_pf::variant_stream), so the unsplit chain's bound holds for the one tune picks.
+// gemm13::variant_stream, gemm11_pf::variant_stream, gemm14::variant_stream), so the unsplit chain's bound holds for the one tune picks.
 template <class T>
 double rounding_depth(GemmShape sh) {
   switch (shape_class(sh)) {

@@ -402,7 +402,7 @@ inline std::vector<int> shortlist(const std::vector<double>& us) {
 
 // gemm_auto's steps for a tiled product (gemm_auto.cuh runs them), each one of the list's
 // configurations, the split ones with a count of slices.
-enum class Step { g9_64, g10_64, g9_128x8, g9_128x16, g10_128, g12, g13, g11_32, g11_64, g11_64pf, g11_128pf, shallow, g10_32, g13_stream, g11_stream, g14 };
+enum class Step { g9_64, g10_64, g9_128x8, g9_128x16, g10_128, g12, g13, g11_32, g11_64, g11_64pf, g11_128pf, shallow, g10_32, g13_stream, g11_stream, g14, g14_stream };
 struct StepChoice {
   Step step;
   int splits = 1;
@@ -431,7 +431,8 @@ inline std::optional<StepModel> model_of(Step s, bool vec = true) {
     case Step::g10_32:
     case Step::g13_stream:
     case Step::g11_stream:
-    case Step::g14: break;
+    case Step::g14:
+    case Step::g14_stream: break;
   }
   return std::nullopt;
 }
@@ -518,34 +519,41 @@ inline std::vector<StepChoice> auto_candidates(GemmShape sh, bool dbl, AutoFeatu
     if (f.dmma_large) {
       c.push_back({Step::g11_128pf});
       if (g11_stream_pays(sh, f.sms)) c.push_back({Step::g11_stream});
-      if (f.tma) c.push_back({Step::g14});  // the same tile fed by TMA
+      if (f.tma) {  // the same tile fed by TMA, and its stream-K form by the same rule
+        c.push_back({Step::g14});
+        if (g11_stream_pays(sh, f.sms)) c.push_back({Step::g14_stream});
+      }
     }
     if (sh.K <= kShallowMaxK(true)) c.push_back({Step::shallow});
   }
   return c;
 }
 // The candidates the model puts within kShortlist of its best, its best first, and the steps it
-// has no constants for (gemm_shallow_k, gemm10's 32² tile, gemm13's and gemm11's stream-K,
-// gemm14) wherever they are candidates: those are always measured. gemm14 is gemm11_pf's 128²
-// tile with its copies out of the k loop, so where the model shortlists that tile gemm14 goes
-// just before it (tune measures the steps in this order, and on the H100 a large DGEMM measured
-// after several others ran slower than the runner's samples of it: docs/sgemm-ladder.md,
-// "gemm14"); elsewhere it goes with the other unmodelled steps.
+// has no constants for (gemm_shallow_k, gemm10's 32² tile, the stream-K forms, gemm14)
+// wherever they are candidates: those are always measured. gemm14 is gemm11_pf's 128² tile with
+// its copies out of the k loop, so where the model shortlists that tile gemm14 and its stream-K
+// form go just before it (tune measures the steps in this order, and on the H100 a large DGEMM
+// measured after several others ran slower than the runner's samples of it: docs/sgemm-ladder.md,
+// "gemm14"); elsewhere they go with the other unmodelled steps.
 inline bool modelled_step(Step s) { return model_of(s).has_value(); }
 inline std::vector<StepChoice> auto_shortlist(GemmShape sh, bool dbl, AutoFeatures f) {
   std::vector<StepChoice> modelled, unmodelled, out;
   for (const StepChoice& c : auto_candidates(sh, dbl, f)) (modelled_step(c.step) ? modelled : unmodelled).push_back(c);
   std::vector<double> us;
   for (const StepChoice& c : modelled) us.push_back(step_model_us(*model_of(c.step, f.vec), sh, c.splits, f.sms, dbl ? 8 : 4));
-  const auto g14 = std::find_if(unmodelled.begin(), unmodelled.end(), [](StepChoice c) { return c.step == Step::g14; });
+  const auto is_g14 = [](StepChoice c) { return c.step == Step::g14 || c.step == Step::g14_stream; };
   bool g14_placed = false;
   for (int i : shortlist(us)) {
     const StepChoice& c = modelled[static_cast<std::size_t>(i)];
-    if (c.step == Step::g11_128pf && g14 != unmodelled.end()) out.push_back(*g14), g14_placed = true;
+    if (c.step == Step::g11_128pf && !g14_placed) {
+      for (const StepChoice& u : unmodelled)
+        if (is_g14(u)) out.push_back(u);
+      g14_placed = true;
+    }
     out.push_back(c);
   }
   for (const StepChoice& c : unmodelled)
-    if (c.step != Step::g14 || !g14_placed) out.push_back(c);
+    if (!is_g14(c) || !g14_placed) out.push_back(c);
   return out;
 }
 

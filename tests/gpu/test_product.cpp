@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <random>
+#include <string>
 
 using namespace kl;
 using namespace kl::test;
@@ -322,5 +324,56 @@ TEST_CASE_TEMPLATE("gemm_auto: the model's step before tune and the measured one
         CHECK(bad == 0);
       }
     }
+  }
+}
+
+// The stream-K forms (named as their unsplit tile, plus "_streamk") cut tiles at k-tile
+// boundaries and store each segment while the block's other warps still read its ring. On
+// integer inputs every partial sum is exact, so each must equal its unsplit tile bit for bit, run
+// after run, at products where a block runs many tiles and a stream part. A TMA ring's slot
+// refilled before a warp's last reads of it had landed showed only there: a few hundred elements
+// wrong in some runs (hopper::release_read_slot).
+TEST_CASE_TEMPLATE("stream-K forms equal their unsplit tile exactly, run after run", T, float, double) {
+  if (quick() >= 2) return;
+  const auto list = gemm_handwritten<T>();
+  const std::string suffix = "_streamk";
+  for (Shape s : std::vector<Shape>{{4097, 4094, 130}, {2048, 2048, 1024}}) {
+    CAPTURE(s.M);
+    CAPTURE(s.N);
+    CAPTURE(s.K);
+    const std::size_t mk = std::size_t(s.M) * s.K, kn = std::size_t(s.K) * s.N, mn = std::size_t(s.M) * s.N;
+    std::vector<T> A(mk), B(kn);
+    std::mt19937_64 rng(fresh_seed());
+    std::uniform_int_distribution<int> small(-8, 8);  // K · 64 within float's 2^24 at these K
+    for (T& x : A) x = static_cast<T>(small(rng));
+    for (T& x : B) x = static_cast<T>(small(rng));
+    DeviceArray<T> dA(mk), dB(kn), dC(mn);
+    KL_CUDA_CHECK(cudaMemcpy(dA.get(), A.data(), mk * sizeof(T), cudaMemcpyHostToDevice));
+    KL_CUDA_CHECK(cudaMemcpy(dB.get(), B.data(), kn * sizeof(T), cudaMemcpyHostToDevice));
+    int checked = 0;
+    for (const GemmVariant<T>& v : list) {
+      const std::string name(v.info.name);
+      if (name.size() <= suffix.size() || name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0) continue;
+      const std::string unsplit_name = name.substr(0, name.size() - suffix.size());
+      const auto unsplit =
+          std::find_if(list.begin(), list.end(), [&](const GemmVariant<T>& o) { return o.info.name == unsplit_name; });
+      REQUIRE_MESSAGE(unsplit != list.end(), name << " has no unsplit tile named " << unsplit_name);
+      if (!check_on_this_device(v.needs).empty()) continue;
+      CAPTURE(name);
+      auto run = [&](const GemmVariant<T>& w) {
+        const std::size_t ws_bytes = w.workspace_bytes ? w.workspace_bytes({s.M, s.N, s.K}) : 0;
+        DeviceArray<unsigned char> ws(ws_bytes);
+        if (ws_bytes) KL_CUDA_CHECK(cudaMemset(ws.get(), 0xff, ws_bytes));
+        KL_CUDA_CHECK(cudaMemset(dC.get(), 0xff, mn * sizeof(T)));
+        return run_once(w, {dA.get(), dB.get(), dC.get(), s.M, s.N, s.K, ws.get()}, mn);
+      };
+      const std::vector<T> want = run(*unsplit);
+      for (int r = 0; r < 4; ++r) {
+        CAPTURE(r);
+        check_bitwise_equal(run(v), want);
+      }
+      ++checked;
+    }
+    CHECK(checked > 0);
   }
 }
