@@ -356,12 +356,7 @@ GemmVariant<double> variant(std::string_view name) {
 // stream part, or a count the kernel takes in int would overflow, it runs as launch does.
 template <int STAGES>
 constexpr auto stream_kernel_for = kernel_stream<STAGES>;
-// Only the part-empty last wave is streamed: every SM runs its whole tiles as the unsplit kernel
-// does, then under one tile of the last wave's k tiles, so the partial tiles (and the fixup's
-// reads) are the last wave's alone (docs/sgemm-ladder.md, "gemm14 stream-K").
-inline gemm_plan::StreamK stream_plan(GemmShape sh) {
-  return gemm_plan::stream_k_plan(sh, 128, 128, 16, sm_count(), gemm_plan::StreamPart::last_wave);
-}
+inline gemm_plan::StreamK stream_plan(GemmShape sh) { return gemm_plan::stream_k_plan(sh, 128, 128, 16, sm_count()); }
 inline std::size_t stream_workspace(GemmShape sh) {
   return gemm_plan::stream_k_workspace(stream_plan(sh), 128, 128, sizeof(double));
 }

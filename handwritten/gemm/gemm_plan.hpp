@@ -289,19 +289,11 @@ struct StreamK {
   long long per_block;       // q
   long long stream_blocks;   // blocks with stream iterations: ceil(tail_iters / q) <= G
 };
-// Which tiles the stream part takes: the part-empty last wave and the whole wave before it (the
-// default above: a block's stream run is one to two tiles deep), or the part-empty last wave
-// alone (`last_wave`: every whole wave data-parallel, the last wave's tiles spread over all SMs,
-// a run under one tile deep; where the tiles fill whole waves or make fewer than one, as the
-// default). gemm14's stream-K form takes the latter (docs/sgemm-ladder.md, "gemm14 stream-K").
-enum class StreamPart { last_two_waves, last_wave };
-inline StreamK stream_k_plan(GemmShape s, int bm, int bn, int bk, long long sms,
-                             StreamPart part = StreamPart::last_two_waves) {
+inline StreamK stream_k_plan(GemmShape s, int bm, int bn, int bk, long long sms) {
   StreamK p{div_up(s.M, bm), div_up(s.N, bn), div_up(s.K, bk), 0, 0, 0, 0, 0, 0, 0};
   sms = std::max(1LL, sms);
   p.tiles = static_cast<long long>(p.tiles_m) * p.tiles_n;
   p.dp_waves = p.tiles >= 2 * sms ? p.tiles / sms - 1 : 0;
-  if (part == StreamPart::last_wave && p.tiles > sms && p.tiles % sms != 0) p.dp_waves = p.tiles / sms;
   p.tail_tiles = p.tiles - p.dp_waves * sms;
   p.tail_iters = p.tail_tiles * p.kt;
   p.per_block = std::max(1LL, div_up(p.tail_iters, sms));
