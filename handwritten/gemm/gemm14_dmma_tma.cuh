@@ -6,9 +6,10 @@
 // block-wide barrier ends every tile (docs/sgemm-ladder.md, "What holds DGEMM short of cuBLAS").
 // Here, as gemm13 does for FFMA, the copies leave the math warps. A producer warpgroup, whose one
 // thread issues each k tile as TMA boxes, fills a ring of STAGES slots; full[s] completes when a
-// slot's bytes have landed, empty[s] when the 8 DMMA warps have read it. The DMMA warps wait on
-// a barrier, load fragments and multiply, nothing else; setmaxnreg moves registers from the
-// producer warpgroup (40) to them (232).
+// slot's bytes have landed, empty[s] when the 8 DMMA warps have given it back, each after a
+// proxy fence that makes its fragment loads land before the next copy can
+// (hopper::release_read_slot). The DMMA warps wait on a barrier, load fragments and multiply,
+// nothing else; setmaxnreg moves registers from the producer warpgroup (40) to them (232).
 //
 // TMA cannot pad a tile, so gemm11's conflict-free padding becomes TMA's 128-byte swizzle: A's
 // box is 128 rows × 16 k (one 128-byte row per m), B's k tile 8 boxes of 16 k × 16 n
@@ -22,6 +23,11 @@
 // Edges: TMA reads what lies outside the matrix as zeros, so a ragged M, N or K needs no copy
 // path. TMA needs 16-byte row pitches and bases: K and N even, A and B 16-byte aligned; any other
 // product runs gemm11_pf's 128² tile.
+//
+// gemm14_..._streamk (kernel_stream, launch_stream): the same ring and DMMA warps as stream-K,
+// one block per SM running the same number of k tiles across tile boundaries, segments stored
+// from registers and partial tiles added by stream_k_fixup (the plan gemm11_pf's and gemm13's
+// stream-K forms share).
 #pragma once
 
 #include "common/hopper.cuh"
