@@ -85,6 +85,11 @@ template <int STAGES>
 GemmVariant<double> gemm14_at() {
   return gemm14::variant<STAGES>(DmmaTile<128, 128, 16, 64, 32, STAGES, 4>::name("gemm14_dmma_tma"));
 }
+template <int STAGES>
+GemmVariant<double> gemm14_stream_at() {
+  return gemm14::variant_stream<STAGES>(
+      keep_name(std::string(DmmaTile<128, 128, 16, 64, 32, STAGES, 4>::name("gemm14_dmma_tma")) + "_streamk"));
+}
 #endif
 template <class C>
 GemmVariant<double> gemm11_splitk_at() {
@@ -166,7 +171,7 @@ void append_last_steps(std::vector<GemmVariant<T>>& v) {
 #if defined(KL_BUILD_SM90A)
     // gemm14 (sm_90a, as gemm13): the 128² DMMA tile fed by TMA, its copies out of the DMMA warps
     v.push_back(gemm14_at<6>());
-    v.push_back(gemm14::variant_stream<6>(keep_name(std::string(DmmaTile<128, 128, 16, 64, 32, 6, 4>::name("gemm14_dmma_tma")) + "_streamk")));  // ... as stream-K
+    v.push_back(gemm14_stream_at<6>());  // ... as stream-K: every SM the same k tiles
 #endif
   }
   v.push_back(gemm_thin_k::variant<T>());  // no tiles for a thin K (gemm_auto's pick at K <= 4)
