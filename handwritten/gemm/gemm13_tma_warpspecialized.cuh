@@ -206,15 +206,15 @@ __global__ void __launch_bounds__(Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REG
   // Unsplit and split-K: the outer loop runs once. (Written as one loop nest, not the k loop in
   // a lambda called per segment: that changed ptxas's schedule of the unsplit FFMA loop.)
   int s = 0, phase = 0, t = 0;
-  // Stream-K: the segment's iterations [seg_t0, seg_end). A segment ends at its tile's last k
-  // tile, so kt iterations are the whole tile. Only the first stream segment (at dp_iters) can
-  // start inside its tile, at k tile (b·q) % kt. The inner loop's bound is `tiles` for the other
-  // forms, as it was before stream-K (its FFMA schedule is unchanged).
+  // Stream-K: the segment's iterations [seg_t0, seg_end) (gemm_plan::stream_segment_end: a
+  // segment ends at its tile's last k tile, so kt iterations are the whole tile). The inner
+  // loop's bound is `tiles` for the other forms, as it was before stream-K (its FFMA schedule is
+  // unchanged).
   int seg_t0 = 0, seg_end = 0, dp_iters = 0, stream_k0 = 0;
   if constexpr (STREAM) {
     dp_iters = walk.p.dp_waves * walk.p.kt;
     stream_k0 = walk.b * walk.p.per_block % walk.p.kt;
-    seg_end = min(tiles, walk.p.kt - (dp_iters == 0 ? stream_k0 : 0));
+    seg_end = gemm_plan::stream_segment_end(0, tiles, walk.p.kt, dp_iters, stream_k0);
   }
   while (true) {
     for (; t < (STREAM ? seg_end : tiles); ++t) {
@@ -271,7 +271,7 @@ __global__ void __launch_bounds__(Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REG
       if (t >= tiles) break;
       zero();
       seg_t0 = t;
-      seg_end = min(tiles, t + walk.p.kt - (t == dp_iters ? stream_k0 : 0));
+      seg_end = gemm_plan::stream_segment_end(t, tiles, walk.p.kt, dp_iters, stream_k0);
     }
   }
   // Cluster form: no CTA may leave while a peer can still multicast into its shared memory or

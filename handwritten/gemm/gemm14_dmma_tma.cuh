@@ -298,16 +298,15 @@ __global__ void __launch_bounds__(Config<STAGES>::kThreads, 1)
   double acc[C::kFragM][C::kFragN][4];
   gemm11::zero_fragments(acc);
   dw.start();
-  // Only the first stream segment (at dp_iters) can start inside its tile, at k tile (b·q) % kt.
   const int dp_iters = p.dp_waves * p.kt, stream_k0 = bid * p.per_block % p.kt;
-  int seg_t0 = 0, seg_end = min(tiles, p.kt - (dp_iters == 0 ? stream_k0 : 0));
+  int seg_t0 = 0, seg_end = gemm_plan::stream_segment_end(0, tiles, p.kt, dp_iters, stream_k0);
   for (int t = 0; t < tiles; ++t) {
     dw.multiply_k_tile(acc, t + 1 < tiles);
     if (t + 1 == seg_end) {  // the segment is done: store it, start the next
       store(acc, seg_t0, seg_end);
       gemm11::zero_fragments(acc);
       seg_t0 = t + 1;
-      seg_end = min(tiles, seg_t0 + p.kt - (seg_t0 == dp_iters ? stream_k0 : 0));
+      seg_end = gemm_plan::stream_segment_end(seg_t0, tiles, p.kt, dp_iters, stream_k0);
     }
   }
 #endif

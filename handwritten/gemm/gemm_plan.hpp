@@ -322,6 +322,16 @@ KL_HD I stream_run_length(I b, I kt, I dp_waves, I q, I tail_iters) {
   const I u0 = b * q;
   return dp_waves * kt + (u0 < tail_iters ? (tail_iters - u0 < q ? tail_iters - u0 : q) : 0);
 }
+// Where a block's segment that starts at run iteration t0 ends (exclusive), in a run of `run`
+// iterations: at its tile's last k tile or at the run's end. A segment starts at k tile 0 but the
+// block's first stream segment (t0 = dp_iters = dp_waves · kt), which starts at k tile
+// k0 = (b·q) % kt. gemm13's and gemm14's stream-K kernels cut their runs with it; kt iterations
+// are the whole tile.
+template <class I>
+KL_HD I stream_segment_end(I t0, I run, I kt, I dp_iters, I k0) {
+  const I end = t0 + kt - (t0 == dp_iters ? k0 : 0);
+  return end < run ? end : run;
+}
 // The blocks whose stream runs hold stream tile j (the j-th tile of the stream part): b0..b1.
 KL_HD void stream_tile_blocks(long long j, int kt, long long q, long long& b0, long long& b1) {
   b0 = j * kt / q;

@@ -356,8 +356,8 @@ TEST_CASE("split-K plans: slices of whole k tiles, none empty, all of K covered,
       }
 }
 
-// The segments of a stream-K block's run as gemm13's kernel cuts them
-// (gemm13_tma_warpspecialized.cuh): a segment runs to its tile's last k tile or to the run's end,
+// The segments of a stream-K block's run as gemm13's and gemm14's kernels cut them
+// (gemm_plan::stream_segment_end): a segment runs to its tile's last k tile or to the run's end,
 // seg_end = min(run, seg_t0 + kt - its first k tile), where the first k tile is 0 but for the
 // first stream segment's, (b·q) % kt; kt iterations are the whole tile (C, slot -1), any fewer
 // the block's first stream segment (slot 2b) or its last (2b + 1). The kernel walks the plan in
@@ -381,6 +381,8 @@ std::vector<Segment> stream_segments(const StreamK& p, long long b) {
   for (long long seg_t0 = 0; seg_t0 < n;) {
     const int k0 = seg_t0 == dp_iters ? stream_k0 : 0;
     const long long seg_end = std::min(n, seg_t0 + p.kt - k0);
+    // the kernels' own cut (gemm_plan::stream_segment_end), in the int they take it in
+    REQUIRE(stream_segment_end<int>(static_cast<int>(seg_t0), static_cast<int>(n), pi.kt, pi.dp_waves * pi.kt, stream_k0) == seg_end);
     long long tile0 = -1;
     for (long long t = seg_t0; t < seg_end; ++t) {  // the walk puts the segment in one tile, k in order
       long long tile, k;
