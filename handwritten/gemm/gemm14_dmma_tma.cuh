@@ -27,7 +27,7 @@
 // gemm14_..._streamk (kernel_stream, launch_stream): the same ring and DMMA warps as stream-K,
 // one block per SM running the same number of k tiles across tile boundaries, segments stored
 // from registers and partial tiles added by stream_k_fixup (the plan gemm11_pf's and gemm13's
-// stream-K forms share).
+// stream-K forms share, with only the part-empty last wave streamed: gemm_plan::StreamPart).
 #pragma once
 
 #include "common/hopper.cuh"
@@ -361,7 +361,12 @@ GemmVariant<double> variant(std::string_view name) {
 // stream part, or a count the kernel takes in int would overflow, it runs as launch does.
 template <int STAGES>
 constexpr auto stream_kernel_for = kernel_stream<STAGES>;
-inline gemm_plan::StreamK stream_plan(GemmShape sh) { return gemm_plan::stream_k_plan(sh, 128, 128, 16, sm_count()); }
+// Only the part-empty last wave is streamed: every SM runs its whole tiles as the unsplit kernel
+// does, then under one tile of the last wave's k tiles, so the partial tiles (and the fixup's
+// reads) are the last wave's alone (docs/sgemm-ladder.md, "gemm14 stream-K").
+inline gemm_plan::StreamK stream_plan(GemmShape sh) {
+  return gemm_plan::stream_k_plan(sh, 128, 128, 16, sm_count(), gemm_plan::StreamPart::last_wave);
+}
 inline std::size_t stream_workspace(GemmShape sh) {
   return gemm_plan::stream_k_workspace(stream_plan(sh), 128, 128, sizeof(double));
 }

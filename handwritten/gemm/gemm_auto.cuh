@@ -63,6 +63,7 @@
 #endif
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -70,6 +71,7 @@
 #include <mutex>
 #include <stdexcept>
 #include <string_view>
+#include <thread>
 #include <tuple>
 #include <type_traits>
 #include <vector>
@@ -319,8 +321,12 @@ inline bool tuning_on() {
 // unless another step's median is more than kTuneMargin below its own. Timed in rounds over the
 // steps instead, each run after another step's, the power-capped large DGEMMs ranked the 64²
 // and 128² DMMA tiles the other way from the runner's samples, so each step is timed as the
-// runner times it, after itself. The choice is kept for this device, shape and path. Outside any timed region
-// (Variant::tune); a stream being captured cannot be timed, so nothing is chosen there. The flush
+// runner times it, after itself. Before each step the GPU rests as long as the step before it
+// ran: without the rest a DGEMM step timed after a few others read much slower than
+// when timed first (the board's power limit holds its clock down once the load is sustained),
+// and tune ranked the steps by their place in the list; the runner's samples of a step follow its
+// validation, an idle GPU (docs/sgemm-ladder.md, "tune's rest"). The choice is kept for this
+// device, shape and path. Outside any timed region (Variant::tune); a stream being captured cannot be timed, so nothing is chosen there. The flush
 // buffer is allocated per tuned shape and freed after it (one cudaMalloc per shape, outside any
 // timed region): kept for the process it would hold twice the L2 of the caller's memory for good.
 // Where it cannot be had (a full GPU), the runs go unflushed.
@@ -370,12 +376,16 @@ void tune(const GemmArgs<T>& g, cudaStream_t s) {
       return static_cast<double>(ms);
     };
     double best_ms = 0;
+    std::chrono::duration<double> busy{0};  // how long the step before ran
     for (std::size_t i = 0; i < list.size(); ++i) {
+      std::this_thread::sleep_for(busy);  // the rest (see above)
+      const auto t0 = std::chrono::steady_clock::now();
       timed(list[i]);  // the runner's two warm-up runs (the first also loads the module)
       timed(list[i]);
       std::vector<double> ms;
       double total = 0;
       while (ms.size() < kTuneSamples && (ms.size() < 7 || total < 100.0)) total += ms.emplace_back(timed(list[i]));
+      busy = std::chrono::steady_clock::now() - t0;
       const std::size_t mid = ms.size() / 2;
       std::nth_element(ms.begin(), ms.begin() + static_cast<std::ptrdiff_t>(mid), ms.end());
       const double median = ms[mid];

@@ -289,11 +289,19 @@ struct StreamK {
   long long per_block;       // q
   long long stream_blocks;   // blocks with stream iterations: ceil(tail_iters / q) <= G
 };
-inline StreamK stream_k_plan(GemmShape s, int bm, int bn, int bk, long long sms) {
+// Which tiles the stream part takes: the part-empty last wave and the whole wave before it (the
+// default above: a block's stream run is one to two tiles deep), or the part-empty last wave
+// alone (`last_wave`: every whole wave data-parallel, the last wave's tiles spread over all SMs,
+// a run under one tile deep; where the tiles fill whole waves or make fewer than one, as the
+// default). gemm14's stream-K form takes the latter (docs/sgemm-ladder.md, "gemm14 stream-K").
+enum class StreamPart { last_two_waves, last_wave };
+inline StreamK stream_k_plan(GemmShape s, int bm, int bn, int bk, long long sms,
+                             StreamPart part = StreamPart::last_two_waves) {
   StreamK p{div_up(s.M, bm), div_up(s.N, bn), div_up(s.K, bk), 0, 0, 0, 0, 0, 0, 0};
   sms = std::max(1LL, sms);
   p.tiles = static_cast<long long>(p.tiles_m) * p.tiles_n;
   p.dp_waves = p.tiles >= 2 * sms ? p.tiles / sms - 1 : 0;
+  if (part == StreamPart::last_wave && p.tiles > sms && p.tiles % sms != 0) p.dp_waves = p.tiles / sms;
   p.tail_tiles = p.tiles - p.dp_waves * sms;
   p.tail_iters = p.tail_tiles * p.kt;
   p.per_block = std::max(1LL, div_up(p.tail_iters, sms));
@@ -538,32 +546,19 @@ inline std::vector<StepChoice> auto_candidates(GemmShape sh, bool dbl, AutoFeatu
   }
   return c;
 }
-// The candidates the model puts within kShortlist of its best, its best first, and the steps it
-// has no constants for (gemm_shallow_k, gemm10's 32² tile, the stream-K forms, gemm14)
-// wherever they are candidates: those are always measured. gemm14 is gemm11_pf's 128² tile with
-// its copies out of the k loop, so where the model shortlists that tile gemm14 and its stream-K
-// form go just before it (tune measures the steps in this order, and on the H100 a large DGEMM
-// measured after several others ran slower than the runner's samples of it: docs/sgemm-ladder.md,
-// "gemm14"); elsewhere they go with the other unmodelled steps.
+// The candidates the model puts within kShortlist of its best, its best first, then the steps it
+// has no constants for (gemm_shallow_k, gemm10's 32² tile, the stream-K forms, gemm14) wherever
+// they are candidates: those are always measured. The order is the one tune measures them in; it
+// rests the GPU before each step, so no step reads slower for being measured late (gemm_auto.cuh,
+// tune).
 inline bool modelled_step(Step s) { return model_of(s).has_value(); }
 inline std::vector<StepChoice> auto_shortlist(GemmShape sh, bool dbl, AutoFeatures f) {
   std::vector<StepChoice> modelled, unmodelled, out;
   for (const StepChoice& c : auto_candidates(sh, dbl, f)) (modelled_step(c.step) ? modelled : unmodelled).push_back(c);
   std::vector<double> us;
   for (const StepChoice& c : modelled) us.push_back(step_model_us(*model_of(c.step, f.vec), sh, c.splits, f.sms, dbl ? 8 : 4));
-  const auto is_g14 = [](StepChoice c) { return c.step == Step::g14 || c.step == Step::g14_stream; };
-  bool g14_placed = false;
-  for (int i : shortlist(us)) {
-    const StepChoice& c = modelled[static_cast<std::size_t>(i)];
-    if (c.step == Step::g11_128pf && !g14_placed) {
-      for (const StepChoice& u : unmodelled)
-        if (is_g14(u)) out.push_back(u);
-      g14_placed = true;
-    }
-    out.push_back(c);
-  }
-  for (const StepChoice& c : unmodelled)
-    if (!is_g14(c) || !g14_placed) out.push_back(c);
+  for (int i : shortlist(us)) out.push_back(modelled[static_cast<std::size_t>(i)]);
+  out.insert(out.end(), unmodelled.begin(), unmodelled.end());
   return out;
 }
 
