@@ -546,19 +546,33 @@ inline std::vector<StepChoice> auto_candidates(GemmShape sh, bool dbl, AutoFeatu
   }
   return c;
 }
-// The candidates the model puts within kShortlist of its best, its best first, then the steps it
-// has no constants for (gemm_shallow_k, gemm10's 32² tile, the stream-K forms, gemm14) wherever
-// they are candidates: those are always measured. The order is the one tune measures them in; it
-// rests the GPU before each step, so no step reads slower for being measured late (gemm_auto.cuh,
-// tune).
+// The candidates the model puts within kShortlist of its best, its best first, and the steps it
+// has no constants for (gemm_shallow_k, gemm10's 32² tile, the stream-K forms, gemm14)
+// wherever they are candidates: those are always measured, after the modelled ones, except
+// gemm14. It is gemm11_pf's 128² tile with its copies out of the k loop (the same tile and work,
+// fewer instructions), so where the model shortlists that tile gemm14 takes its rank, just before
+// it, with its stream-K form between: where the 128² tile is the model's first, gemm14 is, and
+// tune's margin keeps it unless another step measures clearly faster (docs/sgemm-ladder.md,
+// "tune's rest").
 inline bool modelled_step(Step s) { return model_of(s).has_value(); }
 inline std::vector<StepChoice> auto_shortlist(GemmShape sh, bool dbl, AutoFeatures f) {
   std::vector<StepChoice> modelled, unmodelled, out;
   for (const StepChoice& c : auto_candidates(sh, dbl, f)) (modelled_step(c.step) ? modelled : unmodelled).push_back(c);
   std::vector<double> us;
   for (const StepChoice& c : modelled) us.push_back(step_model_us(*model_of(c.step, f.vec), sh, c.splits, f.sms, dbl ? 8 : 4));
-  for (int i : shortlist(us)) out.push_back(modelled[static_cast<std::size_t>(i)]);
-  out.insert(out.end(), unmodelled.begin(), unmodelled.end());
+  const auto is_g14 = [](StepChoice c) { return c.step == Step::g14 || c.step == Step::g14_stream; };
+  bool g14_placed = false;
+  for (int i : shortlist(us)) {
+    const StepChoice& c = modelled[static_cast<std::size_t>(i)];
+    if (c.step == Step::g11_128pf && !g14_placed) {
+      for (const StepChoice& u : unmodelled)
+        if (is_g14(u)) out.push_back(u);
+      g14_placed = true;
+    }
+    out.push_back(c);
+  }
+  for (const StepChoice& c : unmodelled)
+    if (!is_g14(c) || !g14_placed) out.push_back(c);
   return out;
 }
 

@@ -1036,25 +1036,30 @@ TEST_CASE("gemm_auto's candidates: what the device and the buffers allow, splits
   CHECK(has_g14(auto_shortlist({1000, 1000, 1000}, true, all)));
   CHECK(has_g14(auto_shortlist({513, 257, 130}, true, all)));
   CHECK_FALSE(has_g14(auto_candidates({4096, 4096, 4096}, false, all)));
-  // once, after the modelled steps the model shortlists (tune rests the GPU before each step, so
-  // the order puts no step at a disadvantage), its stream-K form right after it
+  // measured just before the 128² tile it feeds (its stream-K form between), where the model
+  // shortlists that tile; once
   for (GemmShape sh : {GemmShape{4096, 4096, 4096}, GemmShape{2048, 2048, 2048}, GemmShape{8192, 8192, 8192},
                        GemmShape{1000, 1000, 1000}, GemmShape{513, 257, 130}}) {
-    CAPTURE(sh.M);
     const auto l = auto_shortlist(sh, true, all);
     const auto at = [&](Step st) { return std::find_if(l.begin(), l.end(), [st](StepChoice c) { return c.step == st; }) - l.begin(); };
     CHECK(std::count_if(l.begin(), l.end(), [](StepChoice c) { return c.step == Step::g14; }) == 1);
-    CHECK(modelled_step(l.front().step));  // the model's best first: the step tune's margin favours
-    CHECK(std::is_partitioned(l.begin(), l.end(), [](StepChoice c) { return modelled_step(c.step); }));
-    if (at(Step::g14_stream) < static_cast<std::ptrdiff_t>(l.size())) CHECK(at(Step::g14_stream) == at(Step::g14) + 1);
+    const bool stream = at(Step::g14_stream) < static_cast<std::ptrdiff_t>(l.size());
+    if (at(Step::g11_128pf) < static_cast<std::ptrdiff_t>(l.size()))
+      CHECK(at(Step::g14) + (stream ? 2 : 1) == at(Step::g11_128pf));  // g14, its stream-K form, the 128² tile
   }
-  // its stream-K form by gemm11's rule (the same tile)
+  CHECK(auto_shortlist({4096, 4096, 4096}, true, all).front().step == Step::g14);
+  // its stream-K form by gemm11's rule (the same tile), right after it
   const auto has_g14s = has(Step::g14_stream);
   CHECK(has_g14s(auto_shortlist({4096, 4096, 4096}, true, all)));
   CHECK(has_g14s(auto_shortlist({3000, 3000, 3000}, true, all)));
   CHECK_FALSE(has_g14s(auto_candidates({2048, 2048, 2048}, true, all)));  // the last wave 94% full
   CHECK_FALSE(has_g14s(auto_candidates({4096, 4096, 4096}, true, no_tma)));
   CHECK_FALSE(has_g14s(auto_candidates({4096, 4096, 4096}, false, all)));
+  {
+    const auto l = auto_shortlist({4096, 4096, 4096}, true, all);
+    CHECK(l[0].step == Step::g14);
+    CHECK(l[1].step == Step::g14_stream);
+  }
   CHECK_FALSE(has_g14(auto_candidates({4096, 4096, 4096}, true, no_tma)));
   all.dmma_large = false;
   for (const StepChoice& c : auto_candidates({4096, 4096, 4096}, true, all))
