@@ -34,8 +34,8 @@
 //      shortlists those within gemm_plan::kShortlist of its best (gemm_shallow_k, the 32² tile,
 //      the stream-K forms and gemm14, which it has no constants for yet, always);
 //   3. tune (Variant::tune: once per shape and path, outside any timed region, on the caller's
-//      buffers) runs each shortlisted step and keeps the fastest for this device, shape and
-//      path; launch only looks the choice up and enqueues it. Where nothing was measured (a
+//      buffers) runs each shortlisted step, the GPU at rest before each, and keeps the fastest
+//      for this device, shape and path; launch only looks the choice up and enqueues it. Where nothing was measured (a
 //      caller that never tunes, a stream being captured, KL_GEMM_AUTO_TUNE=0) launch runs the
 //      model's first.
 //
@@ -314,19 +314,19 @@ inline bool tuning_on() {
 }
 
 // The steps of the shortlist timed on the caller's buffers as the runner times a variant
-// (compare/core/timing.cu): one step at a time, two untimed runs, then samples, each the
-// runner's read flush of the L2 (twice its size, common/l2_flush.cuh) and two events around one
-// run, waited for (cold inputs; the run's own kernels back to back behind the flush), until a
-// tenth of a second or 75 samples (at least 7); each step's median. The model's first is kept
-// unless another step's median is more than kTuneMargin below its own. Timed in rounds over the
-// steps instead, each run after another step's, the power-capped large DGEMMs ranked the 64²
-// and 128² DMMA tiles the other way from the runner's samples, so each step is timed as the
-// runner times it, after itself. Before each step the GPU rests as long as the step before it
-// ran: without the rest a DGEMM step timed after a few others read much slower than
-// when timed first (the board's power limit holds its clock down once the load is sustained),
-// and tune ranked the steps by their place in the list; the runner's samples of a step follow its
-// validation, an idle GPU (docs/sgemm-ladder.md, "tune's rest"). The choice is kept for this
-// device, shape and path. Outside any timed region (Variant::tune); a stream being captured cannot be timed, so nothing is chosen there. The flush
+// (compare/core/timing.cu): one step at a time, two untimed runs, then samples, each the runner's
+// read flush of the L2 (twice its size, common/l2_flush.cuh) and two events around one run, waited
+// for (cold inputs; the run's own kernels back to back behind the flush), until a tenth of a second
+// or 75 samples (at least 7); each step's median. The model's first is kept unless another step's
+// median is more than kTuneMargin below its own. Timed in rounds over the steps instead, each run
+// after another step's, the power-capped large DGEMMs ranked the 64² and 128² DMMA tiles the other
+// way from the runner's samples, so each step is timed as the runner times it, after itself. Before
+// each step the GPU rests as long as the step before it ran: without the rest a DGEMM step timed
+// after a few others read much slower than when timed first (the board's power limit holds its
+// clock down once the load is sustained), and tune ranked the steps by their place in the list; the
+// runner's samples of a step follow its validation, an idle GPU (docs/sgemm-ladder.md, "tune's
+// rest"). The choice is kept for this device, shape and path. Outside any timed region
+// (Variant::tune); a stream being captured cannot be timed, so nothing is chosen there. The flush
 // buffer is allocated per tuned shape and freed after it (one cudaMalloc per shape, outside any
 // timed region): kept for the process it would hold twice the L2 of the caller's memory for good.
 // Where it cannot be had (a full GPU), the runs go unflushed.
