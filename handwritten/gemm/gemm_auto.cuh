@@ -35,9 +35,9 @@
 //      the stream-K forms and gemm14, which it has no constants for yet, always);
 //   3. tune (Variant::tune: once per shape and path, outside any timed region, on the caller's
 //      buffers) runs each shortlisted step, the GPU at rest before each, and keeps the fastest
-//      for this device, shape and path; launch only looks the choice up and enqueues it. Where nothing was measured (a
-//      caller that never tunes, a stream being captured, KL_GEMM_AUTO_TUNE=0) launch runs the
-//      model's first.
+//      for this device, shape and path; launch only looks the choice up and enqueues it. Where
+//      nothing was measured (a caller that never tunes, a stream being captured,
+//      KL_GEMM_AUTO_TUNE=0) launch runs the model's first.
 //
 // Without cp.async (7.5) the one step is gemm8; double without FP64 tensor cores (8.6, 8.9, 12.0)
 // takes gemm9's FMA tile. Split partial tiles go to the workspace (sized for the largest split

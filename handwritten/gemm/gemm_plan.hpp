@@ -564,7 +564,7 @@ inline std::vector<StepChoice> auto_shortlist(GemmShape sh, bool dbl, AutoFeatur
   bool g14_placed = false;
   for (int i : shortlist(us)) {
     const StepChoice& c = modelled[static_cast<std::size_t>(i)];
-    if (c.step == Step::g11_128pf && !g14_placed) {
+    if (c.step == Step::g11_128pf) {  // a candidate once
       for (const StepChoice& u : unmodelled)
         if (is_g14(u)) out.push_back(u);
       g14_placed = true;
