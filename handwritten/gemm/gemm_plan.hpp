@@ -504,6 +504,13 @@ inline std::size_t g13_stream_workspace(GemmShape sh, long long sms, std::size_t
 // gemm11_pf's 128² DMMA tile (one block per SM, as gemm13's) as stream-K, by the same rule.
 constexpr int kG11Bm = 128, kG11Bn = 128;
 inline bool g11_stream_pays(GemmShape sh, long long sms) { return stream_pays(sh, kG11Bm, kG11Bn, sms); }
+// gemm14's stream-K form is measured before its unsplit form, so that tune's margin is on its
+// side, where the k loop is at least kStreamFirstKTiles of the tile's k tiles (16 deep) long:
+// there the fixup, one partial tile per cut tile whatever K is, is small beside the k loops the
+// part-empty last wave leaves idle. Shallower, the fixup can cost more than the wave saves
+// (docs/sgemm-ladder.md, "tune's order").
+constexpr int kG11Bk = 16, kStreamFirstKTiles = 64;
+inline bool g14_stream_first(GemmShape sh) { return div_up(sh.K, kG11Bk) >= kStreamFirstKTiles; }
 // Every step gemm_auto may run for a tiled product (float: `dbl` false; double on the FP64
 // tensor cores: true).
 inline std::vector<StepChoice> auto_candidates(GemmShape sh, bool dbl, AutoFeatures f) {
@@ -551,9 +558,9 @@ inline std::vector<StepChoice> auto_candidates(GemmShape sh, bool dbl, AutoFeatu
 // wherever they are candidates: those are always measured, after the modelled ones, except
 // gemm14. It is gemm11_pf's 128² tile with its copies out of the k loop (the same tile and work,
 // fewer instructions), so where the model shortlists that tile gemm14 takes its rank, just before
-// it, with its stream-K form between: where the 128² tile is the model's first, gemm14 is, and
-// tune's margin keeps it unless another step measures clearly faster (docs/sgemm-ladder.md,
-// "tune's rest").
+// it, with its stream-K form between (or first: g14_stream_first): where the 128² tile is the
+// model's first, gemm14 is, and tune's margin keeps it unless another step measures clearly
+// faster (docs/sgemm-ladder.md, "tune's rest", "tune's order").
 inline bool modelled_step(Step s) { return model_of(s).has_value(); }
 inline std::vector<StepChoice> auto_shortlist(GemmShape sh, bool dbl, AutoFeatures f) {
   std::vector<StepChoice> modelled, unmodelled, out;
@@ -565,8 +572,11 @@ inline std::vector<StepChoice> auto_shortlist(GemmShape sh, bool dbl, AutoFeatur
   for (int i : shortlist(us)) {
     const StepChoice& c = modelled[static_cast<std::size_t>(i)];
     if (c.step == Step::g11_128pf) {  // a candidate once
+      std::vector<StepChoice> g14;  // gemm14, its stream-K form (that first where g14_stream_first)
       for (const StepChoice& u : unmodelled)
-        if (is_g14(u)) out.push_back(u);
+        if (is_g14(u)) g14.push_back(u);
+      if (g14_stream_first(sh)) std::reverse(g14.begin(), g14.end());
+      out.insert(out.end(), g14.begin(), g14.end());
       g14_placed = true;
     }
     out.push_back(c);

@@ -1044,10 +1044,19 @@ TEST_CASE("gemm_auto's candidates: what the device and the buffers allow, splits
     const auto at = [&](Step st) { return std::find_if(l.begin(), l.end(), [st](StepChoice c) { return c.step == st; }) - l.begin(); };
     CHECK(std::count_if(l.begin(), l.end(), [](StepChoice c) { return c.step == Step::g14; }) == 1);
     const bool stream = at(Step::g14_stream) < static_cast<std::ptrdiff_t>(l.size());
-    if (at(Step::g11_128pf) < static_cast<std::ptrdiff_t>(l.size()))
-      CHECK(at(Step::g14) + (stream ? 2 : 1) == at(Step::g11_128pf));  // g14, its stream-K form, the 128² tile
+    if (at(Step::g11_128pf) < static_cast<std::ptrdiff_t>(l.size())) {
+      const auto first = std::min(at(Step::g14), at(Step::g14_stream));
+      CHECK(first + (stream ? 2 : 1) == at(Step::g11_128pf));  // gemm14's forms, then the 128² tile
+    }
   }
-  CHECK(auto_shortlist({4096, 4096, 4096}, true, all).front().step == Step::g14);
+  // gemm14's stream-K form first where the k loop is at least 64 k tiles deep (K >= 1024), its
+  // unsplit form first where shallower
+  CHECK_FALSE(g14_stream_first({4096, 4096, 1008}));
+  CHECK(g14_stream_first({4096, 4096, 1009}));  // 64 k tiles, the last one part-full
+  CHECK(g14_stream_first({4096, 4096, 1024}));
+  CHECK(auto_shortlist({4096, 4096, 4096}, true, all).front().step == Step::g14_stream);
+  CHECK(auto_shortlist({8192, 8192, 8192}, true, all).front().step == Step::g14_stream);
+  CHECK(auto_shortlist({2048, 2048, 2048}, true, all).front().step == Step::g14);  // no stream-K form there
   // its stream-K form by gemm11's rule (the same tile), right after it
   const auto has_g14s = has(Step::g14_stream);
   CHECK(has_g14s(auto_shortlist({4096, 4096, 4096}, true, all)));
@@ -1057,8 +1066,16 @@ TEST_CASE("gemm_auto's candidates: what the device and the buffers allow, splits
   CHECK_FALSE(has_g14s(auto_candidates({4096, 4096, 4096}, false, all)));
   {
     const auto l = auto_shortlist({4096, 4096, 4096}, true, all);
-    CHECK(l[0].step == Step::g14);
-    CHECK(l[1].step == Step::g14_stream);
+    CHECK(l[0].step == Step::g14_stream);
+    CHECK(l[1].step == Step::g14);
+  }
+  for (GemmShape sh : {GemmShape{4096, 4096, 4096}, GemmShape{3000, 3000, 3000}, GemmShape{6000, 6000, 6000},
+                       GemmShape{8192, 8192, 8192}, GemmShape{4096, 4096, 1024}, GemmShape{4096, 4096, 1008},
+                       GemmShape{1000, 1000, 1000}, GemmShape{2048, 2048, 2048}}) {
+    const auto l = auto_shortlist(sh, true, all);
+    const auto at = [&](Step st) { return std::find_if(l.begin(), l.end(), [st](StepChoice c) { return c.step == st; }) - l.begin(); };
+    if (at(Step::g14_stream) < static_cast<std::ptrdiff_t>(l.size()) && at(Step::g11_128pf) < static_cast<std::ptrdiff_t>(l.size()))
+      CHECK((at(Step::g14_stream) < at(Step::g14)) == g14_stream_first(sh));
   }
   CHECK_FALSE(has_g14(auto_candidates({4096, 4096, 4096}, true, no_tma)));
   all.dmma_large = false;
