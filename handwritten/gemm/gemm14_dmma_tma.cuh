@@ -11,14 +11,20 @@
 // (hopper::release_read_slot). The DMMA warps wait on a barrier, load fragments and multiply,
 // nothing else; setmaxnreg moves registers from the producer warpgroup (40) to them (232).
 //
+// A slot holds a k tile of KD = 32 (3 slots, 192 KB): each wait for a full slot and each release,
+// with its proxy fence, is paid once per 32 k instead of per 16, which put gemm14 past cuBLAS at
+// 4096³ and 8192³ where 6 slots of 16 k did not (docs/sgemm-ladder.md, "gemm14").
+//
 // TMA cannot pad a tile, so gemm11's conflict-free padding becomes TMA's 128-byte swizzle: A's
-// box is 128 rows × 16 k (one 128-byte row per m), B's k tile 8 boxes of 16 k × 16 n
-// (gemm_plan::swz128_double). Under the swizzle the PTX ISA's fragment order (lane t takes k =
+// boxes are 128 rows × 16 k (one 128-byte row per m, one box per 16 k), B's 8 boxes of KD k × 16 n
+// (gemm_plan::swz128_double; the swizzle repeats every 8 rows, so a box's 16-k parts are 16-row
+// boxes one after the other). Under the swizzle the PTX ISA's fragment order (lane t takes k =
 // 4s + t in k step s) would put two lanes of a half-warp on one bank pair. A product may take its
 // k in any order as long as A and B agree, so here lane t takes k = gemm_plan::dmma_tma_k(s, t) in
-// step s, an order for which A's and B's 64-bit fragment loads are conflict-free (the host suite
-// checks it). The rest is gemm11_pf's 128² tile: 8 warps of 64 × 32, m16n8k4, fragments
-// double-buffered across steps and tiles, C staged in shared memory and written in whole rows.
+// step s of each 16-k part, an order for which A's and B's 64-bit fragment loads are
+// conflict-free (the host suite checks it). The rest is gemm11_pf's 128² tile: 8 warps of
+// 64 × 32, m16n8k4, fragments double-buffered across steps and tiles, C staged in shared memory
+// and written in whole rows.
 //
 // Edges: TMA reads what lies outside the matrix as zeros, so a ragged M, N or K needs no copy
 // path. TMA needs 16-byte row pitches and bases: K and N even, A and B 16-byte aligned; any other
@@ -46,19 +52,21 @@ using gemm_plan::swz128_double;
 
 inline constexpr std::string_view kFeatureTmaDmma = "TMA (cp.async.bulk.tensor), mbarrier and FP64 tensor-core mma";
 
-template <int STAGES_>
+template <int STAGES_, int BK_>
 struct Config {
-  static constexpr int BM = 128, BN = 128, BK = 16, WM = 64, WN = 32, STAGES = STAGES_;
+  static constexpr int BM = 128, BN = 128, BK = BK_, WM = 64, WN = 32, STAGES = STAGES_;
+  static constexpr int kHalves = BK / 16;  // 16-deep k parts of a stage (one A box each)
   static constexpr int kSteps = BK / 4;  // m16n8k4 steps per k tile
   static constexpr int kFragM = WM / 16, kFragN = WN / 8, kWarpsN = BN / WN;
   static constexpr int kConsumerWarps = (BM / WM) * kWarpsN, kConsumers = 32 * kConsumerWarps;
   static constexpr int kThreads = kConsumers + 128;  // and the producer warpgroup
   static constexpr int kRegsConsumer = 232, kRegsProducer = 40;
   static_assert(kConsumers * kRegsConsumer + 128 * kRegsProducer <= 65536, "the register file");
-  // One stage: A's box (BM rows of BK doubles, 128 bytes each), then B's 16 × 16 boxes.
-  static constexpr int kABytes = BM * BK * 8, kBBoxes = BN / 16, kBBoxBytes = 16 * 16 * 8;
+  // One stage: A's boxes (BM rows of 16 doubles, 128 bytes each, one per 16 k), then B's boxes (BK
+  // rows of 16 doubles, one per 16 n: a box's 16-k parts lie one after the other).
+  static constexpr int kABoxBytes = BM * 16 * 8, kABytes = kHalves * kABoxBytes, kBBoxes = BN / 16, kBBoxBytes = BK * 16 * 8;
   static constexpr int kStageBytes = kABytes + kBBoxes * kBBoxBytes;
-  static_assert(BK * 8 == 128 && kABytes % 1024 == 0 && kBBoxBytes % 1024 == 0, "128-byte swizzled boxes, 1024-byte aligned");
+  static_assert(BK % 16 == 0 && kABoxBytes % 1024 == 0 && kBBoxBytes % 1024 == 0, "128-byte swizzled boxes, 1024-byte aligned");
   using Staged = StagedTile<double, BM, BN, kConsumers>;
   // The epilogue's C tile reuses the ring; the barriers lie past both.
   static constexpr std::size_t kBarrierOffset = (std::max<std::size_t>(std::size_t(STAGES) * kStageBytes, Staged::kBytes) + 7) / 8 * 8;
@@ -95,7 +103,8 @@ __device__ __forceinline__ void fill(const CUtensorMap* map_a, const CUtensorMap
   if (t >= C::STAGES) mbar_wait(empty0 + 8 * s, ((t / C::STAGES) & 1) ^ 1);  // the tile before it there is read
   const unsigned full = full0 + 8 * s, stage = smem + s * C::kStageBytes;
   mbar_arrive_expect_tx(full, C::kStageBytes);  // whole boxes: the zero fill counts too
-  tma_load_2d(stage, map_a, full, k0, row0);
+#pragma unroll
+  for (int h = 0; h < C::kHalves; ++h) tma_load_2d(stage + h * C::kABoxBytes, map_a, full, k0 + 16 * h, row0);
 #pragma unroll
   for (int i = 0; i < C::kBBoxes; ++i) tma_load_2d(stage + C::kABytes + i * C::kBBoxBytes, map_b, full, col0 + 16 * i, k0);
 }
@@ -108,7 +117,7 @@ struct DmmaWarp {
   static constexpr int kSteps = C::kSteps;
   const double* ring;
   unsigned full0, empty0;
-  int a_off[kSteps], b_off[kSteps];
+  int a_off[4], b_off[4];  // within a 16-k part; part h adds h·kABoxBytes (A), h·16 rows (B)
   int slot = 0, phase = 0;  // slot holds the next k tile to multiply; phase: its full[] parity
   double fa[2][C::kFragM][2], fb[2][C::kFragN][1];
 
@@ -119,21 +128,24 @@ struct DmmaWarp {
                                       int g, int q)
       : ring(reinterpret_cast<const double*>(smem_raw)), full0(full0_), empty0(empty0_) {
 #pragma unroll
-    for (int s = 0; s < kSteps; ++s) {
+    for (int s = 0; s < 4; ++s) {
       const int k = dmma_tma_k(s, q);
       a_off[s] = swz128_double(wm + g, k);
-      b_off[s] = C::kABytes / 8 + (wn / 16) * 256 + swz128_double(k, g);
+      b_off[s] = C::kABytes / 8 + (wn / 16) * (C::kBBoxBytes / 8) + swz128_double(k, g);
     }
   }
   // Step s's fragments into `set`, in the ISA's lane pattern (A: rows g and g + 8; B: column g) at
-  // k dmma_tma_k(s, q). B's odd fragments lie at column 8 + g of the same box: chunk ^ 4, offset ^ 8.
+  // k 16·(s / 4) + dmma_tma_k(s % 4, q). B's odd fragments lie at column 8 + g of the same box:
+  // chunk ^ 4, offset ^ 8.
   __device__ __forceinline__ void load(int set, const double* st, int s) {
+    const int ha = (s / 4) * (C::kABoxBytes / 8), hb = (s / 4) * 256;
+    s %= 4;
 #pragma unroll
     for (int mi = 0; mi < C::kFragM; ++mi)
 #pragma unroll
-      for (int h = 0; h < 2; ++h) fa[set][mi][h] = st[a_off[s] + 256 * mi + 128 * h];
+      for (int h = 0; h < 2; ++h) fa[set][mi][h] = st[a_off[s] + ha + 256 * mi + 128 * h];
 #pragma unroll
-    for (int ni = 0; ni < C::kFragN; ++ni) fb[set][ni][0] = st[(ni % 2 ? b_off[s] ^ 8 : b_off[s]) + 256 * (ni / 2)];
+    for (int ni = 0; ni < C::kFragN; ++ni) fb[set][ni][0] = st[(ni % 2 ? b_off[s] ^ 8 : b_off[s]) + hb + (C::kBBoxBytes / 8) * (ni / 2)];
   }
   // The first k tile's step 0, once it has landed.
   __device__ __forceinline__ void start() {
@@ -172,12 +184,12 @@ struct DmmaWarp {
 #endif
 
 // ---- one block per C tile ---------------------------------------------------------------------
-template <int STAGES>
-__global__ void __launch_bounds__(Config<STAGES>::kThreads, 1)
+template <int STAGES, int KD>
+__global__ void __launch_bounds__(Config<STAGES, KD>::kThreads, 1)
     kernel_tma(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
                double* __restrict__ c, int M, int N, int K) {
 #if KL_ARCH_AT_LEAST(90)  // TMA, mbarrier and DMMA; compiled for older targets as an empty kernel
-  using C = Config<STAGES>;
+  using C = Config<STAGES, KD>;
   extern __shared__ __align__(1024) unsigned char smem_raw[];
   const unsigned smem = static_cast<unsigned>(__cvta_generic_to_shared(smem_raw));
   const unsigned full0 = smem + C::kBarrierOffset, empty0 = full0 + 8 * STAGES;
@@ -235,12 +247,12 @@ __global__ void __launch_bounds__(Config<STAGES>::kThreads, 1)
 // the run's end), the fragments flowing across segments as across k tiles, and store each
 // segment from registers: a whole tile into C, a partial one into the block's workspace slot
 // (gemm_plan::stream_slot), which stream_k_fixup adds in k order.
-template <int STAGES>
-__global__ void __launch_bounds__(Config<STAGES>::kThreads, 1)
+template <int STAGES, int KD>
+__global__ void __launch_bounds__(Config<STAGES, KD>::kThreads, 1)
     kernel_stream(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
                   double* __restrict__ c, double* __restrict__ partials, int M, int N, gemm_plan::StreamKInt p) {
 #if KL_ARCH_AT_LEAST(90)
-  using C = Config<STAGES>;
+  using C = Config<STAGES, KD>;
   extern __shared__ __align__(1024) unsigned char smem_raw[];
   const unsigned smem = static_cast<unsigned>(__cvta_generic_to_shared(smem_raw));
   const unsigned full0 = smem + C::kBarrierOffset, empty0 = full0 + 8 * STAGES;
@@ -313,8 +325,8 @@ __global__ void __launch_bounds__(Config<STAGES>::kThreads, 1)
 }
 
 // ---- host side ------------------------------------------------------------------------------
-template <int STAGES>
-constexpr auto kernel_for = kernel_tma<STAGES>;
+template <int STAGES, int KD>
+constexpr auto kernel_for = kernel_tma<STAGES, KD>;
 
 // The fallback where TMA cannot describe the product: gemm11_pf's 128² tile.
 struct Fallback {
@@ -325,81 +337,83 @@ struct Fallback {
 // Whether TMA applies: 16-byte row pitches (K and N even) and 16-byte aligned A and B.
 inline bool tma_ok(const GemmArgs<double>& g) { return g.K % 2 == 0 && g.N % 2 == 0 && aligned16(g.A) && aligned16(g.B); }
 
-template <int STAGES>
+template <int STAGES, int KD>
 void prepare() {
-  allow_smem(Config<STAGES>::kSmemBytes, {kernel_for<STAGES>});
+  allow_smem(Config<STAGES, KD>::kSmemBytes, {kernel_for<STAGES, KD>});
   Fallback::prepare();
   (void)hopper::tensor_map_encoder();  // ask the driver once, outside any timed launch
 }
 
 // Encodes the maps on the host (by value into the kernel's parameters) and launches one block per
 // C tile, in slabs of at most 65535 tile rows (launch_tiled).
-template <int STAGES>
+template <int STAGES, int KD>
 void launch(const GemmArgs<double>& g, cudaStream_t s) {
-  using C = Config<STAGES>;
+  using C = Config<STAGES, KD>;
   if (!tma_ok(g)) return Fallback::launch(g, s);
-  const CUtensorMap map_b = hopper::encode_map(g.B, g.K, g.N, 16, 16, CU_TENSOR_MAP_SWIZZLE_128B);
+  const CUtensorMap map_b = hopper::encode_map(g.B, g.K, g.N, C::BK, 16, CU_TENSOR_MAP_SWIZZLE_128B);
   launch_tiled(g, C::BM, C::BN, [&](dim3 grid, const double* A, double* Cp, int M) {
-    const CUtensorMap map_a = hopper::encode_map(A, M, g.K, C::BM, C::BK, CU_TENSOR_MAP_SWIZZLE_128B);
-    kernel_for<STAGES><<<grid, C::kThreads, C::kSmemBytes, s>>>(map_a, map_b, Cp, M, g.N, g.K);
+    const CUtensorMap map_a = hopper::encode_map(A, M, g.K, C::BM, 16, CU_TENSOR_MAP_SWIZZLE_128B);
+    kernel_for<STAGES, KD><<<grid, C::kThreads, C::kSmemBytes, s>>>(map_a, map_b, Cp, M, g.N, g.K);
   });
 }
 
-template <int STAGES>
+template <int STAGES, int KD>
 GemmVariant<double> variant(std::string_view name) {
   return {.info = {name, "beyond the documents",
                    "Hopper: gemm11_pf's DMMA tile fed by TMA (a producer warpgroup, an mbarrier ring, 128-byte "
                    "swizzled boxes read in a conflict-free k order); the DMMA warps only load fragments and multiply"},
-          .needs = {.compute_capability = 90, .feature = kFeatureTmaDmma, .shared_bytes = Config<STAGES>::kSmemBytes,
-                    .kernel = reinterpret_cast<const void*>(kernel_for<STAGES>)},
-          .launch = launch<STAGES>,
-          .prepare = prepare<STAGES>};
+          .needs = {.compute_capability = 90, .feature = kFeatureTmaDmma, .shared_bytes = Config<STAGES, KD>::kSmemBytes,
+                    .kernel = reinterpret_cast<const void*>(kernel_for<STAGES, KD>)},
+          .launch = launch<STAGES, KD>,
+          .prepare = prepare<STAGES, KD>};
 }
 
 // Stream-K: the plan over the device's SMs (one block per SM), then the fixup; the partial tiles
 // in g.workspace (stream_workspace). Where TMA cannot describe the product, the plan has no
 // stream part, or a count the kernel takes in int would overflow, it runs as launch does.
-template <int STAGES>
-constexpr auto stream_kernel_for = kernel_stream<STAGES>;
+template <int STAGES, int KD>
+constexpr auto stream_kernel_for = kernel_stream<STAGES, KD>;
 // Only the part-empty last wave is streamed: every SM runs its whole tiles as the unsplit kernel
 // does, then under one tile of the last wave's k tiles, so the partial tiles (and the fixup's
 // reads) are the last wave's alone (docs/sgemm-ladder.md, "gemm14 stream-K").
-inline gemm_plan::StreamK stream_plan(GemmShape sh) {
-  return gemm_plan::stream_k_plan(sh, 128, 128, 16, sm_count(), gemm_plan::StreamPart::last_wave);
+template <int KD>
+gemm_plan::StreamK stream_plan(GemmShape sh) {
+  return gemm_plan::stream_k_plan(sh, 128, 128, KD, sm_count(), gemm_plan::StreamPart::last_wave);
 }
-inline std::size_t stream_workspace(GemmShape sh) {
-  return gemm_plan::stream_k_workspace(stream_plan(sh), 128, 128, sizeof(double));
+template <int KD>
+std::size_t stream_workspace(GemmShape sh) {
+  return gemm_plan::stream_k_workspace(stream_plan<KD>(sh), 128, 128, sizeof(double));
 }
-template <int STAGES>
+template <int STAGES, int KD>
 void prepare_stream() {
-  prepare<STAGES>();
-  allow_smem(Config<STAGES>::kSmemBytes, {stream_kernel_for<STAGES>});
+  prepare<STAGES, KD>();
+  allow_smem(Config<STAGES, KD>::kSmemBytes, {stream_kernel_for<STAGES, KD>});
 }
-template <int STAGES>
+template <int STAGES, int KD>
 void launch_stream(const GemmArgs<double>& g, cudaStream_t s) {
-  using C = Config<STAGES>;
-  const gemm_plan::StreamK p = stream_plan({g.M, g.N, g.K});
+  using C = Config<STAGES, KD>;
+  const gemm_plan::StreamK p = stream_plan<KD>({g.M, g.N, g.K});
   gemm_plan::StreamKInt pi;
-  if (!tma_ok(g) || p.tail_iters == 0 || !gemm_plan::stream_k_int(p, pi)) return launch<STAGES>(g, s);
-  const CUtensorMap map_a = hopper::encode_map(g.A, g.M, g.K, C::BM, C::BK, CU_TENSOR_MAP_SWIZZLE_128B);
-  const CUtensorMap map_b = hopper::encode_map(g.B, g.K, g.N, 16, 16, CU_TENSOR_MAP_SWIZZLE_128B);
+  if (!tma_ok(g) || p.tail_iters == 0 || !gemm_plan::stream_k_int(p, pi)) return launch<STAGES, KD>(g, s);
+  const CUtensorMap map_a = hopper::encode_map(g.A, g.M, g.K, C::BM, 16, CU_TENSOR_MAP_SWIZZLE_128B);
+  const CUtensorMap map_b = hopper::encode_map(g.B, g.K, g.N, C::BK, 16, CU_TENSOR_MAP_SWIZZLE_128B);
   double* partials = static_cast<double*>(g.workspace);
-  stream_kernel_for<STAGES><<<static_cast<unsigned>(p.blocks), C::kThreads, C::kSmemBytes, s>>>(map_a, map_b, g.C, partials,
+  stream_kernel_for<STAGES, KD><<<static_cast<unsigned>(p.blocks), C::kThreads, C::kSmemBytes, s>>>(map_a, map_b, g.C, partials,
                                                                                                g.M, g.N, pi);
   KL_CHECK_LAUNCH();
   stream_k_fixup<double, C::BM, C::BN, 1><<<dim3(static_cast<unsigned>(p.tail_tiles), kFixupParts), 256, 0, s>>>(
       partials, g.C, g.M, g.N, pi);
   KL_CHECK_LAUNCH();
 }
-template <int STAGES>
+template <int STAGES, int KD>
 GemmVariant<double> variant_stream(std::string_view name) {
-  GemmVariant<double> v = variant<STAGES>(name);
+  GemmVariant<double> v = variant<STAGES, KD>(name);
   v.info.lesson = "gemm14 as stream-K: one block per SM, each the same number of k tiles across tile boundaries; "
                   "segments stored from registers, partial tiles added in k order by a fixup (no atomics)";
-  v.needs.kernel = reinterpret_cast<const void*>(stream_kernel_for<STAGES>);
-  v.launch = launch_stream<STAGES>;
-  v.prepare = prepare_stream<STAGES>;
-  v.workspace_bytes = stream_workspace;
+  v.needs.kernel = reinterpret_cast<const void*>(stream_kernel_for<STAGES, KD>);
+  v.launch = launch_stream<STAGES, KD>;
+  v.prepare = prepare_stream<STAGES, KD>;
+  v.workspace_bytes = stream_workspace<KD>;
   return v;
 }
 

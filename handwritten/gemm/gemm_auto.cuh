@@ -101,8 +101,8 @@ static_assert(DmmaLarge::BM == gemm_plan::kG11Bm && DmmaLarge::BN == gemm_plan::
               "gemm_plan's stream-K rule for gemm11 is this tile's");
 #if defined(KL_BUILD_SM90A)
 using Gemm13 = gemm13::R232At;  // gemm13's fastest form in the list (sm_90a builds only)
-constexpr int kGemm14Stages = 6;  // gemm14's configuration in the list
-using Gemm14 = gemm14::Config<kGemm14Stages>;
+constexpr int kGemm14Stages = 3, kGemm14Depth = 32;  // gemm14's configuration in the list
+using Gemm14 = gemm14::Config<kGemm14Stages, kGemm14Depth>;
 #endif
 inline const Here& here() {
   static const Here h = [] {
@@ -116,7 +116,7 @@ inline const Here& here() {
 #if defined(KL_BUILD_SM90A)
     r.tma = r.huge && kernel_runs_here(reinterpret_cast<const void*>(gemm13::kernel_for<Gemm13>), 90) &&
             Gemm13::kSmemBytes <= device_smem_optin();
-    r.tma_dmma = r.dmma_large && kernel_runs_here(reinterpret_cast<const void*>(gemm14::kernel_for<kGemm14Stages>), 90) &&
+    r.tma_dmma = r.dmma_large && kernel_runs_here(reinterpret_cast<const void*>(gemm14::kernel_for<kGemm14Stages, kGemm14Depth>), 90) &&
                  Gemm14::kSmemBytes <= device_smem_optin();
 #endif
     return r;
@@ -212,8 +212,8 @@ void run(Choice c, const GemmArgs<T>& g, cudaStream_t s) {
       case Step::g11_128pf: return gemm11_pf::launch<128, 128, 16, 64, 32, 4, 4>(g, s);
       case Step::g11_stream: return gemm11_pf::launch_stream<128, 128, 16, 64, 32, 4, 4>(g, s);
 #if defined(KL_BUILD_SM90A)
-      case Step::g14: return gemm14::launch<kGemm14Stages>(g, s);
-      case Step::g14_stream: return gemm14::launch_stream<kGemm14Stages>(g, s);
+      case Step::g14: return gemm14::launch<kGemm14Stages, kGemm14Depth>(g, s);
+      case Step::g14_stream: return gemm14::launch_stream<kGemm14Stages, kGemm14Depth>(g, s);
 #endif
       case Step::shallow: return gemm_shallow_k::launch<double>(g, s);
       default: break;
@@ -444,7 +444,7 @@ void prepare() {
   } else {
     if (h.dmma_large) gemm11_pf::prepare_stream<128, 128, 16, 64, 32, 4, 4>();  // unsplit and stream-K
 #if defined(KL_BUILD_SM90A)
-    if (h.tma_dmma) gemm14::prepare_stream<kGemm14Stages>();  // unsplit and stream-K
+    if (h.tma_dmma) gemm14::prepare_stream<kGemm14Stages, kGemm14Depth>();  // unsplit and stream-K
 #endif
     gemm11_pf::prepare<64, 64, 16, 32, 32, 4, 8>();
     gemm11::prepare<64, 64, 16, 32, 32, 4, 8>();
@@ -473,7 +473,7 @@ std::size_t workspace_bytes(GemmShape sh) {
   } else if (gemm_plan::g11_stream_pays(sh, sm_count())) {  // gemm11's and gemm14's stream-K (where the tile fits)
     bytes = std::max(bytes, gemm11_pf::stream_workspace<128, 128, 16, 64, 32, 4, 4>(sh));
 #if defined(KL_BUILD_SM90A)
-    bytes = std::max(bytes, gemm14::stream_workspace(sh));
+    bytes = std::max(bytes, gemm14::stream_workspace<kGemm14Depth>(sh));
 #endif
   }
   return bytes;

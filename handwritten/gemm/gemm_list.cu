@@ -81,14 +81,14 @@ GemmVariant<double> gemm11_pf_stream_at() {
       keep_name(std::string(C::name("gemm11_dmma")) + "_pf_streamk"));
 }
 #if defined(KL_BUILD_SM90A)
-template <int STAGES>
+template <int STAGES, int KD>
 GemmVariant<double> gemm14_at() {
-  return gemm14::variant<STAGES>(DmmaTile<128, 128, 16, 64, 32, STAGES, 4>::name("gemm14_dmma_tma"));
+  return gemm14::variant<STAGES, KD>(DmmaTile<128, 128, KD, 64, 32, STAGES, 4>::name("gemm14_dmma_tma"));
 }
-template <int STAGES>
+template <int STAGES, int KD>
 GemmVariant<double> gemm14_stream_at() {
-  return gemm14::variant_stream<STAGES>(
-      keep_name(std::string(DmmaTile<128, 128, 16, 64, 32, STAGES, 4>::name("gemm14_dmma_tma")) + "_streamk"));
+  return gemm14::variant_stream<STAGES, KD>(
+      keep_name(std::string(DmmaTile<128, 128, KD, 64, 32, STAGES, 4>::name("gemm14_dmma_tma")) + "_streamk"));
 }
 #endif
 template <class C>
@@ -170,8 +170,8 @@ void append_last_steps(std::vector<GemmVariant<T>>& v) {
     v.push_back(gemm11_splitk_at<DmmaTile<128, 128, 16, 64, 32, 4, 8>>());
 #if defined(KL_BUILD_SM90A)
     // gemm14 (sm_90a, as gemm13): the 128² DMMA tile fed by TMA, its copies out of the DMMA warps
-    v.push_back(gemm14_at<6>());
-    v.push_back(gemm14_stream_at<6>());  // ... as stream-K: every SM the same k tiles
+    v.push_back(gemm14_at<3, 32>());
+    v.push_back(gemm14_stream_at<3, 32>());  // ... as stream-K: every SM the same k tiles
 #endif
   }
   v.push_back(gemm_thin_k::variant<T>());  // no tiles for a thin K (gemm_auto's pick at K <= 4)

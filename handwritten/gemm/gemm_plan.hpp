@@ -505,12 +505,11 @@ inline std::size_t g13_stream_workspace(GemmShape sh, long long sms, std::size_t
 constexpr int kG11Bm = 128, kG11Bn = 128;
 inline bool g11_stream_pays(GemmShape sh, long long sms) { return stream_pays(sh, kG11Bm, kG11Bn, sms); }
 // gemm14's stream-K form is measured before its unsplit form, so that tune's margin is on its
-// side, where the k loop is at least kStreamFirstKTiles of the tile's k tiles (16 deep) long:
-// there the fixup, one partial tile per cut tile whatever K is, is small beside the k loops the
-// part-empty last wave leaves idle. Shallower, the fixup can cost more than the wave saves
-// (docs/sgemm-ladder.md, "tune's order").
-constexpr int kG11Bk = 16, kStreamFirstKTiles = 64;
-inline bool g14_stream_first(GemmShape sh) { return div_up(sh.K, kG11Bk) >= kStreamFirstKTiles; }
+// side, where K is at least kStreamFirstK: there the fixup, one partial tile per cut tile
+// whatever K is, is small beside the k loops the part-empty last wave leaves idle. Shallower, the
+// fixup can cost more than the wave saves (docs/sgemm-ladder.md, "tune's order").
+constexpr int kStreamFirstK = 1024;
+inline bool g14_stream_first(GemmShape sh) { return sh.K >= kStreamFirstK; }
 // Every step gemm_auto may run for a tiled product (float: `dbl` false; double on the FP64
 // tensor cores: true).
 inline std::vector<StepChoice> auto_candidates(GemmShape sh, bool dbl, AutoFeatures f) {

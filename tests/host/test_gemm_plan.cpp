@@ -1049,10 +1049,8 @@ TEST_CASE("gemm_auto's candidates: what the device and the buffers allow, splits
       CHECK(first + (stream ? 2 : 1) == at(Step::g11_128pf));  // gemm14's forms, then the 128² tile
     }
   }
-  // gemm14's stream-K form first where the k loop is at least 64 k tiles deep (K >= 1024), its
-  // unsplit form first where shallower
-  CHECK_FALSE(g14_stream_first({4096, 4096, 1008}));
-  CHECK(g14_stream_first({4096, 4096, 1009}));  // 64 k tiles, the last one part-full
+  // gemm14's stream-K form first where K >= 1024, its unsplit form first where shallower
+  CHECK_FALSE(g14_stream_first({4096, 4096, 1023}));
   CHECK(g14_stream_first({4096, 4096, 1024}));
   CHECK(auto_shortlist({4096, 4096, 4096}, true, all).front().step == Step::g14_stream);
   CHECK(auto_shortlist({8192, 8192, 8192}, true, all).front().step == Step::g14_stream);
@@ -1070,7 +1068,7 @@ TEST_CASE("gemm_auto's candidates: what the device and the buffers allow, splits
     CHECK(l[1].step == Step::g14);
   }
   for (GemmShape sh : {GemmShape{4096, 4096, 4096}, GemmShape{3000, 3000, 3000}, GemmShape{6000, 6000, 6000},
-                       GemmShape{8192, 8192, 8192}, GemmShape{4096, 4096, 1024}, GemmShape{4096, 4096, 1008},
+                       GemmShape{8192, 8192, 8192}, GemmShape{4096, 4096, 1024}, GemmShape{4096, 4096, 1022},
                        GemmShape{1000, 1000, 1000}, GemmShape{2048, 2048, 2048}}) {
     const auto l = auto_shortlist(sh, true, all);
     const auto at = [&](Step st) { return std::find_if(l.begin(), l.end(), [st](StepChoice c) { return c.step == st; }) - l.begin(); };
