@@ -11,9 +11,9 @@
 // (hopper::release_read_slot). The DMMA warps wait on a barrier, load fragments and multiply,
 // nothing else; setmaxnreg moves registers from the producer warpgroup (40) to them (232).
 //
-// A slot holds a k tile of KD = 32 (3 slots, 192 KB): each wait for a full slot and each release,
-// with its proxy fence, is paid once per 32 k instead of per 16, which put gemm14 past cuBLAS at
-// 4096³ and 8192³ where 6 slots of 16 k did not (docs/sgemm-ladder.md, "gemm14").
+// A slot holds a k tile of KD = 32 (3 slots, 192 KB, as many bytes in flight as 6 of 16 k): each
+// wait for a full slot and each release, with its proxy fence, is paid once per 32 k instead of
+// per 16 (docs/sgemm-ladder.md, "A k tile of 32").
 //
 // TMA cannot pad a tile, so gemm11's conflict-free padding becomes TMA's 128-byte swizzle: A's
 // boxes are 128 rows × 16 k (one 128-byte row per m, one box per 16 k), B's 8 boxes of KD k × 16 n
