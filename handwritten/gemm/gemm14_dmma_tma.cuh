@@ -337,6 +337,17 @@ struct Fallback {
 // Whether TMA applies: 16-byte row pitches (K and N even) and 16-byte aligned A and B.
 inline bool tma_ok(const GemmArgs<double>& g) { return g.K % 2 == 0 && g.N % 2 == 0 && aligned16(g.A) && aligned16(g.B); }
 
+// The tensor maps both kernels read: A (rows × K) in boxes of BM rows × 16 k, one per 16 k of a
+// slot; B (K × N) in boxes of a slot's BK k × 16 n (Config's stage layout).
+template <class C>
+CUtensorMap map_a(const double* a, int rows, int K) {
+  return hopper::encode_map(a, rows, K, C::BM, 16, CU_TENSOR_MAP_SWIZZLE_128B);
+}
+template <class C>
+CUtensorMap map_b(const double* b, int K, int N) {
+  return hopper::encode_map(b, K, N, C::BK, 16, CU_TENSOR_MAP_SWIZZLE_128B);
+}
+
 template <int STAGES, int KD>
 void prepare() {
   allow_smem(Config<STAGES, KD>::kSmemBytes, {kernel_for<STAGES, KD>});
@@ -350,10 +361,9 @@ template <int STAGES, int KD>
 void launch(const GemmArgs<double>& g, cudaStream_t s) {
   using C = Config<STAGES, KD>;
   if (!tma_ok(g)) return Fallback::launch(g, s);
-  const CUtensorMap map_b = hopper::encode_map(g.B, g.K, g.N, C::BK, 16, CU_TENSOR_MAP_SWIZZLE_128B);
+  const CUtensorMap mb = map_b<C>(g.B, g.K, g.N);
   launch_tiled(g, C::BM, C::BN, [&](dim3 grid, const double* A, double* Cp, int M) {
-    const CUtensorMap map_a = hopper::encode_map(A, M, g.K, C::BM, 16, CU_TENSOR_MAP_SWIZZLE_128B);
-    kernel_for<STAGES, KD><<<grid, C::kThreads, C::kSmemBytes, s>>>(map_a, map_b, Cp, M, g.N, g.K);
+    kernel_for<STAGES, KD><<<grid, C::kThreads, C::kSmemBytes, s>>>(map_a<C>(A, M, g.K), mb, Cp, M, g.N, g.K);
   });
 }
 
@@ -395,11 +405,9 @@ void launch_stream(const GemmArgs<double>& g, cudaStream_t s) {
   const gemm_plan::StreamK p = stream_plan<KD>({g.M, g.N, g.K});
   gemm_plan::StreamKInt pi;
   if (!tma_ok(g) || p.tail_iters == 0 || !gemm_plan::stream_k_int(p, pi)) return launch<STAGES, KD>(g, s);
-  const CUtensorMap map_a = hopper::encode_map(g.A, g.M, g.K, C::BM, 16, CU_TENSOR_MAP_SWIZZLE_128B);
-  const CUtensorMap map_b = hopper::encode_map(g.B, g.K, g.N, C::BK, 16, CU_TENSOR_MAP_SWIZZLE_128B);
   double* partials = static_cast<double*>(g.workspace);
-  stream_kernel_for<STAGES, KD><<<static_cast<unsigned>(p.blocks), C::kThreads, C::kSmemBytes, s>>>(map_a, map_b, g.C, partials,
-                                                                                               g.M, g.N, pi);
+  stream_kernel_for<STAGES, KD><<<static_cast<unsigned>(p.blocks), C::kThreads, C::kSmemBytes, s>>>(
+      map_a<C>(g.A, g.M, g.K), map_b<C>(g.B, g.K, g.N), g.C, partials, g.M, g.N, pi);
   KL_CHECK_LAUNCH();
   stream_k_fixup<double, C::BM, C::BN, 1><<<dim3(static_cast<unsigned>(p.tail_tiles), kFixupParts), 256, 0, s>>>(
       partials, g.C, g.M, g.N, pi);
