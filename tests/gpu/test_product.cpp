@@ -55,6 +55,22 @@ void check_bitwise_equal(const std::vector<T>& a, const std::vector<T>& b) {
   CHECK(differ == 0);
 }
 
+// A stream-K form is named as its unsplit tile plus "_streamk": that tile's name, or "" for
+// any other variant.
+std::string unsplit_name_of(const std::string& name) {
+  const std::string suffix = "_streamk";
+  if (name.size() <= suffix.size() || name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0) return "";
+  return name.substr(0, name.size() - suffix.size());
+}
+
+// The variant of `list` named `name`; the test fails where there is none (`why` says whose).
+template <class T>
+const GemmVariant<T>& variant_named(const std::vector<GemmVariant<T>>& list, const std::string& name, const std::string& why) {
+  const auto it = std::find_if(list.begin(), list.end(), [&](const GemmVariant<T>& v) { return v.info.name == name; });
+  REQUIRE_MESSAGE(it != list.end(), why << ": no variant named " << name);
+  return *it;
+}
+
 }  // namespace
 
 TEST_CASE_TEMPLATE("the GPU fp64 product reference agrees with the host one", T, float, double) {
@@ -185,8 +201,7 @@ std::string tma_fallback(const std::string& name) {
   return "";
 }
 bool same_sum_as_fallback(const std::string& name) {
-  const bool stream = name.size() > 8 && name.compare(name.size() - 8, 8, "_streamk") == 0;
-  return !stream && name.rfind("gemm14_", 0) != 0;
+  return unsplit_name_of(name).empty() && name.rfind("gemm14_", 0) != 0;
 }
 TEST_CASE_TEMPLATE("vector paths and their unaligned fallbacks agree bitwise", T, float, double) {
   const int M = 67, N = 132, K = 68;  // N, K multiples of 4: the aligned run takes the fast path
@@ -216,9 +231,7 @@ TEST_CASE_TEMPLATE("vector paths and their unaligned fallbacks agree bitwise", T
       check_bitwise_equal(run_at(v, 0), shifted);
       continue;
     }
-    const auto f = std::find_if(list.begin(), list.end(), [&](const GemmVariant<T>& u) { return u.info.name == fallback; });
-    REQUIRE_MESSAGE(f != list.end(), "the fallback step is not in the list: " << fallback);
-    check_bitwise_equal(run_at(*f, 1), shifted);
+    check_bitwise_equal(run_at(variant_named(list, fallback, std::string(v.info.name) + "'s fallback"), 1), shifted);
     if (same_sum_as_fallback(std::string(v.info.name))) check_bitwise_equal(run_at(v, 0), shifted);
   }
 }
@@ -360,7 +373,6 @@ TEST_CASE_TEMPLATE("gemm_auto: the model's step before tune and the measured one
 TEST_CASE_TEMPLATE("stream-K forms equal their unsplit tile exactly, run after run", T, float, double) {
   if (quick() >= 2) return;
   const auto list = gemm_handwritten<T>();
-  const std::string suffix = "_streamk";
   for (Shape s : std::vector<Shape>{{4097, 4094, 130}, {2048, 2048, 1024}}) {
     CAPTURE(s.M);
     CAPTURE(s.N);
@@ -376,12 +388,9 @@ TEST_CASE_TEMPLATE("stream-K forms equal their unsplit tile exactly, run after r
     KL_CUDA_CHECK(cudaMemcpy(dB.get(), B.data(), kn * sizeof(T), cudaMemcpyHostToDevice));
     int checked = 0;
     for (const GemmVariant<T>& v : list) {
-      const std::string name(v.info.name);
-      if (name.size() <= suffix.size() || name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0) continue;
-      const std::string unsplit_name = name.substr(0, name.size() - suffix.size());
-      const auto unsplit =
-          std::find_if(list.begin(), list.end(), [&](const GemmVariant<T>& o) { return o.info.name == unsplit_name; });
-      REQUIRE_MESSAGE(unsplit != list.end(), name << " has no unsplit tile named " << unsplit_name);
+      const std::string name(v.info.name), unsplit_name = unsplit_name_of(name);
+      if (unsplit_name.empty()) continue;
+      const GemmVariant<T>& unsplit = variant_named(list, unsplit_name, name + "'s unsplit tile");
       if (!check_on_this_device(v.needs).empty()) continue;
       CAPTURE(name);
       auto run = [&](const GemmVariant<T>& w) {
@@ -391,7 +400,7 @@ TEST_CASE_TEMPLATE("stream-K forms equal their unsplit tile exactly, run after r
         KL_CUDA_CHECK(cudaMemset(dC.get(), 0xff, mn * sizeof(T)));
         return run_once(w, {dA.get(), dB.get(), dC.get(), s.M, s.N, s.K, ws.get()}, mn);
       };
-      const std::vector<T> want = run(*unsplit);
+      const std::vector<T> want = run(unsplit);
       for (int r = 0; r < 4; ++r) {
         CAPTURE(r);
         check_bitwise_equal(run(v), want);
