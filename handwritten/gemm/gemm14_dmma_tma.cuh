@@ -55,7 +55,7 @@ inline constexpr std::string_view kFeatureTmaDmma = "TMA (cp.async.bulk.tensor),
 template <int STAGES_, int BK_>
 struct Config {
   static constexpr int BM = 128, BN = 128, BK = BK_, WM = 64, WN = 32, STAGES = STAGES_;
-  static constexpr int kHalves = BK / 16;  // 16-deep k parts of a stage (one A box each)
+  static constexpr int kKParts = BK / 16;  // 16-deep k parts of a stage (one A box each)
   static constexpr int kSteps = BK / 4;  // m16n8k4 steps per k tile
   static constexpr int kFragM = WM / 16, kFragN = WN / 8, kWarpsN = BN / WN;
   static constexpr int kConsumerWarps = (BM / WM) * kWarpsN, kConsumers = 32 * kConsumerWarps;
@@ -64,8 +64,10 @@ struct Config {
   static_assert(kConsumers * kRegsConsumer + 128 * kRegsProducer <= 65536, "the register file");
   // One stage: A's boxes (BM rows of 16 doubles, 128 bytes each, one per 16 k), then B's boxes (BK
   // rows of 16 doubles, one per 16 n: a box's 16-k parts lie one after the other).
-  static constexpr int kABoxBytes = BM * 16 * 8, kABytes = kHalves * kABoxBytes, kBBoxes = BN / 16, kBBoxBytes = BK * 16 * 8;
+  static constexpr int kABoxBytes = BM * 16 * 8, kABytes = kKParts * kABoxBytes, kBBoxes = BN / 16, kBBoxBytes = BK * 16 * 8;
   static constexpr int kStageBytes = kABytes + kBBoxes * kBBoxBytes;
+  // Within a B box, one 16-deep k part: 16 rows of 16 doubles.
+  static constexpr int kBPartDoubles = 16 * 16;
   static_assert(BK % 16 == 0 && kABoxBytes % 1024 == 0 && kBBoxBytes % 1024 == 0, "128-byte swizzled boxes, 1024-byte aligned");
   using Staged = StagedTile<double, BM, BN, kConsumers>;
   // The epilogue's C tile reuses the ring; the barriers lie past both.
@@ -104,7 +106,7 @@ __device__ __forceinline__ void fill(const CUtensorMap* map_a, const CUtensorMap
   const unsigned full = full0 + 8 * s, stage = smem + s * C::kStageBytes;
   mbar_arrive_expect_tx(full, C::kStageBytes);  // whole boxes: the zero fill counts too
 #pragma unroll
-  for (int h = 0; h < C::kHalves; ++h) tma_load_2d(stage + h * C::kABoxBytes, map_a, full, k0 + 16 * h, row0);
+  for (int h = 0; h < C::kKParts; ++h) tma_load_2d(stage + h * C::kABoxBytes, map_a, full, k0 + 16 * h, row0);
 #pragma unroll
   for (int i = 0; i < C::kBBoxes; ++i) tma_load_2d(stage + C::kABytes + i * C::kBBoxBytes, map_b, full, col0 + 16 * i, k0);
 }
@@ -138,7 +140,7 @@ struct DmmaWarp {
   // k 16·(s / 4) + dmma_tma_k(s % 4, q). B's odd fragments lie at column 8 + g of the same box:
   // chunk ^ 4, offset ^ 8.
   __device__ __forceinline__ void load(int set, const double* st, int s) {
-    const int ha = (s / 4) * (C::kABoxBytes / 8), hb = (s / 4) * 256;
+    const int ha = (s / 4) * (C::kABoxBytes / 8), hb = (s / 4) * C::kBPartDoubles;
     s %= 4;
 #pragma unroll
     for (int mi = 0; mi < C::kFragM; ++mi)
