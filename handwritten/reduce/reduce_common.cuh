@@ -116,23 +116,26 @@ struct Products {
 //
 // Vector path: the body is read as 16-byte vectors, kUnroll of them per round at a distance of
 // `threads` vectors, all loads issued before any combine: kUnroll·16 bytes in flight per thread
-// and array, and L = kUnroll·width independent accumulators so no combine waits for the previous
-// one. The elements before the first 16-byte boundary (head) and after the last whole vector
+// and array. The accumulators are kGroups groups of one vector's width (L = kGroups·width), vector
+// u of a round going to group u mod kGroups: with kGroups = kUnroll (the default) no combine waits
+// for the previous one; fewer groups leave registers for more loads in flight (reduce10). The elements before the first 16-byte boundary (head) and after the last whole vector
 // (tail), fewer than 2·width in all, are taken one each by the first threads (several each when
 // there are fewer threads than that, as in a small group of lanes).
-// Element path (the terms cannot be read as vectors): L elements per round at a distance of
-// `threads`, one per accumulator.
+// Element path (the terms cannot be read as vectors): kUnroll·width elements per round at a
+// distance of `threads`, element l to accumulator l mod L.
 //
-// Rounding: each accumulator folds at most ceil(n / (threads·L)) rounds, accumulator 0 also
-// ceil(2·(width - 1) / threads) head/tail elements, and the L accumulators are folded pairwise
-// (log2(L) levels). See fold_depth.
-template <unsigned kUnroll, class Op, class Terms>
+// Rounding: each accumulator folds kUnroll / kGroups terms in each of at most
+// ceil(n / (threads·kUnroll·width)) rounds, accumulator 0 also ceil(2·(width - 1) / threads)
+// head/tail elements, and the L accumulators are folded pairwise (log2(L) levels). See fold_depth.
+template <unsigned kUnroll, class Op, unsigned kGroups = kUnroll, class Terms>
 __device__ __forceinline__ typename Terms::value_type thread_fold_vectorized(const Terms& terms, std::size_t n,
                                                                              std::size_t thread, std::size_t threads) {
   using T = typename Terms::value_type;
   constexpr unsigned W = kVec<T>;
-  constexpr unsigned L = kUnroll * W;
+  constexpr unsigned L = kGroups * W;   // accumulators
+  constexpr unsigned R = kUnroll * W;   // terms per thread per round
   static_assert((kUnroll & (kUnroll - 1)) == 0, "the fold is a pairwise tree");
+  static_assert(kGroups >= 1 && kUnroll % kGroups == 0, "each group takes the same number of vectors a round");
   T acc[L];
 #pragma unroll
   for (unsigned l = 0; l < L; ++l) acc[l] = Op::identity();
@@ -151,7 +154,8 @@ __device__ __forceinline__ typename Terms::value_type thread_fold_vectorized(con
 #pragma unroll
       for (unsigned u = 0; u < kUnroll; ++u)
 #pragma unroll
-        for (unsigned k = 0; k < W; ++k) acc[u * W + k] = Op::combine(acc[u * W + k], Op::term(Terms::lane(v[u], k)));
+        for (unsigned k = 0; k < W; ++k)
+          acc[(u % kGroups) * W + k] = Op::combine(acc[(u % kGroups) * W + k], Op::term(Terms::lane(v[u], k)));
     }
     // The last, partial round: at most kUnroll - 1 vectors left, one per accumulator group.
 #pragma unroll
@@ -159,7 +163,8 @@ __device__ __forceinline__ typename Terms::value_type thread_fold_vectorized(con
       if (j + u * threads < nvec) {
         const typename Terms::Loaded v = terms.load(head, j + u * threads);
 #pragma unroll
-        for (unsigned k = 0; k < W; ++k) acc[u * W + k] = Op::combine(acc[u * W + k], Op::term(Terms::lane(v, k)));
+        for (unsigned k = 0; k < W; ++k)
+          acc[(u % kGroups) * W + k] = Op::combine(acc[(u % kGroups) * W + k], Op::term(Terms::lane(v, k)));
       }
     }
     const std::size_t edges = head + (n - body_end);
@@ -167,16 +172,16 @@ __device__ __forceinline__ typename Terms::value_type thread_fold_vectorized(con
       acc[0] = Op::combine(acc[0], Op::term(terms.element(e < head ? e : body_end + (e - head))));
   } else {
     std::size_t i = thread;
-    for (; i + (L - 1) * threads < n; i += L * threads) {
-      T v[L];
+    for (; i + (R - 1) * threads < n; i += R * threads) {
+      T v[R];
 #pragma unroll
-      for (unsigned l = 0; l < L; ++l) v[l] = terms.element(i + l * threads);
+      for (unsigned l = 0; l < R; ++l) v[l] = terms.element(i + l * threads);
 #pragma unroll
-      for (unsigned l = 0; l < L; ++l) acc[l] = Op::combine(acc[l], Op::term(v[l]));
+      for (unsigned l = 0; l < R; ++l) acc[l % L] = Op::combine(acc[l % L], Op::term(v[l]));
     }
 #pragma unroll
-    for (unsigned l = 0; l + 1 < L; ++l)
-      if (i + l * threads < n) acc[l] = Op::combine(acc[l], Op::term(terms.element(i + l * threads)));
+    for (unsigned l = 0; l + 1 < R; ++l)
+      if (i + l * threads < n) acc[l % L] = Op::combine(acc[l % L], Op::term(terms.element(i + l * threads)));
   }
 
   // The pairwise tree, level by level (half = L/2, L/4, ..., 1). Both loops have constant trip
@@ -308,19 +313,19 @@ unsigned vectorized_grid(std::size_t n) {
 
 // Rounding depth of thread_fold_vectorized over n terms with `threads` threads: the rounds per
 // accumulator, the head/tail elements of accumulator 0, the pairwise fold of the accumulators.
-template <class T, unsigned kUnroll>
+template <class T, unsigned kUnroll, unsigned kGroups = kUnroll>
 double fold_depth(std::size_t n, std::size_t threads) {
-  constexpr std::size_t lanes = std::size_t{kUnroll} * kVec<T>;
-  const std::size_t rounds = ceil_div(n, threads * lanes);
+  constexpr std::size_t per_round = std::size_t{kUnroll} * kVec<T>;
+  const std::size_t rounds = ceil_div(n, threads * per_round);
   const std::size_t edges = ceil_div(2 * (std::size_t{kVec<T>} - 1), threads);
-  return static_cast<double>(rounds + edges) + log2_exact(lanes);
+  return static_cast<double>(rounds * (kUnroll / kGroups) + edges) + log2_exact(std::size_t{kGroups} * kVec<T>);
 }
 
 // Rounding depth of one pass of thread_fold_vectorized + block_sum_shuffle over len values with
 // `grid` blocks.
-template <class T, unsigned kThreads, unsigned kUnroll>
+template <class T, unsigned kThreads, unsigned kUnroll, unsigned kGroups = kUnroll>
 double vectorized_pass_depth(std::size_t len, std::size_t grid) {
-  return fold_depth<T, kUnroll>(len, grid * kThreads) + block_sum_shuffle_levels<kThreads>();
+  return fold_depth<T, kUnroll, kGroups>(len, grid * kThreads) + block_sum_shuffle_levels<kThreads>();
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -9,6 +9,7 @@
 #include "handwritten/reduce/reduce7_vectorized_shuffle.cuh"
 #include "handwritten/reduce/reduce8_single_pass.cuh"
 #include "handwritten/reduce/reduce9_pdl.cuh"
+#include "handwritten/reduce/reduce10_wide_blocks.cuh"
 #include "handwritten/reduce/reduce_atomic_serial_block.cuh"
 #include "handwritten/reduce/reduce_atomic_tree.cuh"
 
@@ -29,6 +30,7 @@ std::vector<ReduceVariant<T>> reduce_handwritten() {
       reduce8::variant<T>(),
       reduce9::variant<T>(),
       reduce9::variant_even_share<T>(),
+      reduce10::variant<T>(),
   };
 }
 
