@@ -13,9 +13,9 @@
 // The stand-alone sweep that picked this shape (threads per block 128 to 1024, 2 to 8 loads a
 // round, 1 to 4 accumulator groups, grid-stride or CUB's even share, four load forms), each
 // configuration timed interleaved with cub::DeviceReduce::Sum with L2 emptied before each sample,
-// found the block size to be what mattered: at equal loads in flight, 256, 512 and 1024 threads a
-// block in that order, the load forms and the split of the array not at all (docs/rows-and-dot.md
-// has the figures and their file).
+// found the block size to be what mattered: at the same threads per SM and loads in flight, 512
+// threads a block beat 256 and 1024 beat 512, while the load forms changed little and the even
+// share made it slower (docs/rows-and-dot.md has the figures and their files).
 //
 // The finishing block is reduce9's (PDL on compute capability 9.0 and newer, plain stream order
 // before it) over the 2 × SMs partials. Other GPUs: where an SM holds fewer than 2048 threads
