@@ -34,10 +34,7 @@ template <class T>
 __global__ void __launch_bounds__(kThreads, KL_MIN_BLOCKS(kThreads, kBlocksPerSm))
     dot3(const T* __restrict__ x, const T* __restrict__ y, T* __restrict__ out, std::size_t n) {
   using namespace reduce_detail;
-  const std::size_t thread = static_cast<std::size_t>(blockIdx.x) * kThreads + threadIdx.x;
-  T v = thread_fold_vectorized<kUnroll, Plus<T>>(Products<T>{x, y}, n, thread,
-                                                  static_cast<std::size_t>(gridDim.x) * kThreads);
-  v = block_sum_shuffle<kThreads>(v);
+  const T v = grid_block_sum<kThreads, kUnroll>(Products<T>{x, y}, n);
   if (threadIdx.x == 0) out[blockIdx.x] = v;
 }
 

@@ -36,11 +36,7 @@ __global__ void __launch_bounds__(kThreads, KL_MIN_BLOCKS(kThreads, blocks_per_s
     dot4(const T* __restrict__ x, const T* __restrict__ y, T* __restrict__ out, std::size_t n, T* partials,
          unsigned* tickets) {
   using namespace reduce_detail;
-  const std::size_t thread = static_cast<std::size_t>(blockIdx.x) * kThreads + threadIdx.x;
-  T v = thread_fold_vectorized<kUnroll, Plus<T>>(Products<T>{x, y}, n, thread,
-                                                  static_cast<std::size_t>(gridDim.x) * kThreads);
-  v = block_sum_shuffle<kThreads>(v);
-  last_block_sums<kThreads>(v, partials, tickets, out);
+  last_block_sums<kThreads>(grid_block_sum<kThreads, kUnroll>(Products<T>{x, y}, n), partials, tickets, out);
 }
 
 template <class T, unsigned kUnroll>

@@ -37,10 +37,7 @@ __global__ void __launch_bounds__(kThreads, KL_MIN_BLOCKS(kThreads, kBlocksPerSm
     first_pass(const T* __restrict__ in, T* __restrict__ out, std::size_t n) {
   using namespace reduce_detail;
   pdl::allow_dependent_launch();
-  const std::size_t thread = static_cast<std::size_t>(blockIdx.x) * kThreads + threadIdx.x;
-  T v = thread_fold_vectorized<kUnroll, Plus<T>, kGroups>(Elements<T>{in}, n, thread,
-                                                          static_cast<std::size_t>(gridDim.x) * kThreads);
-  v = block_sum_shuffle<kThreads>(v);
+  const T v = grid_block_sum<kThreads, kUnroll, kGroups>(Elements<T>{in}, n);
   if (threadIdx.x == 0) out[blockIdx.x] = v;
 }
 

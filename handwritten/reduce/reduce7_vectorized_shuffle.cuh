@@ -18,7 +18,7 @@
 // CUB.
 //
 // Second pass: the same kernel, one block, over the partials in the workspace. Any alignment
-// of `in` and any n work (see thread_sum_vectorized in reduce_common.cuh).
+// of `in` and any n work (see thread_fold_vectorized in reduce_common.cuh).
 #pragma once
 
 #include "handwritten/reduce/reduce_common.cuh"
@@ -36,9 +36,7 @@ template <class T>
 __global__ void __launch_bounds__(kThreads, KL_MIN_BLOCKS(kThreads, kBlocksPerSm))
     reduce7(const T* __restrict__ in, T* __restrict__ out, std::size_t n) {
   using namespace reduce_detail;
-  const std::size_t thread = static_cast<std::size_t>(blockIdx.x) * kThreads + threadIdx.x;
-  T v = thread_sum_vectorized<kUnroll>(in, n, thread, static_cast<std::size_t>(gridDim.x) * kThreads);
-  v = block_sum_shuffle<kThreads>(v);
+  const T v = grid_block_sum<kThreads, kUnroll>(Elements<T>{in}, n);
   if (threadIdx.x == 0) out[blockIdx.x] = v;
 }
 

@@ -29,10 +29,7 @@ template <class T>
 __global__ void __launch_bounds__(kThreads, KL_MIN_BLOCKS(kThreads, kBlocksPerSm))
     reduce8(const T* __restrict__ in, T* __restrict__ out, std::size_t n, T* partials, unsigned* tickets) {
   using namespace reduce_detail;
-  const std::size_t thread = static_cast<std::size_t>(blockIdx.x) * kThreads + threadIdx.x;
-  T v = thread_sum_vectorized<kUnroll>(in, n, thread, static_cast<std::size_t>(gridDim.x) * kThreads);
-  v = block_sum_shuffle<kThreads>(v);
-  last_block_sums<kThreads>(v, partials, tickets, out);
+  last_block_sums<kThreads>(grid_block_sum<kThreads, kUnroll>(Elements<T>{in}, n), partials, tickets, out);
 }
 
 template <class T>

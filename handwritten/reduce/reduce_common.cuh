@@ -201,7 +201,7 @@ __device__ __forceinline__ typename Terms::value_type thread_fold_vectorized(con
   return acc[0];
 }
 
-// The sum of in[0, n): reduce7's and reduce8's per-thread work.
+// The sum of in[0, n) by one thread of `threads` (reduce9's even share, over its segment).
 template <unsigned kUnroll, class T>
 __device__ __forceinline__ T thread_sum_vectorized(const T* __restrict__ in, std::size_t n, std::size_t thread,
                                                    std::size_t threads) {
@@ -248,6 +248,18 @@ constexpr double block_sum_shuffle_levels() {
   unsigned levels = 5;
   for (unsigned w = kThreads / 32; w > 1; w >>= 1) ++levels;
   return levels;
+}
+
+// A block's share of a grid-stride fold, summed: each thread folds the terms the grid's threads
+// stride over (thread_fold_vectorized), then the block's shuffle tree. The block's sum is in
+// thread 0. The first pass of reduce7 to reduce10 (reduce9's even share aside), dot3 and dot4.
+template <unsigned kThreads, unsigned kUnroll, unsigned kGroups = kUnroll, class Terms>
+__device__ __forceinline__ typename Terms::value_type grid_block_sum(const Terms& terms, std::size_t n) {
+  using T = typename Terms::value_type;
+  const std::size_t thread = static_cast<std::size_t>(blockIdx.x) * kThreads + threadIdx.x;
+  const T v = thread_fold_vectorized<kUnroll, Plus<T>, kGroups>(terms, n, thread,
+                                                               static_cast<std::size_t>(gridDim.x) * kThreads);
+  return block_sum_shuffle<kThreads>(v);
 }
 
 // ---------------------------------------------------------------------------------------------
