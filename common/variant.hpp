@@ -100,6 +100,10 @@ struct Variant {
   // root): the name of the variant's error model, one the family defines and documents (an
   // unknown name fails the variant's check, naming the known ones). Empty: the family's default.
   std::string_view error_model = {};
+  // The listed variant this one hands a problem to where its own path cannot take it (gemm13 and
+  // gemm14 where TMA cannot describe the operands: gemm12's and gemm11_pf's tiles), by its name in
+  // the same list; empty: none. The GPU suite holds the two to the same bits on such a problem.
+  std::string_view fallback = {};
 };
 
 }  // namespace kl

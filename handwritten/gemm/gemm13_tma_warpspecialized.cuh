@@ -296,10 +296,12 @@ template <class C, bool STREAM = false>
 constexpr auto kernel_for = kernel_tma<C::BM, C::BN, C::BK, C::WM, C::WN, C::TM, C::TN, C::STAGES, C::REGS, C::B_OUTER,
                                        C::CLUSTER_M, C::TRANSPOSE_A, STREAM>;
 
-// The fallback for products TMA cannot describe: gemm12 on its measured tile.
+// The fallback for products TMA cannot describe: gemm12 on its measured tile (the list names it
+// from these parameters, as the variant's `fallback`).
 struct Fallback {
-  static void prepare() { gemm12::prepare<float, 256, 128, 16, 64, 64, 16, 8, 4>(); }
-  static void launch(const GemmArgs<float>& g, cudaStream_t s) { gemm12::launch<float, 256, 128, 16, 64, 64, 16, 8, 4>(g, s); }
+  static constexpr int BM = 256, BN = 128, BK = 16, WM = 64, WN = 64, TM = 16, TN = 8, STAGES = 4;
+  static void prepare() { gemm12::prepare<float, BM, BN, BK, WM, WN, TM, TN, STAGES>(); }
+  static void launch(const GemmArgs<float>& g, cudaStream_t s) { gemm12::launch<float, BM, BN, BK, WM, WN, TM, TN, STAGES>(g, s); }
 };
 
 template <class C>

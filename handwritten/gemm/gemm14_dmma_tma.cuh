@@ -330,10 +330,12 @@ __global__ void __launch_bounds__(Config<STAGES, KD>::kThreads, 1)
 template <int STAGES, int KD>
 constexpr auto kernel_for = kernel_tma<STAGES, KD>;
 
-// The fallback where TMA cannot describe the product: gemm11_pf's 128² tile.
+// The fallback where TMA cannot describe the product: gemm11_pf's 128² tile (the list names it
+// from these parameters, as the variant's `fallback`).
 struct Fallback {
-  static void prepare() { gemm11_pf::prepare<128, 128, 16, 64, 32, 4, 4>(); }
-  static void launch(const GemmArgs<double>& g, cudaStream_t s) { gemm11_pf::launch<128, 128, 16, 64, 32, 4, 4>(g, s); }
+  static constexpr int BM = 128, BN = 128, BK = 16, WM = 64, WN = 32, STAGES = 4, MMA_K = 4;
+  static void prepare() { gemm11_pf::prepare<BM, BN, BK, WM, WN, STAGES, MMA_K>(); }
+  static void launch(const GemmArgs<double>& g, cudaStream_t s) { gemm11_pf::launch<BM, BN, BK, WM, WN, STAGES, MMA_K>(g, s); }
 };
 
 // Whether TMA applies: 16-byte row pitches (K and N even) and 16-byte aligned A and B.

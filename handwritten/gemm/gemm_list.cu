@@ -62,18 +62,25 @@ template <class T, class C>
 GemmVariant<T> gemm10_splitk_at() {
   return gemm10::variant_splitk<T, C::BM, C::BN, C::BK, C::WM, C::WN, C::TM, C::TN, C::STAGES>(C::name("gemm10_splitk"));
 }
+template <class C>
+std::string_view gemm12_name() {
+  return C::name("gemm12_fragment_prefetch");
+}
 template <class T, class C>
 GemmVariant<T> gemm12_at() {
-  return gemm12::variant<T, C::BM, C::BN, C::BK, C::WM, C::WN, C::TM, C::TN, C::STAGES>(C::name("gemm12_fragment_prefetch"));
+  return gemm12::variant<T, C::BM, C::BN, C::BK, C::WM, C::WN, C::TM, C::TN, C::STAGES>(gemm12_name<C>());
 }
 template <class C>
 GemmVariant<double> gemm11_at() {
   return gemm11::variant<C::BM, C::BN, C::BK, C::WM, C::WN, C::STAGES, C::MMA_K>(C::name("gemm11_dmma"));
 }
 template <class C>
+std::string_view gemm11_pf_name() {
+  return keep_name(std::string(C::name("gemm11_dmma")) + "_pf");
+}
+template <class C>
 GemmVariant<double> gemm11_pf_at() {
-  return gemm11_pf::variant<C::BM, C::BN, C::BK, C::WM, C::WN, C::STAGES, C::MMA_K>(
-      keep_name(std::string(C::name("gemm11_dmma")) + "_pf"));
+  return gemm11_pf::variant<C::BM, C::BN, C::BK, C::WM, C::WN, C::STAGES, C::MMA_K>(gemm11_pf_name<C>());
 }
 template <class C>
 GemmVariant<double> gemm11_pf_stream_at() {
@@ -81,14 +88,34 @@ GemmVariant<double> gemm11_pf_stream_at() {
       keep_name(std::string(C::name("gemm11_dmma")) + "_pf_streamk"));
 }
 #if defined(KL_BUILD_SM90A)
+// gemm13's and gemm14's fallback steps (their Fallback structs' tiles), by their names in this list.
+template <class T>
+GemmVariant<T> falling_back_to(GemmVariant<T> v, std::string_view fallback) {
+  v.fallback = fallback;
+  return v;
+}
+template <class F = gemm13::Fallback>
+std::string_view gemm13_fallback() {
+  return gemm12_name<Tile<F::BM, F::BN, F::BK, F::WM, F::WN, F::TM, F::TN, F::STAGES>>();
+}
+template <class F = gemm14::Fallback>
+std::string_view gemm14_fallback() {
+  return gemm11_pf_name<DmmaTile<F::BM, F::BN, F::BK, F::WM, F::WN, F::STAGES, F::MMA_K>>();
+}
+GemmVariant<float> gemm13_at(GemmVariant<float> form) {
+  return falling_back_to(std::move(form), gemm13_fallback());
+}
 template <int STAGES, int KD>
 GemmVariant<double> gemm14_at() {
-  return gemm14::variant<STAGES, KD>(DmmaTile<128, 128, KD, 64, 32, STAGES, 4>::name("gemm14_dmma_tma"));
+  return falling_back_to(gemm14::variant<STAGES, KD>(DmmaTile<128, 128, KD, 64, 32, STAGES, 4>::name("gemm14_dmma_tma")),
+                         gemm14_fallback());
 }
 template <int STAGES, int KD>
 GemmVariant<double> gemm14_stream_at() {
-  return gemm14::variant_stream<STAGES, KD>(
-      keep_name(std::string(DmmaTile<128, 128, KD, 64, 32, STAGES, 4>::name("gemm14_dmma_tma")) + "_streamk"));
+  return falling_back_to(
+      gemm14::variant_stream<STAGES, KD>(
+          keep_name(std::string(DmmaTile<128, 128, KD, 64, 32, STAGES, 4>::name("gemm14_dmma_tma")) + "_streamk")),
+      gemm14_fallback());
 }
 #endif
 template <class C>
@@ -144,12 +171,12 @@ void append_last_steps(std::vector<GemmVariant<T>>& v) {
 #if defined(KL_BUILD_SM90A)
     // gemm13 (sm_90a: only in builds that name it, see CMakeLists.txt), its forms said in
     // gemm13_config.hpp (docs/sgemm-ladder.md, "gemm13: what Hopper adds to a CUDA-core GEMM")
-    v.push_back(gemm13::variant<gemm13::R232>());    // TMA ring, producer warpgroup, setmaxnreg
-    v.push_back(gemm13::variant<gemm13::R232At>());  // ... whose producer warpgroup also transposes A
-    v.push_back(gemm13::variant_splitk<gemm13::R232At>());  // ... with k split where its tiles leave SMs idle
-    v.push_back(gemm13::variant_stream<gemm13::R232At>());  // ... as stream-K: every SM the same k tiles
-    v.push_back(gemm13::variant<gemm13::R0>());      // the ablation: no producer warpgroup
-    v.push_back(gemm13::variant<gemm13::R232C2>());  // clusters of two tiles, B multicast to both
+    v.push_back(gemm13_at(gemm13::variant<gemm13::R232>()));    // TMA ring, producer warpgroup, setmaxnreg
+    v.push_back(gemm13_at(gemm13::variant<gemm13::R232At>()));  // ... whose producer warpgroup also transposes A
+    v.push_back(gemm13_at(gemm13::variant_splitk<gemm13::R232At>()));  // ... with k split where its tiles leave SMs idle
+    v.push_back(gemm13_at(gemm13::variant_stream<gemm13::R232At>()));  // ... as stream-K: every SM the same k tiles
+    v.push_back(gemm13_at(gemm13::variant<gemm13::R0>()));      // the ablation: no producer warpgroup
+    v.push_back(gemm13_at(gemm13::variant<gemm13::R232C2>()));  // clusters of two tiles, B multicast to both
 #endif
   } else {
     v.push_back(gemm10_at<T, Tile<128, 128, 8, 64, 32, 8, 8, 3>>());

@@ -190,16 +190,12 @@ TEST_CASE_TEMPLATE("mutants: every gemm variant with k one short, an element dro
 // runs split alike; the workspace starts as poison too). gemm_auto is not among them: the
 // 16-byte steps are its candidates only on aligned buffers, so the two runs may take different
 // steps (each of which is checked here under its own name). The TMA steps have no element path of
-// their own: where TMA cannot describe a buffer they run another listed step (gemm13: gemm12's
-// 256 × 128 tile; gemm14: gemm11_pf's 128² tile), whose sum is not theirs (a stream-K form splits
-// k; gemm14 takes its k in another order within a DMMA), so their shifted run must equal that
-// step's shifted run bit for bit, and where the sums are the same (gemm13's other forms: one
-// k-ordered chain per output, as gemm12's), their aligned run must too.
-std::string tma_fallback(const std::string& name) {
-  if (name.rfind("gemm13_", 0) == 0) return "gemm12_fragment_prefetch_256x128x16_w64x64_t16x8_s4";
-  if (name.rfind("gemm14_", 0) == 0) return "gemm11_dmma_128x128x16_w64x32_s4_k4_pf";
-  return "";
-}
+// their own: where TMA cannot describe a buffer they run another listed step, the one their
+// descriptor names as `fallback` (gemm13: gemm12's 256 × 128 tile; gemm14: gemm11_pf's 128² tile),
+// whose sum is not theirs (a stream-K form splits k; gemm14 takes its k in another order within a
+// DMMA), so their shifted run must equal that step's shifted run bit for bit, and where the sums
+// are the same (gemm13's other forms: one k-ordered chain per output, as gemm12's), their aligned
+// run must too.
 bool same_sum_as_fallback(const std::string& name) {
   return unsplit_name_of(name).empty() && name.rfind("gemm14_", 0) != 0;
 }
@@ -226,7 +222,7 @@ TEST_CASE_TEMPLATE("vector paths and their unaligned fallbacks agree bitwise", T
     if (!check_on_this_device(v.needs).empty()) continue;  // not on this GPU (Requirements)
     if (v.info.name == "gemm_auto") continue;               // its step depends on the alignment (above)
     const std::vector<T> shifted = run_at(v, 1);
-    const std::string fallback = tma_fallback(std::string(v.info.name));
+    const std::string fallback(v.fallback);
     if (fallback.empty()) {
       check_bitwise_equal(run_at(v, 0), shifted);
       continue;
