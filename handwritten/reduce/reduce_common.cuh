@@ -118,9 +118,10 @@ struct Products {
 // `threads` vectors, all loads issued before any combine: kUnroll·16 bytes in flight per thread
 // and array. The accumulators are kGroups groups of one vector's width (L = kGroups·width), vector
 // u of a round going to group u mod kGroups: with kGroups = kUnroll (the default) no combine waits
-// for the previous one; fewer groups leave registers for more loads in flight (reduce10). The elements before the first 16-byte boundary (head) and after the last whole vector
-// (tail), fewer than 2·width in all, are taken one each by the first threads (several each when
-// there are fewer threads than that, as in a small group of lanes).
+// for the previous one; fewer groups leave registers for more loads in flight (reduce10). The
+// elements before the first 16-byte boundary (head) and after the last whole vector (tail), fewer
+// than 2·width in all, are taken one each by the first threads (several each when there are fewer
+// threads than that, as in a small group of lanes).
 // Element path (the terms cannot be read as vectors): kUnroll·width elements per round at a
 // distance of `threads`, element l to accumulator l mod L.
 //
