@@ -57,6 +57,7 @@ struct Config {
   static constexpr int BM = 128, BN = 128, BK = BK_, WM = 64, WN = 32, STAGES = STAGES_;
   static constexpr int kKParts = BK / 16;  // 16-deep k parts of a stage (one A box each)
   static constexpr int kSteps = BK / 4;  // m16n8k4 steps per k tile
+  static constexpr int kPartSteps = 16 / 4;  // ... per 16-deep k part
   static constexpr int kFragM = WM / 16, kFragN = WN / 8, kWarpsN = BN / WN;
   static constexpr int kConsumerWarps = (BM / WM) * kWarpsN, kConsumers = 32 * kConsumerWarps;
   static constexpr int kThreads = kConsumers + 128;  // and the producer warpgroup
@@ -113,13 +114,14 @@ __device__ __forceinline__ void fill(const CUtensorMap* map_a, const CUtensorMap
 
 // A DMMA warp's side of the ring: its fragment offsets in a stage, the slot it reads, and two
 // fragment sets (step s multiplies set s % 2 while the loads of step s + 1, or of the next k
-// tile's step 0, fill the other; a k tile has 4 steps, so the sets need no tile parity).
+// tile's step 0, fill the other; a k tile has an even number of steps, so the sets need no tile
+// parity).
 template <class C>
 struct DmmaWarp {
   static constexpr int kSteps = C::kSteps;
   const double* ring;
   unsigned full0, empty0;
-  int a_off[4], b_off[4];  // within a 16-k part; part h adds h·kABoxBytes (A), h·16 rows (B)
+  int a_off[C::kPartSteps], b_off[C::kPartSteps];  // within a 16-k part; part h adds h·kABoxBytes (A), h·16 rows (B)
   int slot = 0, phase = 0;  // slot holds the next k tile to multiply; phase: its full[] parity
   double fa[2][C::kFragM][2], fb[2][C::kFragN][1];
 
@@ -130,18 +132,19 @@ struct DmmaWarp {
                                       int g, int q)
       : ring(reinterpret_cast<const double*>(smem_raw)), full0(full0_), empty0(empty0_) {
 #pragma unroll
-    for (int s = 0; s < 4; ++s) {
+    for (int s = 0; s < C::kPartSteps; ++s) {
       const int k = dmma_tma_k(s, q);
       a_off[s] = swz128_double(wm + g, k);
       b_off[s] = C::kABytes / 8 + (wn / 16) * (C::kBBoxBytes / 8) + swz128_double(k, g);
     }
   }
   // Step s's fragments into `set`, in the ISA's lane pattern (A: rows g and g + 8; B: column g) at
-  // k 16·(s / 4) + dmma_tma_k(s % 4, q). B's odd fragments lie at column 8 + g of the same box:
-  // chunk ^ 4, offset ^ 8.
+  // k 16·(s / kPartSteps) + dmma_tma_k(s % kPartSteps, q). B's odd fragments lie at column 8 + g
+  // of the same box: chunk ^ 4, offset ^ 8.
   __device__ __forceinline__ void load(int set, const double* st, int s) {
-    const int ha = (s / 4) * (C::kABoxBytes / 8), hb = (s / 4) * C::kBPartDoubles;
-    s %= 4;
+    const int part = s / C::kPartSteps;
+    const int ha = part * (C::kABoxBytes / 8), hb = part * C::kBPartDoubles;
+    s %= C::kPartSteps;
 #pragma unroll
     for (int mi = 0; mi < C::kFragM; ++mi)
 #pragma unroll
@@ -329,6 +332,8 @@ __global__ void __launch_bounds__(Config<STAGES, KD>::kThreads, 1)
 // ---- host side ------------------------------------------------------------------------------
 template <int STAGES, int KD>
 constexpr auto kernel_for = kernel_tma<STAGES, KD>;
+// The configuration the gemm list registers and gemm_auto runs: a k tile of 32 in 3 slots.
+inline constexpr int kListedStages = 3, kListedDepth = 32;
 
 // The fallback where TMA cannot describe the product: gemm11_pf's 128² tile (the list names it
 // from these parameters, as the variant's `fallback`).

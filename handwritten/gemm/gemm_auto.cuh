@@ -101,7 +101,7 @@ static_assert(DmmaLarge::BM == gemm_plan::kG11Bm && DmmaLarge::BN == gemm_plan::
               "gemm_plan's stream-K rule for gemm11 is this tile's");
 #if defined(KL_BUILD_SM90A)
 using Gemm13 = gemm13::R232At;  // gemm13's fastest form in the list (sm_90a builds only)
-constexpr int kGemm14Stages = 3, kGemm14Depth = 32;  // gemm14's configuration in the list
+constexpr int kGemm14Stages = gemm14::kListedStages, kGemm14Depth = gemm14::kListedDepth;  // gemm14's in the list
 using Gemm14 = gemm14::Config<kGemm14Stages, kGemm14Depth>;
 #endif
 inline const Here& here() {

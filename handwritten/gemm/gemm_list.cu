@@ -85,7 +85,7 @@ GemmVariant<double> gemm11_pf_at() {
 template <class C>
 GemmVariant<double> gemm11_pf_stream_at() {
   return gemm11_pf::variant_stream<C::BM, C::BN, C::BK, C::WM, C::WN, C::STAGES, C::MMA_K>(
-      keep_name(std::string(C::name("gemm11_dmma")) + "_pf_streamk"));
+      keep_name(std::string(gemm11_pf_name<C>()) + "_streamk"));
 }
 #if defined(KL_BUILD_SM90A)
 // gemm13's and gemm14's fallback steps (their Fallback structs' tiles), by their names in this list.
@@ -105,17 +105,18 @@ std::string_view gemm14_fallback() {
 GemmVariant<float> gemm13_at(GemmVariant<float> form) {
   return falling_back_to(std::move(form), gemm13_fallback());
 }
+template <int STAGES, int KD, class C = gemm14::Config<STAGES, KD>>
+std::string_view gemm14_name() {
+  return DmmaTile<C::BM, C::BN, C::BK, C::WM, C::WN, C::STAGES, 4>::name("gemm14_dmma_tma");  // m16n8k4
+}
 template <int STAGES, int KD>
 GemmVariant<double> gemm14_at() {
-  return falling_back_to(gemm14::variant<STAGES, KD>(DmmaTile<128, 128, KD, 64, 32, STAGES, 4>::name("gemm14_dmma_tma")),
-                         gemm14_fallback());
+  return falling_back_to(gemm14::variant<STAGES, KD>(gemm14_name<STAGES, KD>()), gemm14_fallback());
 }
 template <int STAGES, int KD>
 GemmVariant<double> gemm14_stream_at() {
-  return falling_back_to(
-      gemm14::variant_stream<STAGES, KD>(
-          keep_name(std::string(DmmaTile<128, 128, KD, 64, 32, STAGES, 4>::name("gemm14_dmma_tma")) + "_streamk")),
-      gemm14_fallback());
+  return falling_back_to(gemm14::variant_stream<STAGES, KD>(keep_name(std::string(gemm14_name<STAGES, KD>()) + "_streamk")),
+                         gemm14_fallback());
 }
 #endif
 template <class C>
@@ -197,8 +198,8 @@ void append_last_steps(std::vector<GemmVariant<T>>& v) {
     v.push_back(gemm11_splitk_at<DmmaTile<128, 128, 16, 64, 32, 4, 8>>());
 #if defined(KL_BUILD_SM90A)
     // gemm14 (sm_90a, as gemm13): the 128² DMMA tile fed by TMA, its copies out of the DMMA warps
-    v.push_back(gemm14_at<3, 32>());
-    v.push_back(gemm14_stream_at<3, 32>());  // ... as stream-K: every SM the same k tiles
+    v.push_back(gemm14_at<gemm14::kListedStages, gemm14::kListedDepth>());
+    v.push_back(gemm14_stream_at<gemm14::kListedStages, gemm14::kListedDepth>());  // ... as stream-K: every SM the same k tiles
 #endif
   }
   v.push_back(gemm_thin_k::variant<T>());  // no tiles for a thin K (gemm_auto's pick at K <= 4)
