@@ -1036,23 +1036,25 @@ TEST_CASE("gemm_auto's candidates: what the device and the buffers allow, splits
   CHECK(has_g14(auto_shortlist({1000, 1000, 1000}, true, all)));
   CHECK(has_g14(auto_shortlist({513, 257, 130}, true, all)));
   CHECK_FALSE(has_g14(auto_candidates({4096, 4096, 4096}, false, all)));
+  // Where `step` stands in a shortlist; its size where the shortlist does not hold it.
+  const auto at = [](const std::vector<StepChoice>& l, Step step) {
+    return std::find_if(l.begin(), l.end(), [step](StepChoice c) { return c.step == step; }) - l.begin();
+  };
   // measured just before the 128² tile it feeds (its stream-K form between), where the model
   // shortlists that tile; once
   for (GemmShape sh : {GemmShape{4096, 4096, 4096}, GemmShape{2048, 2048, 2048}, GemmShape{8192, 8192, 8192},
                        GemmShape{1000, 1000, 1000}, GemmShape{513, 257, 130}}) {
     const auto l = auto_shortlist(sh, true, all);
-    const auto at = [&](Step st) { return std::find_if(l.begin(), l.end(), [st](StepChoice c) { return c.step == st; }) - l.begin(); };
     CHECK(std::count_if(l.begin(), l.end(), [](StepChoice c) { return c.step == Step::g14; }) == 1);
-    const bool stream = at(Step::g14_stream) < static_cast<std::ptrdiff_t>(l.size());
-    if (at(Step::g11_128pf) < static_cast<std::ptrdiff_t>(l.size())) {
-      const auto first = std::min(at(Step::g14), at(Step::g14_stream));
-      CHECK(first + (stream ? 2 : 1) == at(Step::g11_128pf));  // gemm14's forms, then the 128² tile
+    const bool stream = has(Step::g14_stream)(l);
+    if (has(Step::g11_128pf)(l)) {
+      const auto first = std::min(at(l, Step::g14), at(l, Step::g14_stream));
+      CHECK(first + (stream ? 2 : 1) == at(l, Step::g11_128pf));  // gemm14's forms, then the 128² tile
     }
   }
   // gemm14's stream-K form first where K >= 1024, its unsplit form first where shallower
   CHECK_FALSE(g14_stream_first({4096, 4096, 1023}));
   CHECK(g14_stream_first({4096, 4096, 1024}));
-  CHECK(auto_shortlist({4096, 4096, 4096}, true, all).front().step == Step::g14_stream);
   CHECK(auto_shortlist({8192, 8192, 8192}, true, all).front().step == Step::g14_stream);
   CHECK(auto_shortlist({2048, 2048, 2048}, true, all).front().step == Step::g14);  // no stream-K form there
   // its stream-K form by gemm11's rule (the same tile), right after it
@@ -1071,9 +1073,7 @@ TEST_CASE("gemm_auto's candidates: what the device and the buffers allow, splits
                        GemmShape{8192, 8192, 8192}, GemmShape{4096, 4096, 1024}, GemmShape{4096, 4096, 1022},
                        GemmShape{1000, 1000, 1000}, GemmShape{2048, 2048, 2048}}) {
     const auto l = auto_shortlist(sh, true, all);
-    const auto at = [&](Step st) { return std::find_if(l.begin(), l.end(), [st](StepChoice c) { return c.step == st; }) - l.begin(); };
-    if (at(Step::g14_stream) < static_cast<std::ptrdiff_t>(l.size()) && at(Step::g11_128pf) < static_cast<std::ptrdiff_t>(l.size()))
-      CHECK((at(Step::g14_stream) < at(Step::g14)) == g14_stream_first(sh));
+    if (has_g14s(l) && has(Step::g11_128pf)(l)) CHECK((at(l, Step::g14_stream) < at(l, Step::g14)) == g14_stream_first(sh));
   }
   CHECK_FALSE(has_g14(auto_candidates({4096, 4096, 4096}, true, no_tma)));
   all.dmma_large = false;
