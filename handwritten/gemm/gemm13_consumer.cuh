@@ -52,14 +52,21 @@ struct FmaWarp {
 #pragma unroll
     for (int q = 0; q < TM / 4; ++q) a4[q] = *reinterpret_cast<const float4*>(st + (k * BM + wm0 + 4 * lm + 4 * C::kLanesM * q) * 4);
   }
-  // acc += a4 ⊗ b, A-outer: element e of a4[q] is this thread's row 4q + e.
+  // acc += a4 ⊗ b (element e of a4[q] is this thread's row 4q + e), in 2 × 2 blocks: column pairs
+  // outer; down each pair, row pairs in serpentine order (the turn reuses the last two rows);
+  // within a block, column by column. The FFMAs are independent, so their order only steers
+  // ptxas's schedule and register assignment; this one ran fastest of the sixteen measured, the
+  // plain A-outer order (a row of TN FFMAs per A value) 4% slower (docs/sgemm-ladder.md, "The FFMA
+  // order of the [k][m] form").
   __device__ __forceinline__ static void fma_step_km(float (&acc)[TM][TN], const float4 (&a4)[TM / 4], const float4 (&b)[TN / 4]) {
+    auto fma = [&](int i, int col) { acc[i][col] = fmaf(part(a4[i / 4], i % 4), part(b[col / 4], col % 4), acc[i][col]); };
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {
-      const float av = part(a4[i / 4], i % 4);
+    for (int jp = 0; jp < TN / 2; ++jp)
 #pragma unroll
-      for (int col = 0; col < TN; ++col) acc[i][col] = fmaf(av, part(b[col / 4], col % 4), acc[i][col]);
-    }
+      for (int ii = 0; ii < TM / 2; ++ii) {
+        const int ip = jp % 2 ? TM / 2 - 1 - ii : ii;
+        fma(2 * ip, 2 * jp), fma(2 * ip + 1, 2 * jp), fma(2 * ip, 2 * jp + 1), fma(2 * ip + 1, 2 * jp + 1);
+      }
   }
   // acc += a[:, kk] ⊗ b: one FFMA per output, each output its own chain in k order. The order of
   // the TM × TN FFMAs within a step is free: A-outer (each A value feeds TN FFMAs in a row) or
