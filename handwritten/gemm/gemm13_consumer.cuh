@@ -59,13 +59,13 @@ struct FmaWarp {
   // plain A-outer order (a row of TN FFMAs per A value) 4% slower (docs/sgemm-ladder.md, "The FFMA
   // order of the [k][m] form").
   __device__ __forceinline__ static void fma_step_km(float (&acc)[TM][TN], const float4 (&a4)[TM / 4], const float4 (&b)[TN / 4]) {
-    auto fma = [&](int i, int col) { acc[i][col] = fmaf(part(a4[i / 4], i % 4), part(b[col / 4], col % 4), acc[i][col]); };
+    auto ffma = [&](int i, int col) { acc[i][col] = fmaf(part(a4[i / 4], i % 4), part(b[col / 4], col % 4), acc[i][col]); };
 #pragma unroll
     for (int jp = 0; jp < TN / 2; ++jp)
 #pragma unroll
       for (int ii = 0; ii < TM / 2; ++ii) {
         const int ip = jp % 2 ? TM / 2 - 1 - ii : ii;
-        fma(2 * ip, 2 * jp), fma(2 * ip + 1, 2 * jp), fma(2 * ip, 2 * jp + 1), fma(2 * ip + 1, 2 * jp + 1);
+        ffma(2 * ip, 2 * jp), ffma(2 * ip + 1, 2 * jp), ffma(2 * ip, 2 * jp + 1), ffma(2 * ip + 1, 2 * jp + 1);
       }
   }
   // acc += a[:, kk] ⊗ b: one FFMA per output, each output its own chain in k order. The order of
