@@ -55,8 +55,8 @@ struct FmaWarp {
   // acc += a4 ⊗ b (element e of a4[q] is this thread's row 4q + e), in 2 × 2 blocks: column pairs
   // outer; down each pair, row pairs in serpentine order (the turn reuses the last two rows);
   // within a block, column by column. The FFMAs are independent, so their order only steers
-  // ptxas's schedule and register assignment; this one ran fastest of the sixteen measured, the
-  // plain A-outer order (a row of TN FFMAs per A value) 4% slower (docs/sgemm-ladder.md, "The FFMA
+  // ptxas's schedule and register assignment; this one ran fastest of the sixteen measured, ahead
+  // of the plain A-outer order, a row of TN FFMAs per A value (docs/sgemm-ladder.md, "The FFMA
   // order of the [k][m] form").
   __device__ __forceinline__ static void fma_step_km(float (&acc)[TM][TN], const float4 (&a4)[TM / 4], const float4 (&b)[TN / 4]) {
     auto ffma = [&](int i, int col) { acc[i][col] = fmaf(part(a4[i / 4], i % 4), part(b[col / 4], col % 4), acc[i][col]); };

@@ -158,7 +158,7 @@ __device__ __forceinline__ typename Terms::value_type thread_fold_vectorized(con
         for (unsigned k = 0; k < W; ++k)
           acc[(u % kGroups) * W + k] = Op::combine(acc[(u % kGroups) * W + k], Op::term(Terms::lane(v[u], k)));
     }
-    // The last, partial round: at most kUnroll - 1 vectors left, one per accumulator group.
+    // The last, partial round: at most kUnroll - 1 vectors left, vector u into group u mod kGroups.
 #pragma unroll
     for (unsigned u = 0; u + 1 < kUnroll; ++u) {
       if (j + u * threads < nvec) {
