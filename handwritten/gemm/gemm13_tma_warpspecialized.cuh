@@ -33,8 +33,9 @@
 //   * stream-K (launch_stream, variant_stream; not a Config parameter either): one block per SM,
 //     each running the same number of k tiles of the whole product, across tile boundaries, through
 //     one ring (the producer loads the next tile's first stages while the FMA warps store the last
-//     tile); tiles shared by several blocks are added from the workspace by stream_k_fixup, in k
-//     order (gemm_plan::StreamK). For products whose last wave of tiles is part-empty.
+//     tile); a tile shared by several blocks is added up by the last of them to finish, from the
+//     others' partial tiles in the workspace, in k order (gemm_plan::StreamK). For products whose
+//     last wave of tiles is part-empty.
 // Only in builds whose architectures name sm_90a (CMakeLists.txt defines KL_BUILD_SM90A): a plain
 // 9.0 image has no setmaxnreg, and its FMA warps would spill. TMA needs 16-byte row pitches and
 // bases (K % 4 == 0, N % 4 == 0, A, B and C aligned): any other product runs gemm12.
@@ -69,12 +70,15 @@ using namespace hopper;
 // Stream-K (STREAM, launch_stream): a 1-D grid; block b runs its data-parallel tiles and then
 // its stream iterations (gemm_plan::StreamK: dp_waves, per_block), tile after tile, through one
 // ring: the producer runs ahead into the next tile while the FMA warps store the last one. A
-// segment that covers its whole tile goes to C, a partial one to the block's slot of
-// `partials` (stream_k_fixup adds them).
+// segment that covers its whole tile goes to C; of a partial one's blocks, all but the last to
+// finish store theirs in their slots of `partials` and count it in `counts`, and the last adds them.
 struct StreamArgs {
   float* partials = nullptr;
+  int* counts = nullptr;  // per stream tile, its partial segments stored (zeroed before the launch)
   gemm_plan::StreamKInt plan{};
 };
+// The named barrier of the FMA warps' segment hand-over (1 is the producer warpgroup's).
+constexpr unsigned kHandOverBarrier = 2;
 
 template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int REGS, bool B_OUTER, int CLUSTER_M = 1,
           bool TRANSPOSE_A = false, bool STREAM = false>
@@ -264,10 +268,37 @@ __global__ void __launch_bounds__(Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REG
       break;
     } else {
       const TileAt at = walk(t - 1);
-      if (t - seg_t0 == walk.p.kt)
+      if (t - seg_t0 == walk.p.kt) {
         fma_warp.store(acc, c, at.row0, at.col0, M, N);
-      else
-        fma_warp.store(acc, sk.partials + (2 * std::size_t(blockIdx.x) + (seg_t0 == dp_iters ? 0 : 1)) * (BM * BN), 0, 0, BM, BN);
+      } else {
+        // A partial segment of stream tile j, whose blocks are b0..b1 (b0 holds its first k).
+        // Every block but the last to get here stores its segment into its slot and counts it;
+        // the last adds the others' slots to its own, in block (k) order, and writes C: the
+        // same sum as a separate fixup kernel, without its launch or the last block's store.
+        // Nobody waits: a block that is not last just goes on. b0's segment is its run's last,
+        // so by the time it gets here the others' (their runs' first) are usually stored: it
+        // looks before storing its own.
+        const gemm_plan::StreamKInt& p = walk.p;
+        const int b = blockIdx.x, j = (b * p.per_block + (t - 1 - dp_iters)) / p.kt;
+        long long b0, b1;
+        gemm_plan::stream_tile_blocks(j, p.kt, p.per_block, b0, b1);
+        const int others = static_cast<int>(b1 - b0);
+        constexpr std::size_t kSlot = std::size_t(BM) * BN;
+        bool last = false;
+        if (b == b0) last = named_barrier_or(kHandOverBarrier, C::kConsumers, threadIdx.x == 0 && load_acquire_gpu(sk.counts + j) == others);
+        if (!last) {
+          fma_warp.store(acc, sk.partials + (2 * std::size_t(b) + (seg_t0 == dp_iters ? 0 : 1)) * kSlot, 0, 0, BM, BN);
+          __threadfence();
+          named_barrier(kHandOverBarrier, C::kConsumers);
+          last = named_barrier_or(kHandOverBarrier, C::kConsumers, threadIdx.x == 0 && add_acq_rel_gpu(sk.counts + j) == others);
+        }
+        if (last) {
+          __threadfence();
+          if (b != b0) fma_warp.template load_tile<false>(acc, sk.partials + gemm_plan::stream_slot(b0, j, p.kt, p.per_block) * kSlot);
+          for (long long bb = b0 + 1; bb <= b1; ++bb) fma_warp.template load_tile<true>(acc, sk.partials + 2 * bb * kSlot);
+          fma_warp.store(acc, c, at.row0, at.col0, M, N);
+        }
+      }
       if (t >= tiles) break;
       zero();
       seg_t0 = t;
@@ -372,14 +403,15 @@ void launch_split(const GemmArgs<float>& g, int splits, cudaStream_t s) {
   launch_splitk_reduce(h.C, g.C, mn, used, s);
 }
 // Stream-K (gemm_plan::StreamK): one block per SM, each the same number of k tiles of the
-// product, then stream_k_fixup; the partial tiles in g.workspace (stream_workspace).
+// product; the partial tiles and their counts in g.workspace (stream_workspace), the counts
+// zeroed here, since the workspace holds whatever the last user left.
 template <class C>
 gemm_plan::StreamK stream_plan(GemmShape sh) {
   return gemm_plan::stream_k_plan(sh, C::BM, C::BN, C::BK, sm_count());
 }
 template <class C>
 std::size_t stream_workspace(GemmShape sh) {
-  return gemm_plan::stream_k_workspace(stream_plan<C>(sh), C::BM, C::BN, sizeof(float));
+  return gemm_plan::stream_k_workspace_counted(stream_plan<C>(sh), C::BM, C::BN, sizeof(float));
 }
 template <class C>
 void prepare_stream() {
@@ -394,11 +426,10 @@ void launch_stream(const GemmArgs<float>& g, cudaStream_t s) {
   if (!tma_ok(g) || p.tail_iters == 0 || !gemm_plan::stream_k_int(p, pi)) return launch<C>(g, s);
   const CUtensorMap map_a = map_a_of<C>(g.A, g.M, g.K), map_b = map_b_of<C>(g.B, g.K, g.N);
   float* partials = static_cast<float*>(g.workspace);
+  int* counts = reinterpret_cast<int*>(static_cast<unsigned char*>(g.workspace) + gemm_plan::stream_k_workspace(p, C::BM, C::BN, sizeof(float)));
+  KL_CUDA_CHECK(cudaMemsetAsync(counts, 0, gemm_plan::stream_k_count_bytes(p), s));
   kernel_for<C, true><<<static_cast<unsigned>(p.blocks), C::kThreads, C::kSmemBytes, s>>>(
-      map_a, map_b, g.C, g.M, g.N, g.K, 0, 0, StreamArgs{partials, pi});
-  KL_CHECK_LAUNCH();
-  stream_k_fixup<float, C::BM, C::BN, kVec<float>><<<dim3(static_cast<unsigned>(p.tail_tiles), kFixupParts), 256, 0, s>>>(
-      partials, g.C, g.M, g.N, pi);
+      map_a, map_b, g.C, g.M, g.N, g.K, 0, 0, StreamArgs{partials, counts, pi});
   KL_CHECK_LAUNCH();
 }
 
@@ -451,7 +482,7 @@ GemmVariant<float> variant_stream() {
   v.info.name = keep_name(C::name() + "_streamk");
   v.info.lesson =
       "Hopper: gemm13 as stream-K, one block per SM each running the same number of k tiles across tile boundaries; "
-      "partial tiles in the workspace, added in k order (no atomics)";
+      "the last block of a shared tile adds the others' partial tiles in k order (one count per tile, no waiting)";
   v.needs.kernel = reinterpret_cast<const void*>(kernel_for<C, true>);
   v.launch = launch_stream<C>;
   v.prepare = prepare_stream<C>;

@@ -278,7 +278,8 @@ inline int splitk_splits_modeled(GemmShape s, int bm, int bn, int bk, int blocks
 // tile 0 and end at kt - 1). A segment that covers its whole tile writes C; a partial one
 // writes its block's slot 0 (the first segment) or 1 (the last) of the workspace, a BM × BN tile
 // each, and stream_k_fixup adds a tile's partial slots in block order (that is, in k order)
-// into C. Deterministic: no atomics, no flags, the same sum every run.
+// into C (gemm11_pf's and gemm14's forms; gemm13's adds them in its own kernel, in the same
+// order: stream_k_workspace_counted). Deterministic: the same sum every run.
 struct StreamK {
   int tiles_m, tiles_n, kt;  // the tile grid and the k tiles per tile
   long long tiles;           // tiles_m · tiles_n
@@ -369,6 +370,13 @@ inline bool stream_k_int(const StreamK& p, StreamKInt& out) {
 // The workspace: two slots per block with stream iterations.
 inline std::size_t stream_k_workspace(const StreamK& p, int bm, int bn, std::size_t elem_bytes) {
   return static_cast<std::size_t>(2 * p.stream_blocks) * bm * bn * elem_bytes;
+}
+// gemm13's stream-K form adds a tile's partial segments in its own kernel (the last of the tile's
+// blocks to finish adds the others'): it also counts, per stream tile, the segments stored, in
+// one int each after the slots, which its launcher zeroes.
+inline std::size_t stream_k_count_bytes(const StreamK& p) { return static_cast<std::size_t>(p.tail_tiles) * sizeof(int); }
+inline std::size_t stream_k_workspace_counted(const StreamK& p, int bm, int bn, std::size_t elem_bytes) {
+  return stream_k_workspace(p, bm, bn, elem_bytes) + stream_k_count_bytes(p);
 }
 
 // ---- gemm_auto's time model: which tiled steps are worth measuring for one shape ------------
@@ -499,17 +507,17 @@ inline bool stream_pays(GemmShape sh, int bm, int bn, long long sms) {
 inline bool g13_stream_pays(GemmShape sh, long long sms) { return stream_pays(sh, kG13Bm, kG13Bn, sms); }
 // Its workspace (gemm13::stream_workspace for gemm13's tile).
 inline std::size_t g13_stream_workspace(GemmShape sh, long long sms, std::size_t elem_bytes) {
-  return stream_k_workspace(stream_k_plan(sh, kG13Bm, kG13Bn, kG13Bk, sms), kG13Bm, kG13Bn, elem_bytes);
+  return stream_k_workspace_counted(stream_k_plan(sh, kG13Bm, kG13Bn, kG13Bk, sms), kG13Bm, kG13Bn, elem_bytes);
 }
 // gemm11_pf's 128² DMMA tile (one block per SM, as gemm13's) as stream-K, by the same rule.
 constexpr int kG11Bm = 128, kG11Bn = 128;
 inline bool g11_stream_pays(GemmShape sh, long long sms) { return stream_pays(sh, kG11Bm, kG11Bn, sms); }
-// gemm14's stream-K form is measured before its unsplit form, so that tune's margin is on its
-// side, where K is at least kStreamFirstK: there the fixup, one partial tile per cut tile
-// whatever K is, is small beside the k loops the part-empty last wave leaves idle. Shallower, the
-// fixup can cost more than the wave saves (docs/sgemm-ladder.md, "tune's order").
+// gemm13's and gemm14's stream-K forms are measured before their unsplit forms, so that tune's
+// margin is on their side, where K is at least kStreamFirstK: there the fixup, one partial tile
+// per cut tile whatever K is, is small beside the k loops the part-empty last wave leaves idle.
+// Shallower, the fixup can cost more than the wave saves (docs/sgemm-ladder.md, "tune's order").
 constexpr int kStreamFirstK = 1024;
-inline bool g14_stream_first(GemmShape sh) { return sh.K >= kStreamFirstK; }
+inline bool stream_first(GemmShape sh) { return sh.K >= kStreamFirstK; }
 // Every step gemm_auto may run for a tiled product (float: `dbl` false; double on the FP64
 // tensor cores: true).
 inline std::vector<StepChoice> auto_candidates(GemmShape sh, bool dbl, AutoFeatures f) {
@@ -555,11 +563,13 @@ inline std::vector<StepChoice> auto_candidates(GemmShape sh, bool dbl, AutoFeatu
 // The candidates the model puts within kShortlist of its best, its best first, and the steps it
 // has no constants for (gemm_shallow_k, gemm10's 32² tile, the stream-K forms, gemm14)
 // wherever they are candidates: those are always measured, after the modelled ones, except
-// gemm14. It is gemm11_pf's 128² tile with its copies out of the k loop (the same tile and work,
-// fewer instructions), so where the model shortlists that tile gemm14 takes its rank, just before
-// it, with its stream-K form between (or first: g14_stream_first): where the 128² tile is the
-// model's first, gemm14 is, and tune's margin keeps it unless another step measures clearly
-// faster (docs/sgemm-ladder.md, "tune's rest", "tune's order").
+// gemm14 and, where stream_first, gemm13's stream-K form. gemm14 is gemm11_pf's 128² tile with
+// its copies out of the k loop (the same tile and work, fewer instructions), so where the model
+// shortlists that tile gemm14 takes its rank, just before it, with its stream-K form between (or
+// first: stream_first): where the 128² tile is the model's first, gemm14 is, and tune's margin
+// keeps it unless another step measures clearly faster. gemm13's stream-K form, where
+// stream_first, takes the rank of gemm13 unsplit, just before it (docs/sgemm-ladder.md, "tune's
+// rest", "tune's order").
 inline bool modelled_step(Step s) { return model_of(s).has_value(); }
 inline std::vector<StepChoice> auto_shortlist(GemmShape sh, bool dbl, AutoFeatures f) {
   std::vector<StepChoice> modelled, unmodelled, out;
@@ -567,21 +577,25 @@ inline std::vector<StepChoice> auto_shortlist(GemmShape sh, bool dbl, AutoFeatur
   std::vector<double> us;
   for (const StepChoice& c : modelled) us.push_back(step_model_us(*model_of(c.step, f.vec), sh, c.splits, f.sms, dbl ? 8 : 4));
   const auto is_g14 = [](StepChoice c) { return c.step == Step::g14 || c.step == Step::g14_stream; };
-  bool g14_placed = false;
+  const auto is_g13_stream = [](StepChoice c) { return c.step == Step::g13_stream; };
+  bool g14_placed = false, g13_stream_placed = false;
   for (int i : shortlist(us)) {
     const StepChoice& c = modelled[static_cast<std::size_t>(i)];
     if (c.step == Step::g11_128pf) {  // a candidate once
-      std::vector<StepChoice> g14;  // gemm14, its stream-K form (that first where g14_stream_first)
+      std::vector<StepChoice> g14;  // gemm14, its stream-K form (that first where stream_first)
       for (const StepChoice& u : unmodelled)
         if (is_g14(u)) g14.push_back(u);
-      if (g14_stream_first(sh)) std::reverse(g14.begin(), g14.end());
+      if (stream_first(sh)) std::reverse(g14.begin(), g14.end());
       out.insert(out.end(), g14.begin(), g14.end());
       g14_placed = true;
     }
+    if (c.step == Step::g13 && c.splits == 1 && stream_first(sh))  // unsplit: a candidate once
+      for (const StepChoice& u : unmodelled)
+        if (is_g13_stream(u)) out.push_back(u), g13_stream_placed = true;
     out.push_back(c);
   }
   for (const StepChoice& c : unmodelled)
-    if (!is_g14(c) || !g14_placed) out.push_back(c);
+    if (!(is_g14(c) && g14_placed) && !(is_g13_stream(c) && g13_stream_placed)) out.push_back(c);
   return out;
 }
 

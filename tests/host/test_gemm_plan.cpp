@@ -1052,9 +1052,23 @@ TEST_CASE("gemm_auto's candidates: what the device and the buffers allow, splits
       CHECK(first + (stream ? 2 : 1) == at(l, Step::g11_128pf));  // gemm14's forms, then the 128² tile
     }
   }
+  // gemm13's stream-K form just before gemm13 unsplit where K >= 1024 (where it pays: 4096³ and
+  // 8192³ on the H100), after the modelled steps where shallower
+  for (GemmShape sh : {GemmShape{4096, 4096, 4096}, GemmShape{8192, 8192, 8192}, GemmShape{3000, 3000, 3000}}) {
+    CAPTURE(sh.K);
+    const auto l = auto_shortlist(sh, false, all);
+    REQUIRE(has(Step::g13)(l));
+    CHECK(at(l, Step::g13_stream) + 1 == at(l, Step::g13));
+    CHECK(std::count_if(l.begin(), l.end(), [](StepChoice c) { return c.step == Step::g13_stream; }) == 1);
+  }
+  {
+    const auto l = auto_shortlist({4096, 4096, 512}, false, all);  // 512 tiles as 4096³, K < 1024
+    REQUIRE(has(Step::g13_stream)(l));
+    CHECK(at(l, Step::g13_stream) > at(l, Step::g13));
+  }
   // gemm14's stream-K form first where K >= 1024, its unsplit form first where shallower
-  CHECK_FALSE(g14_stream_first({4096, 4096, 1023}));
-  CHECK(g14_stream_first({4096, 4096, 1024}));
+  CHECK_FALSE(stream_first({4096, 4096, 1023}));
+  CHECK(stream_first({4096, 4096, 1024}));
   CHECK(auto_shortlist({8192, 8192, 8192}, true, all).front().step == Step::g14_stream);
   CHECK(auto_shortlist({2048, 2048, 2048}, true, all).front().step == Step::g14);  // no stream-K form there
   // its stream-K form by gemm11's rule (the same tile), right after it
@@ -1073,7 +1087,7 @@ TEST_CASE("gemm_auto's candidates: what the device and the buffers allow, splits
                        GemmShape{8192, 8192, 8192}, GemmShape{4096, 4096, 1024}, GemmShape{4096, 4096, 1022},
                        GemmShape{1000, 1000, 1000}, GemmShape{2048, 2048, 2048}}) {
     const auto l = auto_shortlist(sh, true, all);
-    if (has_g14s(l) && has(Step::g11_128pf)(l)) CHECK((at(l, Step::g14_stream) < at(l, Step::g14)) == g14_stream_first(sh));
+    if (has_g14s(l) && has(Step::g11_128pf)(l)) CHECK((at(l, Step::g14_stream) < at(l, Step::g14)) == stream_first(sh));
   }
   CHECK_FALSE(has_g14(auto_candidates({4096, 4096, 4096}, true, no_tma)));
   all.dmma_large = false;
