@@ -268,37 +268,10 @@ __global__ void __launch_bounds__(Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REG
       break;
     } else {
       const TileAt at = walk(t - 1);
-      if (t - seg_t0 == walk.p.kt) {
+      if (t - seg_t0 == walk.p.kt)
         fma_warp.store(acc, c, at.row0, at.col0, M, N);
-      } else {
-        // A partial segment of stream tile j, whose blocks are b0..b1 (b0 holds its first k).
-        // Every block but the last to get here stores its segment into its slot and counts it;
-        // the last adds the others' slots to its own, in block (k) order, and writes C: the
-        // same sum as a separate fixup kernel, without its launch or the last block's store.
-        // Nobody waits: a block that is not last just goes on. b0's segment is its run's last,
-        // so by the time it gets here the others' (their runs' first) are usually stored: it
-        // looks before storing its own.
-        const gemm_plan::StreamKInt& p = walk.p;
-        const int b = blockIdx.x, j = (b * p.per_block + (t - 1 - dp_iters)) / p.kt;
-        long long b0, b1;
-        gemm_plan::stream_tile_blocks(j, p.kt, p.per_block, b0, b1);
-        const int others = static_cast<int>(b1 - b0);
-        constexpr std::size_t kSlot = std::size_t(BM) * BN;
-        bool last = false;
-        if (b == b0) last = named_barrier_or(kHandOverBarrier, C::kConsumers, threadIdx.x == 0 && load_acquire_gpu(sk.counts + j) == others);
-        if (!last) {
-          fma_warp.store(acc, sk.partials + (2 * std::size_t(b) + (seg_t0 == dp_iters ? 0 : 1)) * kSlot, 0, 0, BM, BN);
-          __threadfence();
-          named_barrier(kHandOverBarrier, C::kConsumers);
-          last = named_barrier_or(kHandOverBarrier, C::kConsumers, threadIdx.x == 0 && add_acq_rel_gpu(sk.counts + j) == others);
-        }
-        if (last) {
-          __threadfence();
-          if (b != b0) fma_warp.template load_tile<false>(acc, sk.partials + gemm_plan::stream_slot(b0, j, p.kt, p.per_block) * kSlot);
-          for (long long bb = b0 + 1; bb <= b1; ++bb) fma_warp.template load_tile<true>(acc, sk.partials + 2 * bb * kSlot);
-          fma_warp.store(acc, c, at.row0, at.col0, M, N);
-        }
-      }
+      else
+        fma_warp.store(acc, sk.partials + (2 * std::size_t(blockIdx.x) + (seg_t0 == dp_iters ? 0 : 1)) * (BM * BN), 0, 0, BM, BN);
       if (t >= tiles) break;
       zero();
       seg_t0 = t;
@@ -312,6 +285,35 @@ __global__ void __launch_bounds__(Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REG
   if constexpr (CLUSTER) cluster_arrive();
 
   if constexpr (!STREAM) fma_warp.store(acc, c, walk.row0, walk.col0, M, N);
+  // Stream-K: the block's partial segments (at most two: its run's first and last) are in its
+  // slots. It counts each in its tile's count; the last of a tile's blocks to count adds the
+  // tile's slots in block (k) order into C: the sum stream_k_fixup would form, without its
+  // launch. Nobody waits for anybody. After the loop, not at each segment's end: there the added
+  // code changed ptxas's schedule of the k loop, which then ran slower than the separate fixup.
+  if constexpr (STREAM) {
+    const gemm_plan::StreamKInt& p = walk.p;
+    const int b = blockIdx.x, u0 = b * p.per_block;
+    if (u0 < p.tail_iters) {
+      const int u1 = min(u0 + p.per_block, p.tail_iters), j_first = u0 / p.kt, j_last = (u1 - 1) / p.kt;
+      __threadfence();  // this thread's slot stores, before thread 0 counts them for the block
+      named_barrier(kHandOverBarrier, C::kConsumers);
+      for (int j = j_first; j <= j_last; j += max(1, j_last - j_first)) {  // the first and last tile only
+        long long b0, b1;
+        gemm_plan::stream_tile_blocks(j, p.kt, p.per_block, b0, b1);
+        if (b0 == b1) continue;  // the block's whole tile, in C already
+        const bool last = named_barrier_or(kHandOverBarrier, C::kConsumers,
+                                           threadIdx.x == 0 && add_acq_rel_gpu(sk.counts + j) == static_cast<int>(b1 - b0));
+        if (!last) continue;
+        __threadfence();  // the others' slots, after their counts
+        constexpr std::size_t kSlot = std::size_t(BM) * BN;
+        fma_warp.template load_tile<false>(acc, sk.partials + gemm_plan::stream_slot(b0, j, p.kt, p.per_block) * kSlot);
+        for (long long bb = b0 + 1; bb <= b1; ++bb) fma_warp.template load_tile<true>(acc, sk.partials + 2 * bb * kSlot);
+        int tm, tn;
+        gemm_plan::raster_tile_at<unsigned>(p.dp_waves * p.blocks + j, p.tiles_n, p.tiles_m, tm, tn);
+        fma_warp.store(acc, c, BM * tm, BN * tn, M, N);
+      }
+    }
+  }
   if constexpr (CLUSTER) cluster_wait();
 #endif
 }
