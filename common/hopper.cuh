@@ -73,32 +73,6 @@ __device__ __forceinline__ void release_read_slot(unsigned empty_bar) {
 __device__ __forceinline__ void named_barrier(unsigned id, unsigned threads) {
   asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
 }
-// The same barrier, returning to every thread whether any of them passed `v` true.
-__device__ __forceinline__ bool named_barrier_or(unsigned id, unsigned threads, bool v) {
-  unsigned r;
-  asm volatile(
-      "{\n .reg .pred p, q;\n setp.ne.u32 p, %1, 0;\n bar.red.or.pred q, %2, %3, p;\n selp.u32 %0, 1, 0, q;\n}"
-      : "=r"(r)
-      : "r"(static_cast<unsigned>(v)), "r"(id), "r"(threads)
-      : "memory");
-  return r != 0;
-}
-
-// ---- counters in global memory ------------------------------------------------------------------
-// A load that orders this thread's later reads after it, at GPU scope: it sees a count that other
-// blocks raised with release_add_gpu, and then their data.
-__device__ __forceinline__ int load_acquire_gpu(const int* p) {
-  int v;
-  asm volatile("ld.acquire.gpu.global.b32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-  return v;
-}
-// Adds one, after this thread's earlier writes (and, through a barrier before it, its block's)
-// and before its later reads, at GPU scope; returns the count before.
-__device__ __forceinline__ int add_acq_rel_gpu(int* p) {
-  int v;
-  asm volatile("atom.acq_rel.gpu.global.add.s32 %0, [%1], 1;" : "=r"(v) : "l"(p) : "memory");
-  return v;
-}
 
 // ---- TMA ----------------------------------------------------------------------------------------
 // Fetches the descriptor into the cache ahead of the first copy that names it (a kernel

@@ -110,22 +110,6 @@ struct FmaWarp {
       }
     }
   }
-  // acc = (ADD: acc +) a BM × BN tile at p (pitch BN), this thread's elements as store(acc, p, 0,
-  // 0, BM, BN) writes them. Read from L2 (ld.global.cg): other blocks wrote the tile.
-  template <bool ADD>
-  __device__ __forceinline__ void load_tile(float (&acc)[TM][TN], const float* p) const {
-#pragma unroll
-    for (int i = 0; i < TM; ++i) {
-      const float* row = p + static_cast<std::size_t>(wm0 + C::row_in_warp(lm, i)) * BN;
-#pragma unroll
-      for (int j = 0; j < TN / 4; ++j) {
-        const float4 v = __ldcg(reinterpret_cast<const float4*>(row + wn0 + ln * 4 + j * C::kLanesN * 4));
-        const float e[4] = {v.x, v.y, v.z, v.w};
-#pragma unroll
-        for (int q = 0; q < 4; ++q) acc[i][4 * j + q] = ADD ? acc[i][4 * j + q] + e[q] : e[q];
-      }
-    }
-  }
 };
 #endif  // KL_ARCH_AT_LEAST(90)
 

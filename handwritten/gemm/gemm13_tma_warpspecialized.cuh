@@ -33,9 +33,8 @@
 //   * stream-K (launch_stream, variant_stream; not a Config parameter either): one block per SM,
 //     each running the same number of k tiles of the whole product, across tile boundaries, through
 //     one ring (the producer loads the next tile's first stages while the FMA warps store the last
-//     tile); a tile shared by several blocks is added up by the last of them to finish, from the
-//     others' partial tiles in the workspace, in k order (gemm_plan::StreamK). For products whose
-//     last wave of tiles is part-empty.
+//     tile); tiles shared by several blocks are added from the workspace by stream_k_fixup, in k
+//     order (gemm_plan::StreamK). For products whose last wave of tiles is part-empty.
 // Only in builds whose architectures name sm_90a (CMakeLists.txt defines KL_BUILD_SM90A): a plain
 // 9.0 image has no setmaxnreg, and its FMA warps would spill. TMA needs 16-byte row pitches and
 // bases (K % 4 == 0, N % 4 == 0, A, B and C aligned): any other product runs gemm12.
@@ -70,15 +69,12 @@ using namespace hopper;
 // Stream-K (STREAM, launch_stream): a 1-D grid; block b runs its data-parallel tiles and then
 // its stream iterations (gemm_plan::StreamK: dp_waves, per_block), tile after tile, through one
 // ring: the producer runs ahead into the next tile while the FMA warps store the last one. A
-// segment that covers its whole tile goes to C; of a partial one's blocks, all but the last to
-// finish store theirs in their slots of `partials` and count it in `counts`, and the last adds them.
+// segment that covers its whole tile goes to C, a partial one to the block's slot of
+// `partials` (stream_k_fixup adds them).
 struct StreamArgs {
   float* partials = nullptr;
-  int* counts = nullptr;  // per stream tile, its partial segments stored (zeroed before the launch)
   gemm_plan::StreamKInt plan{};
 };
-// The named barrier of the FMA warps' segment hand-over (1 is the producer warpgroup's).
-constexpr unsigned kHandOverBarrier = 2;
 
 template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int REGS, bool B_OUTER, int CLUSTER_M = 1,
           bool TRANSPOSE_A = false, bool STREAM = false>
@@ -285,35 +281,6 @@ __global__ void __launch_bounds__(Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REG
   if constexpr (CLUSTER) cluster_arrive();
 
   if constexpr (!STREAM) fma_warp.store(acc, c, walk.row0, walk.col0, M, N);
-  // Stream-K: the block's partial segments (at most two: its run's first and last) are in its
-  // slots. It counts each in its tile's count; the last of a tile's blocks to count adds the
-  // tile's slots in block (k) order into C: the sum stream_k_fixup would form, without its
-  // launch. Nobody waits for anybody. After the loop, not at each segment's end: there the added
-  // code changed ptxas's schedule of the k loop, which then ran slower than the separate fixup.
-  if constexpr (STREAM) {
-    const gemm_plan::StreamKInt& p = walk.p;
-    const int b = blockIdx.x, u0 = b * p.per_block;
-    if (u0 < p.tail_iters) {
-      const int u1 = min(u0 + p.per_block, p.tail_iters), j_first = u0 / p.kt, j_last = (u1 - 1) / p.kt;
-      __threadfence();  // this thread's slot stores, before thread 0 counts them for the block
-      named_barrier(kHandOverBarrier, C::kConsumers);
-      for (int j = j_first; j <= j_last; j += max(1, j_last - j_first)) {  // the first and last tile only
-        long long b0, b1;
-        gemm_plan::stream_tile_blocks(j, p.kt, p.per_block, b0, b1);
-        if (b0 == b1) continue;  // the block's whole tile, in C already
-        const bool last = named_barrier_or(kHandOverBarrier, C::kConsumers,
-                                           threadIdx.x == 0 && add_acq_rel_gpu(sk.counts + j) == static_cast<int>(b1 - b0));
-        if (!last) continue;
-        __threadfence();  // the others' slots, after their counts
-        constexpr std::size_t kSlot = std::size_t(BM) * BN;
-        fma_warp.template load_tile<false>(acc, sk.partials + gemm_plan::stream_slot(b0, j, p.kt, p.per_block) * kSlot);
-        for (long long bb = b0 + 1; bb <= b1; ++bb) fma_warp.template load_tile<true>(acc, sk.partials + 2 * bb * kSlot);
-        int tm, tn;
-        gemm_plan::raster_tile_at<unsigned>(p.dp_waves * p.blocks + j, p.tiles_n, p.tiles_m, tm, tn);
-        fma_warp.store(acc, c, BM * tm, BN * tn, M, N);
-      }
-    }
-  }
   if constexpr (CLUSTER) cluster_wait();
 #endif
 }
@@ -405,15 +372,14 @@ void launch_split(const GemmArgs<float>& g, int splits, cudaStream_t s) {
   launch_splitk_reduce(h.C, g.C, mn, used, s);
 }
 // Stream-K (gemm_plan::StreamK): one block per SM, each the same number of k tiles of the
-// product; the partial tiles and their counts in g.workspace (stream_workspace), the counts
-// zeroed here, since the workspace holds whatever the last user left.
+// product, then stream_k_fixup; the partial tiles in g.workspace (stream_workspace).
 template <class C>
 gemm_plan::StreamK stream_plan(GemmShape sh) {
   return gemm_plan::stream_k_plan(sh, C::BM, C::BN, C::BK, sm_count());
 }
 template <class C>
 std::size_t stream_workspace(GemmShape sh) {
-  return gemm_plan::stream_k_workspace_counted(stream_plan<C>(sh), C::BM, C::BN, sizeof(float));
+  return gemm_plan::stream_k_workspace(stream_plan<C>(sh), C::BM, C::BN, sizeof(float));
 }
 template <class C>
 void prepare_stream() {
@@ -428,10 +394,11 @@ void launch_stream(const GemmArgs<float>& g, cudaStream_t s) {
   if (!tma_ok(g) || p.tail_iters == 0 || !gemm_plan::stream_k_int(p, pi)) return launch<C>(g, s);
   const CUtensorMap map_a = map_a_of<C>(g.A, g.M, g.K), map_b = map_b_of<C>(g.B, g.K, g.N);
   float* partials = static_cast<float*>(g.workspace);
-  int* counts = reinterpret_cast<int*>(static_cast<unsigned char*>(g.workspace) + gemm_plan::stream_k_workspace(p, C::BM, C::BN, sizeof(float)));
-  KL_CUDA_CHECK(cudaMemsetAsync(counts, 0, gemm_plan::stream_k_count_bytes(p), s));
   kernel_for<C, true><<<static_cast<unsigned>(p.blocks), C::kThreads, C::kSmemBytes, s>>>(
-      map_a, map_b, g.C, g.M, g.N, g.K, 0, 0, StreamArgs{partials, counts, pi});
+      map_a, map_b, g.C, g.M, g.N, g.K, 0, 0, StreamArgs{partials, pi});
+  KL_CHECK_LAUNCH();
+  stream_k_fixup<float, C::BM, C::BN, kVec<float>><<<dim3(static_cast<unsigned>(p.tail_tiles), kFixupParts), 256, 0, s>>>(
+      partials, g.C, g.M, g.N, pi);
   KL_CHECK_LAUNCH();
 }
 
@@ -484,7 +451,7 @@ GemmVariant<float> variant_stream() {
   v.info.name = keep_name(C::name() + "_streamk");
   v.info.lesson =
       "Hopper: gemm13 as stream-K, one block per SM each running the same number of k tiles across tile boundaries; "
-      "the last block of a shared tile adds the others' partial tiles in k order (one count per tile, no waiting)";
+      "partial tiles in the workspace, added in k order (no atomics)";
   v.needs.kernel = reinterpret_cast<const void*>(kernel_for<C, true>);
   v.launch = launch_stream<C>;
   v.prepare = prepare_stream<C>;

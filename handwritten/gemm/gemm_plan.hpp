@@ -278,8 +278,7 @@ inline int splitk_splits_modeled(GemmShape s, int bm, int bn, int bk, int blocks
 // tile 0 and end at kt - 1). A segment that covers its whole tile writes C; a partial one
 // writes its block's slot 0 (the first segment) or 1 (the last) of the workspace, a BM × BN tile
 // each, and stream_k_fixup adds a tile's partial slots in block order (that is, in k order)
-// into C (gemm11_pf's and gemm14's forms; gemm13's adds them in its own kernel, in the same
-// order: stream_k_workspace_counted). Deterministic: the same sum every run.
+// into C. Deterministic: no atomics, no flags, the same sum every run.
 struct StreamK {
   int tiles_m, tiles_n, kt;  // the tile grid and the k tiles per tile
   long long tiles;           // tiles_m · tiles_n
@@ -370,13 +369,6 @@ inline bool stream_k_int(const StreamK& p, StreamKInt& out) {
 // The workspace: two slots per block with stream iterations.
 inline std::size_t stream_k_workspace(const StreamK& p, int bm, int bn, std::size_t elem_bytes) {
   return static_cast<std::size_t>(2 * p.stream_blocks) * bm * bn * elem_bytes;
-}
-// gemm13's stream-K form adds a tile's partial segments in its own kernel (the last of the tile's
-// blocks to finish adds the others'): it also counts, per stream tile, the segments stored, in
-// one int each after the slots, which its launcher zeroes.
-inline std::size_t stream_k_count_bytes(const StreamK& p) { return static_cast<std::size_t>(p.tail_tiles) * sizeof(int); }
-inline std::size_t stream_k_workspace_counted(const StreamK& p, int bm, int bn, std::size_t elem_bytes) {
-  return stream_k_workspace(p, bm, bn, elem_bytes) + stream_k_count_bytes(p);
 }
 
 // ---- gemm_auto's time model: which tiled steps are worth measuring for one shape ------------
@@ -507,7 +499,7 @@ inline bool stream_pays(GemmShape sh, int bm, int bn, long long sms) {
 inline bool g13_stream_pays(GemmShape sh, long long sms) { return stream_pays(sh, kG13Bm, kG13Bn, sms); }
 // Its workspace (gemm13::stream_workspace for gemm13's tile).
 inline std::size_t g13_stream_workspace(GemmShape sh, long long sms, std::size_t elem_bytes) {
-  return stream_k_workspace_counted(stream_k_plan(sh, kG13Bm, kG13Bn, kG13Bk, sms), kG13Bm, kG13Bn, elem_bytes);
+  return stream_k_workspace(stream_k_plan(sh, kG13Bm, kG13Bn, kG13Bk, sms), kG13Bm, kG13Bn, elem_bytes);
 }
 // gemm11_pf's 128² DMMA tile (one block per SM, as gemm13's) as stream-K, by the same rule.
 constexpr int kG11Bm = 128, kG11Bn = 128;
