@@ -568,26 +568,25 @@ inline std::vector<StepChoice> auto_shortlist(GemmShape sh, bool dbl, AutoFeatur
   for (const StepChoice& c : auto_candidates(sh, dbl, f)) (modelled_step(c.step) ? modelled : unmodelled).push_back(c);
   std::vector<double> us;
   for (const StepChoice& c : modelled) us.push_back(step_model_us(*model_of(c.step, f.vec), sh, c.splits, f.sms, dbl ? 8 : 4));
-  const auto is_g14 = [](StepChoice c) { return c.step == Step::g14 || c.step == Step::g14_stream; };
-  const auto is_g13_stream = [](StepChoice c) { return c.step == Step::g13_stream; };
-  bool g14_placed = false, g13_stream_placed = false;
+  // The unmodelled forms that take modelled step c's rank, measured just before it (each once):
+  // gemm14's two forms before the 128² tile they run, gemm13's stream-K form before gemm13
+  // unsplit where stream_first; a stream-K form ahead of an unsplit one where stream_first.
+  const auto takes_rank_of = [&](StepChoice u, StepChoice c) {
+    if (c.step == Step::g11_128pf) return u.step == Step::g14 || u.step == Step::g14_stream;
+    return c.step == Step::g13 && c.splits == 1 && u.step == Step::g13_stream && stream_first(sh);
+  };
+  const auto is_stream = [](StepChoice u) { return u.step == Step::g14_stream || u.step == Step::g13_stream; };
+  std::vector<bool> placed(unmodelled.size(), false);
   for (int i : shortlist(us)) {
     const StepChoice& c = modelled[static_cast<std::size_t>(i)];
-    if (c.step == Step::g11_128pf) {  // a candidate once
-      std::vector<StepChoice> g14;  // gemm14, its stream-K form (that first where stream_first)
-      for (const StepChoice& u : unmodelled)
-        if (is_g14(u)) g14.push_back(u);
-      if (stream_first(sh)) std::reverse(g14.begin(), g14.end());
-      out.insert(out.end(), g14.begin(), g14.end());
-      g14_placed = true;
-    }
-    if (c.step == Step::g13 && c.splits == 1 && stream_first(sh))  // unsplit: a candidate once
-      for (const StepChoice& u : unmodelled)
-        if (is_g13_stream(u)) out.push_back(u), g13_stream_placed = true;
+    for (const bool stream : {stream_first(sh), !stream_first(sh)})
+      for (std::size_t k = 0; k < unmodelled.size(); ++k)
+        if (!placed[k] && is_stream(unmodelled[k]) == stream && takes_rank_of(unmodelled[k], c))
+          out.push_back(unmodelled[k]), placed[k] = true;
     out.push_back(c);
   }
-  for (const StepChoice& c : unmodelled)
-    if (!(is_g14(c) && g14_placed) && !(is_g13_stream(c) && g13_stream_placed)) out.push_back(c);
+  for (std::size_t k = 0; k < unmodelled.size(); ++k)
+    if (!placed[k]) out.push_back(unmodelled[k]);
   return out;
 }
 
