@@ -198,6 +198,7 @@ void prepare_stream() {
   allow_smem(Config<BM, BN, BK, WM, WN, STAGES, MMA_K, BLayout::kn>::kSmemBytes,
              {stream_kernel_for<BM, BN, BK, WM, WN, STAGES, MMA_K, true>,
               stream_kernel_for<BM, BN, BK, WM, WN, STAGES, MMA_K, false>});
+  fixup_programmatic_here<double, BM, BN, 1>();
 }
 template <int BM, int BN, int BK, int WM, int WN, int STAGES, int MMA_K>
 void launch_stream(const GemmArgs<double>& g, cudaStream_t s) {
@@ -210,9 +211,7 @@ void launch_stream(const GemmArgs<double>& g, cudaStream_t s) {
   double* partials = static_cast<double*>(g.workspace);
   kernel<<<static_cast<unsigned>(p.blocks), C::kThreads, C::kSmemBytes, s>>>(g.A, g.B, g.C, partials, g.M, g.N, g.K, pi);
   KL_CHECK_LAUNCH();
-  stream_k_fixup<double, BM, BN, 1><<<dim3(static_cast<unsigned>(p.tail_tiles), kFixupParts), 256, 0, s>>>(
-      partials, g.C, g.M, g.N, pi);
-  KL_CHECK_LAUNCH();
+  launch_stream_k_fixup<double, BM, BN, 1>(partials, g.C, g.M, g.N, p, pi, s);
 }
 
 template <int BM, int BN, int BK, int WM, int WN, int STAGES, int MMA_K>

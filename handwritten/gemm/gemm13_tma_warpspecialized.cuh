@@ -149,6 +149,9 @@ __global__ void __launch_bounds__(Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REG
   if constexpr (SETMAXNREG) {
     if (warp >= C::kConsumerWarps) {  // ---- the producer warpgroup ----
       setmaxnreg_dec<C::kRegsProducer>();
+      // Stream-K: the fixup may be scheduled from now on; it takes an SM as a block of this grid
+      // leaves, and waits for the whole grid before it reads a slot (launch_stream_k_fixup).
+      if constexpr (STREAM) pdl::allow_dependent_launch();
       if constexpr (TRANSPOSE_A) {
         producer.transpose_all(threadIdx.x - C::kConsumers, smem_raw, tiles);
       } else if (threadIdx.x == C::kConsumers) {
@@ -385,6 +388,7 @@ template <class C>
 void prepare_stream() {
   prepare<C>();
   allow_smem(C::kSmemBytes, {kernel_for<C, true>});
+  fixup_programmatic_here<float, C::BM, C::BN, kVec<float>>();
 }
 template <class C>
 void launch_stream(const GemmArgs<float>& g, cudaStream_t s) {
@@ -397,9 +401,7 @@ void launch_stream(const GemmArgs<float>& g, cudaStream_t s) {
   kernel_for<C, true><<<static_cast<unsigned>(p.blocks), C::kThreads, C::kSmemBytes, s>>>(
       map_a, map_b, g.C, g.M, g.N, g.K, 0, 0, StreamArgs{partials, pi});
   KL_CHECK_LAUNCH();
-  stream_k_fixup<float, C::BM, C::BN, kVec<float>><<<dim3(static_cast<unsigned>(p.tail_tiles), kFixupParts), 256, 0, s>>>(
-      partials, g.C, g.M, g.N, pi);
-  KL_CHECK_LAUNCH();
+  launch_stream_k_fixup<float, C::BM, C::BN, kVec<float>>(partials, g.C, g.M, g.N, p, pi, s);
 }
 
 // The list's split count: the fill rule of gemm10_splitk (splitk_splits, kFillSMs), one block per

@@ -407,6 +407,7 @@ template <int STAGES, int KD>
 void prepare_stream() {
   prepare<STAGES, KD>();
   allow_smem(Config<STAGES, KD>::kSmemBytes, {stream_kernel_for<STAGES, KD>});
+  fixup_programmatic_here<double, Config<STAGES, KD>::BM, Config<STAGES, KD>::BN, 1>();
 }
 template <int STAGES, int KD>
 void launch_stream(const GemmArgs<double>& g, cudaStream_t s) {
@@ -418,9 +419,7 @@ void launch_stream(const GemmArgs<double>& g, cudaStream_t s) {
   stream_kernel_for<STAGES, KD><<<static_cast<unsigned>(p.blocks), C::kThreads, C::kSmemBytes, s>>>(
       map_a<C>(g.A, g.M, g.K), map_b<C>(g.B, g.K, g.N), g.C, partials, g.M, g.N, pi);
   KL_CHECK_LAUNCH();
-  stream_k_fixup<double, C::BM, C::BN, 1><<<dim3(static_cast<unsigned>(p.tail_tiles), kFixupParts), 256, 0, s>>>(
-      partials, g.C, g.M, g.N, pi);
-  KL_CHECK_LAUNCH();
+  launch_stream_k_fixup<double, C::BM, C::BN, 1>(partials, g.C, g.M, g.N, p, pi, s);
 }
 template <int STAGES, int KD>
 GemmVariant<double> variant_stream(std::string_view name) {

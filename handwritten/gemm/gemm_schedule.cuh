@@ -16,6 +16,7 @@
 
 #include "handwritten/gemm/gemm_common.cuh"
 #include "handwritten/gemm/gemm_plan.hpp"
+#include "common/pdl.cuh"
 
 #include <algorithm>
 #include <cstddef>
@@ -160,12 +161,16 @@ void launch_splitk_reduce(const T* ws, T* c, std::size_t mn, int splits, cudaStr
 // order (k order), into C, for the y-th of kFixupParts parts of the tile's elements; a tile that
 // one block covered whole is already in C. W elements a step: 1, or one 16-byte vector (kVec<T>)
 // where every row of C and of the slots starts 16-byte aligned (gemm13's TMA path); a tile's
-// columns start at multiples of BN.
-constexpr int kFixupParts = 8;
+// columns start at multiples of BN. Each thread owns kSteps steps of its part and loads the same
+// slot for all of them before it adds (a fixup moves a few partial tiles through L2 and is bound
+// by how many loads are in flight, not by its additions). Launched programmatically
+// (launch_stream_k_fixup): it waits for the stream kernel before it reads a slot.
+constexpr int kFixupParts = 8, kFixupThreads = 256;
 template <class T, int BM, int BN, int W>
-__global__ void __launch_bounds__(256) stream_k_fixup(const T* __restrict__ partials, T* __restrict__ c, int M, int N,
-                                                      gemm_plan::StreamKInt p) {
-  static_assert((W == 1 || W == kVec<T>) && BM * BN % (W * kFixupParts) == 0 && BN % W == 0);
+__global__ void __launch_bounds__(kFixupThreads) stream_k_fixup(const T* __restrict__ partials, T* __restrict__ c, int M,
+                                                                int N, gemm_plan::StreamKInt p) {
+  constexpr int kPart = BM * BN / kFixupParts, kSteps = kPart / (W * kFixupThreads);
+  static_assert((W == 1 || W == kVec<T>) && kPart % (W * kFixupThreads) == 0 && BN % W == 0);
   const auto load = [](T (&d)[W], const T* src) {
     if constexpr (W == 1) d[0] = *src;
     else load_vec(d, src);
@@ -177,24 +182,54 @@ __global__ void __launch_bounds__(256) stream_k_fixup(const T* __restrict__ part
   int tm, tn;
   gemm_plan::raster_tile_at<unsigned>(p.dp_waves * p.blocks + blockIdx.x, p.tiles_n, p.tiles_m, tm, tn);
   const int row0 = BM * tm, col0 = BN * tn;
-  constexpr int kPart = BM * BN / kFixupParts;
+  // Step i's element of the tile, and whether it lies inside C.
+  int x[kSteps];
+  bool in[kSteps];
+#pragma unroll
+  for (int i = 0; i < kSteps; ++i) {
+    x[i] = kPart * blockIdx.y + W * (threadIdx.x + i * kFixupThreads);
+    in[i] = row0 + x[i] / BN < M && col0 + x[i] % BN < N;
+  }
+  pdl::wait_for_primary_grid();
   // b0's slot is its first or last (gemm_plan::stream_slot); every later block's run starts
   // inside the tile, so its slot is its first, 2b (the host suite checks both)
-  const T* first = partials + gemm_plan::stream_slot(b0, j, p.kt, p.per_block) * (BM * BN);
-  for (int x = kPart * blockIdx.y + W * threadIdx.x; x < kPart * (blockIdx.y + 1); x += W * blockDim.x) {
-    const int r = row0 + x / BN, col = col0 + x % BN;
-    if (r >= M || col >= N) continue;
-    T sum[W], part[W];
-    load(sum, first + x);
-    for (long long b = b0 + 1; b <= b1; ++b) {
-      load(part, partials + 2 * b * (BM * BN) + x);
+  T sum[kSteps][W], part[kSteps][W];
+  const T* slot = partials + gemm_plan::stream_slot(b0, j, p.kt, p.per_block) * (BM * BN);
 #pragma unroll
-      for (int i = 0; i < W; ++i) sum[i] += part[i];
-    }
-    T* out = c + static_cast<std::size_t>(r) * N + col;
-    if constexpr (W == 1) *out = sum[0];
-    else store_vec(out, sum);
+  for (int i = 0; i < kSteps; ++i)
+    if (in[i]) load(sum[i], slot + x[i]);
+  for (long long b = b0 + 1; b <= b1; ++b) {
+    slot = partials + 2 * b * (BM * BN);
+#pragma unroll
+    for (int i = 0; i < kSteps; ++i)
+      if (in[i]) load(part[i], slot + x[i]);
+#pragma unroll
+    for (int i = 0; i < kSteps; ++i)
+#pragma unroll
+      for (int e = 0; e < W; ++e) sum[i][e] += part[i][e];
   }
+#pragma unroll
+  for (int i = 0; i < kSteps; ++i) {
+    if (!in[i]) continue;
+    T* out = c + static_cast<std::size_t>(row0 + x[i] / BN) * N + col0 + x[i] % BN;
+    if constexpr (W == 1) *out = sum[i][0];
+    else store_vec(out, sum[i]);
+  }
+}
+
+// The fixup of a stream-K launch of plan p, right after its stream kernel in stream s: one block
+// per part of each stream tile, programmatically dependent on the stream kernel where the device
+// allows (common/pdl.cuh), so its blocks are scheduled as the stream kernel's leave. Call
+// fixup_programmatic_here first from the step's prepare, outside any capture.
+template <class T, int BM, int BN, int W>
+bool fixup_programmatic_here() {
+  return pdl::programmatic_here<stream_k_fixup<T, BM, BN, W>>();
+}
+template <class T, int BM, int BN, int W>
+void launch_stream_k_fixup(const T* partials, T* c, int M, int N, const gemm_plan::StreamK& p,
+                           const gemm_plan::StreamKInt& pi, cudaStream_t s) {
+  pdl::launch<stream_k_fixup<T, BM, BN, W>>(true, dim3(static_cast<unsigned>(p.tail_tiles), kFixupParts),
+                                            dim3(kFixupThreads), 0, s, partials, c, M, N, pi);
 }
 
 // Launches C = A·B as `splits` slices of k (fewer where the slices of k_per_split would leave
