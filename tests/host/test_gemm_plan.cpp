@@ -481,6 +481,119 @@ TEST_CASE("stream-K plans: every iteration once, partial tiles in distinct slots
       }
 }
 
+// gemm13's stream-part-first form (gemm_plan::stream_first_iteration, its segments, its partial
+// ends and fixer tiles; the kernel's StreamFixup counts and adds by them): the same plan, each
+// block's stream iterations before its data-parallel tiles. Every iteration once, each partial
+// segment in the slot stream_slot names; stream_first_partials lists exactly a block's partial
+// segments; each cut tile has exactly one fixer, its b1, and b1 - b0 + 1 counts; where
+// stream_first_applies, each count comes before the run's last ring's worth of k tiles (the
+// producer sees k tile e + STAGES given back within the run).
+TEST_CASE("stream-K, stream part first: every iteration once, each cut tile counted by its blocks and added by its b1") {
+  const GemmShape shapes[] = {{1, 1, 1},         {1500, 1500, 1500}, {4096, 4096, 4096}, {513, 257, 129},  {1000, 1000, 1000},
+                              {129, 4100, 33},   {7, 9, 4000},       {8192, 8192, 32},   {1408, 3072, 512}, {8192, 8192, 8192},
+                              {3000, 3000, 3000}, {4224, 4096, 4096}, {2000, 1500, 1000}, {3000, 3000, 160}, {4100, 4100, 129}};
+  constexpr int kStages = 4;
+  for (const StreamPart part : {StreamPart::last_two_waves, StreamPart::last_wave})
+    for (const GemmShape sh : shapes)
+      for (long long sms : {1LL, 2LL, 7LL, 132LL, 144LL, 1000LL}) {
+        CAPTURE(static_cast<int>(part));
+        CAPTURE(sh.M);
+        CAPTURE(sh.N);
+        CAPTURE(sh.K);
+        CAPTURE(sms);
+        const StreamK p = stream_k_plan(sh, 128, 256, 32, sms, part);
+        StreamKInt pi{};
+        REQUIRE(stream_k_int(p, pi));
+        std::vector<std::vector<Segment>> of_tile(static_cast<std::size_t>(p.tiles));
+        std::vector<int> counts(static_cast<std::size_t>(p.tail_tiles), 0), fixers(static_cast<std::size_t>(p.tail_tiles), 0);
+        for (int b = 0; b < pi.blocks; ++b) {
+          const int run = stream_run_length<int>(b, pi.kt, pi.dp_waves, pi.per_block, pi.tail_iters);
+          const int sl = stream_share<int>(b, pi.per_block, pi.tail_iters);
+          REQUIRE(run == sl + pi.dp_waves * pi.kt);
+          const int k0 = sl > 0 ? b * pi.per_block % pi.kt : 0;
+          std::vector<std::pair<int, int>> partial_ends;  // (end, stream tile)
+          for (int t0 = 0; t0 < run;) {
+            const int end = stream_first_segment_end<int>(t0, run, pi.kt, sl, k0);
+            REQUIRE(end > t0);
+            REQUIRE((t0 >= sl || end <= sl));  // no segment crosses from the stream part into the data-parallel one
+            int tile0 = -1, kb = -1;
+            for (int t = t0; t < end; ++t) {
+              int tile, k;
+              stream_first_iteration<int>(b, t, pi.kt, pi.dp_waves, pi.blocks, pi.per_block, sl, tile, k);
+              long long tile64, k64;
+              stream_first_iteration<long long>(b, t, p.kt, p.dp_waves, p.blocks, p.per_block, sl, tile64, k64);
+              REQUIRE(tile64 == tile);
+              REQUIRE(k64 == k);
+              if (t == t0) tile0 = tile, kb = k;
+              REQUIRE(tile == tile0);
+              REQUIRE(k == kb + (t - t0));
+            }
+            REQUIRE(kb == (t0 == 0 ? k0 : 0));
+            const bool whole = end - t0 == pi.kt;
+            const long long j = tile0 - p.dp_waves * p.blocks;
+            long long slot = -1;
+            if (!whole) {
+              REQUIRE(j >= 0);  // data-parallel tiles are whole
+              slot = 2LL * b + (t0 == 0 ? 0 : 1);  // the kernel's choice
+              REQUIRE(slot == stream_slot(b, j, p.kt, p.per_block));
+              partial_ends.push_back({end, static_cast<int>(j)});
+              ++counts[static_cast<std::size_t>(j)];
+            }
+            of_tile[static_cast<std::size_t>(tile0)].push_back({b, tile0, kb, kb + (end - t0), slot});
+            t0 = end;
+          }
+          // the kernel's list of this block's partial segments is the walk's
+          const StreamPartials sp = stream_first_partials<int>(b, pi.kt, pi.per_block, pi.tail_iters);
+          std::vector<std::pair<int, int>> listed;
+          for (int i = 0; i < 2; ++i) {
+            REQUIRE((sp.end[i] < 0) == (sp.tile[i] < 0));
+            if (sp.end[i] >= 0) listed.push_back({sp.end[i], sp.tile[i]});
+          }
+          REQUIRE(listed == partial_ends);
+          if (stream_first_applies(p, kStages))
+            for (const auto& [e, j] : partial_ends) REQUIRE(e + kStages < run);
+          const int fj = stream_fixer_tile<int>(b, pi.kt, pi.per_block, pi.tail_iters);
+          if (fj >= 0) {
+            REQUIRE(fj < p.tail_tiles);
+            ++fixers[static_cast<std::size_t>(fj)];
+            long long b0, b1;
+            stream_tile_blocks(fj, p.kt, p.per_block, b0, b1);
+            REQUIRE(b1 == b);
+            REQUIRE(b0 < b1);
+            REQUIRE(fj * pi.kt / pi.per_block == b0);  // StreamFixup's first block
+          }
+        }
+        for (long long tile = 0; tile < p.tiles; ++tile) {  // in block order, the tile's k tiles once, in order
+          const auto& segs = of_tile[static_cast<std::size_t>(tile)];
+          int k = 0;
+          for (const Segment& sg : segs) {
+            REQUIRE(sg.k_begin == k);
+            k = sg.k_end;
+          }
+          REQUIRE(k == p.kt);
+          const long long j = tile - p.dp_waves * p.blocks;
+          if (j < 0) continue;
+          long long b0, b1;
+          stream_tile_blocks(j, p.kt, p.per_block, b0, b1);
+          const bool cut = b0 != b1;
+          REQUIRE(static_cast<long long>(segs.size()) == b1 - b0 + 1);
+          REQUIRE(counts[static_cast<std::size_t>(j)] == (cut ? b1 - b0 + 1 : 0));  // what the fixer waits for
+          REQUIRE(fixers[static_cast<std::size_t>(j)] == (cut ? 1 : 0));
+        }
+        // the counters after the slots, 16-byte aligned
+        const std::size_t off = stream_k_counters_offset(p, 128, 256, 4);
+        REQUIRE(off % 16 == 0);
+        REQUIRE(off >= stream_k_workspace(p, 128, 256, 4));
+        REQUIRE(stream_k_workspace_counted(p, 128, 256, 4) == off + std::size_t(p.tail_tiles) * sizeof(int));
+      }
+  // 4096³ on 132 SMs: two data-parallel waves after the stream part, the form applies
+  const StreamK p = stream_k_plan({4096, 4096, 4096}, 128, 256, 32, 132);
+  CHECK(stream_first_applies(p, kStages));
+  CHECK_FALSE(stream_first_applies(stream_k_plan({1500, 1500, 1500}, 128, 256, 32, 132), kStages));  // no data-parallel tile
+  CHECK_FALSE(stream_first_applies(stream_k_plan({4096, 4096, 128}, 128, 256, 32, 132), kStages));    // 4 k tiles a tile
+  CHECK(stream_first_applies(stream_k_plan({4096, 4096, 160}, 128, 256, 32, 132), kStages));
+}
+
 TEST_CASE("stream-K in int: the plan's counts fit, or the launcher runs the product unsplit") {
   StreamKInt pi{};
   const StreamK p = stream_k_plan({4096, 4096, 4096}, 128, 256, 32, 132);
