@@ -135,22 +135,6 @@ struct StreamArgs {
   int* counters = nullptr;
 };
 
-// What StreamFixup (below) keeps across the run: the warpgroup's registers are few (setmaxnreg),
-// and transpose_all holds most of them, so it lives in shared memory after the kernel's own
-// (offset(); the launch asks for bytes()), written by thread 0 before the run (the others read it
-// after transpose_all's first named barrier), but each thread's next batch of the tile (-1 while
-// the tile is not complete, kBatches once added or where there is none).
-struct StreamFixupState {
-  static constexpr int kThreads = 128;  // the producer warpgroup
-  int end[2];       // gemm_plan::stream_first_partials' ends (-1: none)
-  int tile, first;  // the stream tile this block adds up (-1: none) and the first block holding it
-  int row0, col0;   // the tile's place in C
-  int slot;         // the first block's slot of it (gemm_plan::stream_slot)
-  int batch[kThreads];
-  static constexpr std::size_t offset(std::size_t kernel_smem) { return (kernel_smem + 15) / 16 * 16; }
-  static constexpr std::size_t bytes(std::size_t kernel_smem) { return offset(kernel_smem) + sizeof(StreamFixupState); }
-};
-
 #if KL_ARCH_AT_LEAST(90)
 using namespace hopper;
 
@@ -176,17 +160,26 @@ struct NoHooks {
 //   * finish(p), after the run: whatever is left, waiting for the counter if it must (the blocks
 //     whose counts it waits for are lower-numbered, and none of them waits for this one).
 // It adds as stream_k_fixup does: the same slots in the same order, so the same bits.
-template <int BM, int BN, int STAGES, std::size_t kSmemBytes>
+template <int BM, int BN, int STAGES>
 struct StreamFixup {
-  static constexpr int kThreads = StreamFixupState::kThreads, kBatchesPerStage = 4;
+  static constexpr int kThreads = 128, kBatchesPerStage = 4;
   static constexpr int kBatches = BM * BN / 4 / kThreads;  // one float4 per thread per batch
   static_assert(BM * BN % (4 * kThreads) == 0 && BN % 4 == 0);
   static constexpr unsigned kBarrier = 2;  // named barrier 1 is transpose_all's
-  using State = StreamFixupState;
-  static constexpr std::size_t kStateOffset = StreamFixupState::offset(kSmemBytes);
+  // The warpgroup's registers are few (setmaxnreg), and transpose_all holds most of them: what the
+  // fixup keeps across the run is in shared memory, written by thread 0 before the run (the others
+  // read it after transpose_all's first named barrier), but each thread's next batch of the tile
+  // (-1 while the tile is not complete, kBatches once added or where there is none).
+  struct State {
+    int end[2];       // gemm_plan::stream_first_partials' ends (-1: none)
+    int tile, first;  // the stream tile this block adds up (-1: none) and the first block holding it
+    int row0, col0;   // the tile's place in C
+    int slot;         // the first block's slot of it (gemm_plan::stream_slot)
+    int batch[kThreads];
+  };
   __device__ __forceinline__ static State& state() {
-    extern __shared__ __align__(1024) unsigned char smem_raw[];  // the kernel's dynamic shared memory
-    return *reinterpret_cast<State*>(smem_raw + kStateOffset);
+    __shared__ State st;
+    return st;
   }
   gemm_plan::StreamKInt p;
   float* partials;

@@ -163,7 +163,7 @@ __global__ void __launch_bounds__(Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REG
       if constexpr (STREAM == kStreamFixupKernel) pdl::allow_dependent_launch();
       if constexpr (STREAM == kStreamFirst) {
         producer.transpose_all(threadIdx.x - C::kConsumers, smem_raw, tiles,
-                               StreamFixup<BM, BN, STAGES, C::kSmemBytes>(sk, c, M, N, threadIdx.x - C::kConsumers, tiles));
+                               StreamFixup<BM, BN, STAGES>(sk, c, M, N, threadIdx.x - C::kConsumers, tiles));
       } else if constexpr (TRANSPOSE_A) {
         producer.transpose_all(threadIdx.x - C::kConsumers, smem_raw, tiles);
       } else if (threadIdx.x == C::kConsumers) {
@@ -398,15 +398,11 @@ template <class C>
 gemm_plan::StreamK stream_plan(GemmShape sh) {
   return gemm_plan::stream_k_plan(sh, C::BM, C::BN, C::BK, sm_count());
 }
-// Where the stream part goes first (the transposing form, gemm_plan::stream_first_applies), and
-// its shared memory: the kernel's and the fixup's state after it.
+// Where the stream part goes first (the transposing form, gemm_plan::stream_first_applies).
 template <class C>
 bool stream_first(const gemm_plan::StreamK& p) {
   return C::TRANSPOSE_A && gemm_plan::stream_first_applies(p, C::STAGES);
 }
-template <class C>
-constexpr std::size_t kStreamFirstSmem = StreamFixupState::bytes(C::kSmemBytes);
-static_assert(kStreamFirstSmem<R232At> <= 227 * 1024, "Hopper's largest shared memory per block");
 template <class C>
 std::size_t stream_workspace(GemmShape sh) {
   return gemm_plan::stream_k_workspace_counted(stream_plan<C>(sh), C::BM, C::BN, sizeof(float));
@@ -415,7 +411,7 @@ template <class C>
 void prepare_stream() {
   prepare<C>();
   allow_smem(C::kSmemBytes, {kernel_for<C, kStreamFixupKernel>});
-  if constexpr (C::TRANSPOSE_A) allow_smem(kStreamFirstSmem<C>, {kernel_for<C, kStreamFirst>});
+  if constexpr (C::TRANSPOSE_A) allow_smem(C::kSmemBytes, {kernel_for<C, kStreamFirst>});
   fixup_programmatic_here<float, C::BM, C::BN, kVec<float>>();
 }
 template <class C>
@@ -431,7 +427,7 @@ void launch_stream(const GemmArgs<float>& g, cudaStream_t s) {
       int* counters = reinterpret_cast<int*>(static_cast<char*>(g.workspace) +
                                              gemm_plan::stream_k_counters_offset(p, C::BM, C::BN, sizeof(float)));
       KL_CUDA_CHECK(cudaMemsetAsync(counters, 0, static_cast<std::size_t>(p.tail_tiles) * sizeof(int), s));
-      kernel_for<C, kStreamFirst><<<static_cast<unsigned>(p.blocks), C::kThreads, kStreamFirstSmem<C>, s>>>(
+      kernel_for<C, kStreamFirst><<<static_cast<unsigned>(p.blocks), C::kThreads, C::kSmemBytes, s>>>(
           map_a, map_b, g.C, g.M, g.N, g.K, 0, 0, StreamArgs{partials, pi, counters});
       KL_CHECK_LAUNCH();
       return;
