@@ -73,36 +73,6 @@ __device__ __forceinline__ void release_read_slot(unsigned empty_bar) {
 __device__ __forceinline__ void named_barrier(unsigned id, unsigned threads) {
   asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
 }
-// named_barrier that also returns whether any of the threads passed `pred` true.
-__device__ __forceinline__ bool named_barrier_or(unsigned id, unsigned threads, bool pred) {
-  unsigned r;
-  asm volatile(
-      "{\n"
-      ".reg .pred p, q;\n"
-      "setp.ne.u32 p, %3, 0;\n"
-      "bar.red.or.pred q, %1, %2, p;\n"
-      "selp.u32 %0, 1, 0, q;\n"
-      "}\n"
-      : "=r"(r)
-      : "r"(id), "r"(threads), "r"(static_cast<unsigned>(pred))
-      : "memory");
-  return r != 0;
-}
-
-// ---- flags between blocks ------------------------------------------------------------------------
-// Adds one to a counter in global memory after everything this thread has seen stored (its own
-// stores and those released to it, at any scope) is visible GPU-wide: the writer's half of a
-// release/acquire pair with ld_acquire_gpu.
-__device__ __forceinline__ void count_release_gpu(int* counter) {
-  asm volatile("fence.acq_rel.gpu;\n\tred.relaxed.gpu.global.add.s32 [%0], 1;" ::"l"(counter) : "memory");
-}
-// Reads a counter (acquire at GPU scope): what was stored before the counts it sees is visible
-// to this thread, and through a barrier after it to the threads of that barrier.
-__device__ __forceinline__ int ld_acquire_gpu(const int* p) {
-  int v;
-  asm volatile("ld.acquire.gpu.global.s32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-  return v;
-}
 
 // ---- TMA ----------------------------------------------------------------------------------------
 // Fetches the descriptor into the cache ahead of the first copy that names it (a kernel

@@ -82,183 +82,8 @@ struct StreamWalk {
   }
 };
 
-// StreamWalk's run with the stream part first (gemm_plan::stream_first_iteration; the form whose
-// fixup the producer warpgroup does, StreamFixup below): block b's sl stream iterations from b·q,
-// then its data-parallel tiles b, b + G, ...
-template <int BM, int BN, int BK>
-struct StreamFirstWalk {
-  gemm_plan::StreamKInt p;
-  int b, sl;  // sl: the block's stream iterations (gemm_plan::stream_share)
-  __device__ __forceinline__ TileAt at(int tile, int k) const {
-    int tm, tn;
-    gemm_plan::raster_tile_at<unsigned>(tile, p.tiles_n, p.tiles_m, tm, tn);
-    return {BM * tm, BN * tn, BK * k};
-  }
-  __device__ __forceinline__ TileAt operator()(int t) const {
-    int tile, k;
-    gemm_plan::stream_first_iteration<int>(b, t, p.kt, p.dp_waves, p.blocks, p.per_block, sl, tile, k);
-    return at(tile, k);
-  }
-  struct Cursor {  // as StreamWalk's: the walk recomputed whole only where the stream part ends
-    const StreamFirstWalk* w;
-    int t, tile, k;
-    TileAt at;
-    __device__ __forceinline__ void seek() {
-      gemm_plan::stream_first_iteration<int>(w->b, t, w->p.kt, w->p.dp_waves, w->p.blocks, w->p.per_block, w->sl, tile, k);
-      at = w->at(tile, k);
-    }
-    __device__ __forceinline__ void next() {
-      ++t;
-      if (t == w->sl) {  // the first data-parallel tile
-        seek();
-      } else if (++k == w->p.kt) {  // the next tile: the next stream tile, or a wave on
-        k = 0;
-        tile += t < w->sl ? 1 : w->p.blocks;
-        at = w->at(tile, 0);
-      } else {
-        at.k = BK * k;
-      }
-    }
-  };
-  __device__ __forceinline__ Cursor start() const {
-    Cursor c{this, 0, 0, 0, {}};
-    c.seek();
-    return c;
-  }
-};
-
-// The stream-K forms' arguments: the workspace's partial slots, the plan in int, and for the
-// stream-part-first form one counter per stream tile, zero at launch.
-struct StreamArgs {
-  float* partials = nullptr;
-  gemm_plan::StreamKInt plan{};
-  int* counters = nullptr;
-};
-
 #if KL_ARCH_AT_LEAST(90)
 using namespace hopper;
-
-// What the transposing producer does besides filling the ring (transpose_all's hooks): nothing,
-// but in the stream-part-first form (StreamFixup).
-struct NoHooks {
-  __device__ __forceinline__ void released(int) {}
-  __device__ __forceinline__ void after_stage(int, int) {}
-  __device__ __forceinline__ void finish(int) {}
-};
-
-// The stream-part-first form's fixup, done by the producer warpgroup while the FMA warps run the
-// data-parallel tiles (gemm_plan's "stream part first"; the kernel's StreamArgs give the slots and
-// the counters):
-//   * released(t), thread 0 after its wait for the FMA warps to give back k tile t - STAGES: where
-//     a partial segment of this block ended at that k tile, every FMA thread stored its share of
-//     the slot before it gave the tile back (an mbarrier arrive, release at CTA scope; the wait
-//     acquires), so the count it adds (release at GPU scope) publishes the whole slot;
-//   * after_stage(t, p), every thread after its share of stage t: in the data-parallel part, while
-//     the tile this block adds up is not complete, thread 0 reads its counter and the warpgroup
-//     learns the answer at a named barrier (a reduction: no shared memory); once complete, each
-//     thread adds kBatchesPerStage batches of its float4s of the tile's slots, in k order, into C;
-//   * finish(p), after the run: whatever is left, waiting for the counter if it must (the blocks
-//     whose counts it waits for are lower-numbered, and none of them waits for this one).
-// It adds as stream_k_fixup does: the same slots in the same order, so the same bits.
-template <int BM, int BN, int STAGES>
-struct StreamFixup {
-  static constexpr int kThreads = 128, kBatchesPerStage = 4;
-  static constexpr int kBatches = BM * BN / 4 / kThreads;  // one float4 per thread per batch
-  static_assert(BM * BN % (4 * kThreads) == 0 && BN % 4 == 0);
-  static constexpr unsigned kBarrier = 2;  // named barrier 1 is transpose_all's
-  // The warpgroup's registers are few (setmaxnreg), and transpose_all holds most of them: what the
-  // fixup keeps across the run is in shared memory, written by thread 0 before the run (the others
-  // read it after transpose_all's first named barrier), but each thread's next batch of the tile
-  // (-1 while the tile is not complete, kBatches once added or where there is none).
-  struct State {
-    int end[2];       // gemm_plan::stream_first_partials' ends (-1: none)
-    int tile, first;  // the stream tile this block adds up (-1: none) and the first block holding it
-    int row0, col0;   // the tile's place in C
-    int slot;         // the first block's slot of it (gemm_plan::stream_slot)
-    int batch[kThreads];
-  };
-  __device__ __forceinline__ static State& state() {
-    __shared__ State st;
-    return st;
-  }
-  gemm_plan::StreamKInt p;
-  float* partials;
-  int* counters;
-  float* c;
-  int M, N;
-
-  __device__ __forceinline__ StreamFixup(const StreamArgs& sk, float* c_, int M_, int N_, int q, int tiles)
-      : p(sk.plan), partials(sk.partials), counters(sk.counters), c(c_), M(M_), N(N_) {
-    const int j = gemm_plan::stream_fixer_tile<int>(blockIdx.x, p.kt, p.per_block, p.tail_iters);
-    if (q == 0) {
-      State& st = state();
-      const gemm_plan::StreamPartials parts = gemm_plan::stream_first_partials<int>(blockIdx.x, p.kt, p.per_block, p.tail_iters);
-      // each count is added in the run (released sees k tile e + STAGES), or a fixer would wait
-      // forever: the launcher's stream_first_applies makes sure, the host suite checks it
-      if (parts.end[0] + STAGES >= tiles || parts.end[1] + STAGES >= tiles) __trap();
-      st.end[0] = parts.end[0], st.end[1] = parts.end[1];
-      st.tile = j;
-      if (j >= 0) {
-        int tm, tn;
-        gemm_plan::raster_tile_at<unsigned>(p.dp_waves * p.blocks + j, p.tiles_n, p.tiles_m, tm, tn);
-        st.row0 = BM * tm, st.col0 = BN * tn;
-        st.first = j * p.kt / p.per_block;
-        st.slot = 2 * st.first + (j == st.first * p.per_block / p.kt ? 0 : 1);  // its first or its last
-      }
-    }
-    state().batch[q] = j < 0 ? kBatches : -1;
-  }
-  __device__ __forceinline__ void released(int t) {  // thread 0
-    const int e = t - STAGES, e0 = state().end[0];
-    if (e != e0 && e != state().end[1]) return;
-    const gemm_plan::StreamPartials parts = gemm_plan::stream_first_partials<int>(blockIdx.x, p.kt, p.per_block, p.tail_iters);
-    count_release_gpu(counters + (e == e0 ? parts.tile[0] : parts.tile[1]));
-  }
-  __device__ __forceinline__ bool complete() const {  // thread 0
-    return ld_acquire_gpu(counters + state().tile) == static_cast<int>(blockIdx.x) - state().first + 1;
-  }
-  // Batch i of thread q: its float4 of the tile, the slots of the tile's blocks in block order (k
-  // order: the first block's slot, then each later block's first, 2b), into C. At L2
-  // (ld.global.cg): other SMs wrote the slots during this kernel.
-  __device__ __forceinline__ void add(int q, int i) const {
-    const State& st = state();
-    const int x = 4 * (i * kThreads + q);
-    const int row = st.row0 + x / BN, col = st.col0 + x % BN;
-    if (row >= M || col >= N) return;
-    // (offsets in int: 2·G slots of BM·BN elements, as stream_k_int's counts)
-    float4 sum = __ldcg(reinterpret_cast<const float4*>(partials + (st.slot * (BM * BN) + x)));
-#pragma unroll 1
-    for (int b = st.first + 1; b <= static_cast<int>(blockIdx.x); ++b) {
-      const float4 a = __ldcg(reinterpret_cast<const float4*>(partials + (2 * b * (BM * BN) + x)));
-      sum.x += a.x, sum.y += a.y, sum.z += a.z, sum.w += a.w;
-    }
-    *reinterpret_cast<float4*>(c + std::size_t(row) * N + col) = sum;
-  }
-  __device__ __forceinline__ void after_stage(int t, int q) {
-    int batch = state().batch[q];
-    // from the stage after this block's own last count on
-    if (batch < 0 && t > max(state().end[0], state().end[1]) + STAGES &&
-        named_barrier_or(kBarrier, kThreads, q == 0 && complete()))
-      batch = 0;
-    if (batch < 0 || batch >= kBatches) return;
-    const int stop = min(batch + kBatchesPerStage, kBatches);
-#pragma unroll 1  // one float4 per thread at a time
-    for (; batch < stop; ++batch) add(q, batch);
-    state().batch[q] = batch;
-  }
-  __device__ __forceinline__ void finish(int q) {
-    int batch = state().batch[q];
-    if (batch >= kBatches) return;
-    if (batch < 0) {
-      if (q == 0)
-        while (!complete()) __nanosleep(100);
-      named_barrier(kBarrier, kThreads);
-      batch = 0;
-    }
-#pragma unroll 1
-    for (; batch < kBatches; ++batch) add(q, batch);
-  }
-};
 
 // One block's producer state: its maps, barriers, and its run (Walk: SliceWalk or StreamWalk,
 // where k tile t lies); `rank` its CTA's rank in the cluster form. Barrier b of the
@@ -314,8 +139,7 @@ struct Producer {
   // t % NS, from which the warpgroup writes it into stage s as [k][m] and arrives on full[s]
   // (128 arrivals plus B's bytes). TMA cannot transpose 4-byte elements; this warpgroup is
   // otherwise idle.
-  template <class Hooks = NoHooks>
-  __device__ __forceinline__ void transpose_all(int p, unsigned char* smem_raw, int tiles, Hooks&& hooks = Hooks{}) const {
+  __device__ __forceinline__ void transpose_all(int p, unsigned char* smem_raw, int tiles) const {
     static_assert(C::TRANSPOSE_A);
     constexpr int BM = C::BM, NS = C::kStaging, kChunks = C::kABoxK / 4;
     const unsigned staged0 = empty0 + 8 * STAGES;  // the staging buffers' barriers
@@ -334,10 +158,7 @@ struct Producer {
       // One thread polls; the others sleep at the named barrier, then find both phases complete
       // (their own waits only acquire: no polling warps on the FMA warps' schedulers).
       if (p == 0) {
-        if (t >= STAGES) {
-          mbar_wait(empty0 + 8 * s, ((t / STAGES) & 1) ^ 1);
-          hooks.released(t);
-        }
+        if (t >= STAGES) mbar_wait(empty0 + 8 * s, ((t / STAGES) & 1) ^ 1);
         mbar_expect_tx(full, C::kBBytes);  // before any arrive of this phase: p = 0 arrives below
         tma_load_2d(smem + s * C::kStageBytes + C::kABytes, map_b, full, b_at.at.col0, b_at.at.k);
         b_at.next();
@@ -381,9 +202,7 @@ struct Producer {
       named_barrier(1, 128);
       if (p == 0 && t + NS < tiles) load_a_staged(t + NS);
       mbar_arrive(full);  // this thread's share of stage s written (release)
-      hooks.after_stage(t, p);
     }
-    hooks.finish(p);
   }
 };
 #endif  // KL_ARCH_AT_LEAST(90)

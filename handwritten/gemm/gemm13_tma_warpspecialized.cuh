@@ -71,17 +71,13 @@ using namespace hopper;
 // ring: the producer runs ahead into the next tile while the FMA warps store the last one. A
 // segment that covers its whole tile goes to C, a partial one to the block's slot of
 // `partials` (stream_k_fixup adds them).
-// Stream-K with the stream part first (kStreamFirst, the transposing form; launch_stream where
-// gemm_plan::stream_first_applies): block b runs its stream iterations and then its data-parallel
-// tiles, and its producer warpgroup adds the slots of the tile it is the fixer of into C while the
-// FMA warps run those tiles (StreamFixup, gemm13_producer.cuh), so no fixup kernel runs after it.
-// (StreamArgs: gemm13_producer.cuh.)
-// The kernel's STREAM argument: one C tile or split-K slice per block, stream-K followed by
-// stream_k_fixup, or stream-K with the stream part first and the fixup in the producer warpgroup.
-enum StreamForm : int { kNoStream = 0, kStreamFixupKernel = 1, kStreamFirst = 2 };
+struct StreamArgs {
+  float* partials = nullptr;
+  gemm_plan::StreamKInt plan{};
+};
 
 template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int REGS, bool B_OUTER, int CLUSTER_M = 1,
-          bool TRANSPOSE_A = false, int STREAM = kNoStream>
+          bool TRANSPOSE_A = false, bool STREAM = false>
 __global__ void __launch_bounds__(Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REGS, B_OUTER, CLUSTER_M, TRANSPOSE_A>::kThreads, 1)
     kernel_tma(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
                float* __restrict__ c, int M, int N, int K, int k_split, std::size_t split_stride, StreamArgs sk) {
@@ -90,7 +86,6 @@ __global__ void __launch_bounds__(Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REG
   constexpr bool SETMAXNREG = C::SETMAXNREG;
   constexpr bool CLUSTER = CLUSTER_M > 1;
   static_assert(!STREAM || !CLUSTER, "stream-K with the unclustered forms only");
-  static_assert(STREAM != kStreamFirst || TRANSPOSE_A, "the producer warpgroup adds the slots up");
   extern __shared__ __align__(1024) unsigned char smem_raw[];
   const unsigned smem = static_cast<unsigned>(__cvta_generic_to_shared(smem_raw));
   const unsigned full0 = smem + C::kBarrierOffset, empty0 = full0 + 8 * STAGES;
@@ -99,18 +94,14 @@ __global__ void __launch_bounds__(Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REG
   // workspace. k_split is a multiple of BK, so only the last slice has a ragged end, at K, where
   // TMA's zero fill covers it as it does unsplit. Unsplit: k_split >= K, z = 0, stride 0.
   // The block's run: `tiles` k tiles, k tile t at walk(t).
-  using Walk = std::conditional_t<STREAM == kStreamFirst, StreamFirstWalk<BM, BN, BK>,
-                                  std::conditional_t<STREAM != kNoStream, StreamWalk<BM, BN, BK>, SliceWalk<BK>>>;
+  using Walk = std::conditional_t<STREAM, StreamWalk<BM, BN, BK>, SliceWalk<BK>>;
   int tiles;
   Walk walk;
   const int rank = CLUSTER ? static_cast<int>(cluster_rank()) : 0;  // = blockIdx.x % CLUSTER_M
   if constexpr (STREAM) {
     const gemm_plan::StreamKInt& p = sk.plan;
     tiles = gemm_plan::stream_run_length<int>(blockIdx.x, p.kt, p.dp_waves, p.per_block, p.tail_iters);
-    if constexpr (STREAM == kStreamFirst)
-      walk = Walk{p, static_cast<int>(blockIdx.x), gemm_plan::stream_share<int>(blockIdx.x, p.per_block, p.tail_iters)};
-    else
-      walk = Walk{p, static_cast<int>(blockIdx.x)};
+    walk = Walk{p, static_cast<int>(blockIdx.x)};
   } else {
     const int k0 = blockIdx.z * k_split;
     tiles = ceil_div(min(K - k0, k_split), BK);
@@ -160,11 +151,8 @@ __global__ void __launch_bounds__(Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REG
       setmaxnreg_dec<C::kRegsProducer>();
       // Stream-K: the fixup may be scheduled from now on; it takes an SM as a block of this grid
       // leaves, and waits for the whole grid before it reads a slot (launch_stream_k_fixup).
-      if constexpr (STREAM == kStreamFixupKernel) pdl::allow_dependent_launch();
-      if constexpr (STREAM == kStreamFirst) {
-        producer.transpose_all(threadIdx.x - C::kConsumers, smem_raw, tiles,
-                               StreamFixup<BM, BN, STAGES>(sk, c, M, N, threadIdx.x - C::kConsumers, tiles));
-      } else if constexpr (TRANSPOSE_A) {
+      if constexpr (STREAM) pdl::allow_dependent_launch();
+      if constexpr (TRANSPOSE_A) {
         producer.transpose_all(threadIdx.x - C::kConsumers, smem_raw, tiles);
       } else if (threadIdx.x == C::kConsumers) {
         auto at = walk.start();
@@ -226,10 +214,7 @@ __global__ void __launch_bounds__(Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REG
   // loop's bound is `tiles` for the other forms, as it was before stream-K (its FFMA schedule is
   // unchanged).
   int seg_t0 = 0, seg_end = 0, dp_iters = 0, stream_k0 = 0;
-  if constexpr (STREAM == kStreamFirst) {  // the stream part first: its first segment at 0 (dp_iters names it)
-    stream_k0 = walk.sl > 0 ? walk.b * walk.p.per_block % walk.p.kt : 0;
-    seg_end = gemm_plan::stream_first_segment_end(0, tiles, walk.p.kt, walk.sl, stream_k0);
-  } else if constexpr (STREAM) {
+  if constexpr (STREAM) {
     dp_iters = walk.p.dp_waves * walk.p.kt;
     stream_k0 = walk.b * walk.p.per_block % walk.p.kt;
     seg_end = gemm_plan::stream_segment_end(0, tiles, walk.p.kt, dp_iters, stream_k0);
@@ -289,10 +274,7 @@ __global__ void __launch_bounds__(Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REG
       if (t >= tiles) break;
       zero();
       seg_t0 = t;
-      if constexpr (STREAM == kStreamFirst)
-        seg_end = gemm_plan::stream_first_segment_end(t, tiles, walk.p.kt, walk.sl, stream_k0);
-      else
-        seg_end = gemm_plan::stream_segment_end(t, tiles, walk.p.kt, dp_iters, stream_k0);
+      seg_end = gemm_plan::stream_segment_end(t, tiles, walk.p.kt, dp_iters, stream_k0);
     }
   }
   // Cluster form: no CTA may leave while a peer can still multicast into its shared memory or
@@ -313,7 +295,7 @@ inline bool tma_ok(const GemmArgs<float>& g) {
 }
 
 // The kernel of a Config (gemm13_config.hpp's forms), and its stream-K form.
-template <class C, int STREAM = kNoStream>
+template <class C, bool STREAM = false>
 constexpr auto kernel_for = kernel_tma<C::BM, C::BN, C::BK, C::WM, C::WN, C::TM, C::TN, C::STAGES, C::REGS, C::B_OUTER,
                                        C::CLUSTER_M, C::TRANSPOSE_A, STREAM>;
 
@@ -398,20 +380,14 @@ template <class C>
 gemm_plan::StreamK stream_plan(GemmShape sh) {
   return gemm_plan::stream_k_plan(sh, C::BM, C::BN, C::BK, sm_count());
 }
-// Where the stream part goes first (the transposing form, gemm_plan::stream_first_applies).
-template <class C>
-bool stream_first(const gemm_plan::StreamK& p) {
-  return C::TRANSPOSE_A && gemm_plan::stream_first_applies(p, C::STAGES);
-}
 template <class C>
 std::size_t stream_workspace(GemmShape sh) {
-  return gemm_plan::stream_k_workspace_counted(stream_plan<C>(sh), C::BM, C::BN, sizeof(float));
+  return gemm_plan::stream_k_workspace(stream_plan<C>(sh), C::BM, C::BN, sizeof(float));
 }
 template <class C>
 void prepare_stream() {
   prepare<C>();
-  allow_smem(C::kSmemBytes, {kernel_for<C, kStreamFixupKernel>});
-  if constexpr (C::TRANSPOSE_A) allow_smem(C::kSmemBytes, {kernel_for<C, kStreamFirst>});
+  allow_smem(C::kSmemBytes, {kernel_for<C, true>});
   fixup_programmatic_here<float, C::BM, C::BN, kVec<float>>();
 }
 template <class C>
@@ -422,18 +398,7 @@ void launch_stream(const GemmArgs<float>& g, cudaStream_t s) {
   if (!tma_ok(g) || p.tail_iters == 0 || !gemm_plan::stream_k_int(p, pi)) return launch<C>(g, s);
   const CUtensorMap map_a = map_a_of<C>(g.A, g.M, g.K), map_b = map_b_of<C>(g.B, g.K, g.N);
   float* partials = static_cast<float*>(g.workspace);
-  if constexpr (C::TRANSPOSE_A) {
-    if (stream_first<C>(p)) {
-      int* counters = reinterpret_cast<int*>(static_cast<char*>(g.workspace) +
-                                             gemm_plan::stream_k_counters_offset(p, C::BM, C::BN, sizeof(float)));
-      KL_CUDA_CHECK(cudaMemsetAsync(counters, 0, static_cast<std::size_t>(p.tail_tiles) * sizeof(int), s));
-      kernel_for<C, kStreamFirst><<<static_cast<unsigned>(p.blocks), C::kThreads, C::kSmemBytes, s>>>(
-          map_a, map_b, g.C, g.M, g.N, g.K, 0, 0, StreamArgs{partials, pi, counters});
-      KL_CHECK_LAUNCH();
-      return;
-    }
-  }
-  kernel_for<C, kStreamFixupKernel><<<static_cast<unsigned>(p.blocks), C::kThreads, C::kSmemBytes, s>>>(
+  kernel_for<C, true><<<static_cast<unsigned>(p.blocks), C::kThreads, C::kSmemBytes, s>>>(
       map_a, map_b, g.C, g.M, g.N, g.K, 0, 0, StreamArgs{partials, pi});
   KL_CHECK_LAUNCH();
   launch_stream_k_fixup<float, C::BM, C::BN, kVec<float>>(partials, g.C, g.M, g.N, p, pi, s);
@@ -489,7 +454,7 @@ GemmVariant<float> variant_stream() {
   v.info.lesson =
       "Hopper: gemm13 as stream-K, one block per SM each running the same number of k tiles across tile boundaries; "
       "partial tiles in the workspace, added in k order (no atomics)";
-  v.needs.kernel = reinterpret_cast<const void*>(kernel_for<C, kStreamFixupKernel>);
+  v.needs.kernel = reinterpret_cast<const void*>(kernel_for<C, true>);
   v.launch = launch_stream<C>;
   v.prepare = prepare_stream<C>;
   v.workspace_bytes = stream_workspace<C>;

@@ -352,8 +352,7 @@ KL_HD long long stream_slot(long long b, long long j, int kt, long long q) {
 }
 // The plan in int, as gemm13's stream-K kernel and its fixup take it (by value): true where
 // every count the walk forms fits (the run plus one tile's kt, where the kernel looks for its
-// next segment's end; b·q + q and b·q + kt; the tiles, and the raster's 8·tiles_n and tile ids in
-// unsigned);
+// next segment's end; b·q + q; the tiles, and the raster's 8·tiles_n and tile ids in unsigned);
 // elsewhere the launcher runs the product unsplit.
 struct StreamKInt {
   int tiles_m, tiles_n, kt, blocks, dp_waves, per_block, tail_iters;
@@ -361,7 +360,7 @@ struct StreamKInt {
 inline bool stream_k_int(const StreamK& p, StreamKInt& out) {
   constexpr long long kMax = 0x7fffffff;
   if (p.tiles > kMax / kRasterRows || p.dp_waves * p.kt + p.per_block + p.kt > kMax ||
-      p.blocks * p.per_block + std::max<long long>(p.per_block, p.kt) > kMax)
+      p.blocks * p.per_block + p.per_block > kMax)
     return false;
   out = {p.tiles_m, p.tiles_n, p.kt, static_cast<int>(p.blocks), static_cast<int>(p.dp_waves), static_cast<int>(p.per_block),
          static_cast<int>(p.tail_iters)};
@@ -370,82 +369,6 @@ inline bool stream_k_int(const StreamK& p, StreamKInt& out) {
 // The workspace: two slots per block with stream iterations.
 inline std::size_t stream_k_workspace(const StreamK& p, int bm, int bn, std::size_t elem_bytes) {
   return static_cast<std::size_t>(2 * p.stream_blocks) * bm * bn * elem_bytes;
-}
-
-// ---- stream-K, stream part first (gemm13's fixup in the producer warpgroup) -------------------
-// The same plan, each block's run in the other order: its stream iterations [b·q, b·q + sl)
-// first (sl = stream_share: q, fewer for the last stream block, 0 past it), then its
-// data-parallel tiles b, b + G, ... Every partial segment is then stored early in its block's
-// run, and each cut stream tile j (stream_tile_blocks: b0 < b1) is added into C by one block,
-// b1 (the one whose run starts inside the tile: stream_fixer_tile), while it runs its
-// data-parallel tiles. Each block counts each partial segment it has stored on the tile's counter
-// (an int per stream tile in the workspace, after the slots, zeroed by the launcher); the fixer
-// adds the slots, in k order as stream_k_fixup does, once the counter reads b1 - b0 + 1.
-// stream_first_applies says where: at least one data-parallel tile per block after the stream
-// part, and more k tiles in it than the ring's slots, so the block's producer sees each partial
-// segment's stores released (the FMA warps give back the slot of the k tile after it, stages
-// ahead of the producer) before its run ends.
-template <class I>
-KL_HD I stream_share(I b, I q, I tail_iters) {
-  const I u0 = b * q;
-  return u0 < tail_iters ? (tail_iters - u0 < q ? tail_iters - u0 : q) : 0;
-}
-// Where iteration t of block b's run lies, stream part first (sl = stream_share(b, q, ...)).
-template <class I>
-KL_HD void stream_first_iteration(I b, I t, I kt, I dp_waves, I blocks, I q, I sl, I& tile, I& k) {
-  if (t < sl) {
-    const I u = b * q + t;
-    tile = dp_waves * blocks + u / kt;
-    k = u % kt;
-  } else {
-    const I d = t - sl;
-    tile = (d / kt) * blocks + b;
-    k = d % kt;
-  }
-}
-// Where a segment that starts at run iteration t0 ends (exclusive), stream part first: at its
-// tile's last k tile, at the stream part's end sl, or at the run's end. Only the first segment
-// starts inside its tile, at k0 = (b·q) % kt (0 where the block has no stream iterations).
-template <class I>
-KL_HD I stream_first_segment_end(I t0, I run, I kt, I sl, I k0) {
-  I end = t0 + kt - (t0 == 0 ? k0 : 0);
-  if (t0 < sl && end > sl) end = sl;
-  return end < run ? end : run;
-}
-// The stream tile whose partial slots block b adds into C (the tile its run starts inside, where
-// the tile's last k tile lies in b's run too: b is the tile's b1 and b0 < b1), or -1.
-template <class I>
-KL_HD I stream_fixer_tile(I b, I kt, I q, I tail_iters) {
-  const I u0 = b * q;
-  if (u0 >= tail_iters || u0 % kt == 0) return -1;
-  const I j = u0 / kt;
-  return (j * kt + kt - 1) / q == b ? j : -1;
-}
-// The partial segments block b stores, stream part first: at most two (its first segment, where
-// its run starts inside a tile or ends before the tile does, and its last, where the stream part
-// ends inside a tile), each as the run iteration where it ends and its stream tile; -1 for none.
-struct StreamPartials {
-  int end[2], tile[2];
-};
-template <class I>
-KL_HD StreamPartials stream_first_partials(I b, I kt, I q, I tail_iters) {
-  StreamPartials out{{-1, -1}, {-1, -1}};
-  const I sl = stream_share(b, q, tail_iters);
-  if (sl == 0) return out;
-  const I u0 = b * q, k0 = u0 % kt;
-  const I e1 = stream_first_segment_end<I>(0, sl, kt, sl, k0);
-  if (e1 != kt) out.end[0] = static_cast<int>(e1), out.tile[0] = static_cast<int>(u0 / kt);
-  if (e1 < sl && (u0 + sl) % kt != 0) out.end[1] = static_cast<int>(sl), out.tile[1] = static_cast<int>((u0 + sl - 1) / kt);
-  return out;
-}
-inline bool stream_first_applies(const StreamK& p, int stages) { return p.dp_waves >= 1 && p.kt > stages; }
-// The workspace of the stream-part-first form: the slots, then one int per stream tile (the
-// slots' bytes are a multiple of 16).
-inline std::size_t stream_k_counters_offset(const StreamK& p, int bm, int bn, std::size_t elem_bytes) {
-  return (stream_k_workspace(p, bm, bn, elem_bytes) + 15) / 16 * 16;
-}
-inline std::size_t stream_k_workspace_counted(const StreamK& p, int bm, int bn, std::size_t elem_bytes) {
-  return stream_k_counters_offset(p, bm, bn, elem_bytes) + static_cast<std::size_t>(p.tail_tiles) * sizeof(int);
 }
 
 // ---- gemm_auto's time model: which tiled steps are worth measuring for one shape ------------

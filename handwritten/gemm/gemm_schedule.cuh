@@ -205,9 +205,8 @@ __global__ void __launch_bounds__(kFixupThreads) stream_k_fixup(const T* __restr
       if (in[i]) load(part[i], slot + x[i]);
 #pragma unroll
     for (int i = 0; i < kSteps; ++i)
-      if (in[i])
 #pragma unroll
-        for (int e = 0; e < W; ++e) sum[i][e] += part[i][e];
+      for (int e = 0; e < W; ++e) sum[i][e] += part[i][e];
   }
 #pragma unroll
   for (int i = 0; i < kSteps; ++i) {
