@@ -23,6 +23,12 @@ The convention (README.md, "Results", says it in short):
   at the figure's decimals, itself or as a percentage (0.8993 is 89.9%) or in thousandths
   (0.3518 ms is 351.8 µs); a ratio there only as one of the report's own ratios (its "vs_"
   fields: 1.0604 of the copy is 1.06×).
+- A table row whose first cell names a variant in backticks (`gemm13_..._r232_at_streamk`, "..."
+  standing for part of the name) is checked against the rows of the cited files that name that
+  variant (a report's `name` cell), not against the whole file: a cell left from an older run
+  does not pass because its number happens to be printed in another row. There a figure may be
+  the row's number rounded to the figure's decimals (51.96% quoted as 52%). Cited files with no
+  such row (a JSON report, a profile that names kernels otherwise) are searched whole.
 - A ratio no file prints may be *derived*: it is checked instead as the quotient of two figures
   of one kind (times, bandwidths, TFLOP/s, percentages) quoted in its sentence, or in its table
   row: "1.93× (2.572 against 1.334 ms)", "| 75.4 µs | 31.1 µs | 2.4× |", allowing for the
@@ -97,7 +103,8 @@ class Source:
         self.path = path
         self.is_json = path.endswith(".json") or path.endswith(".json.gz")
         text = read_text(path)
-        self.tokens = set(t.replace(",", "") for t in re.findall(rf"(?<![\d.])(?:{NUM})(?![\d])", text))
+        self.lines = [] if self.is_json else text.splitlines()
+        self.tokens = number_tokens(text)
         self.values, self.ratios, self.rounded = [], [], {}
         if self.is_json:
             self.values = [float(t) for t in re.findall(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?", text)]
@@ -105,6 +112,14 @@ class Source:
                 self.ratios = list(ratio_fields(json.loads(text)))
             except ValueError:
                 pass
+
+    def rows_of(self, key):
+        """The numbers of the lines that name `key` (a variant's name as a Markdown table row prints
+        it, `name`), or None where none does (or the file is a JSON report)."""
+        if self.is_json:
+            return None
+        rows = [ln for ln in self.lines if key.search(ln)]
+        return number_tokens("\n".join(rows)) if rows else None
 
     def has(self, figure, ratio=False):
         if figure in self.tokens:
@@ -119,6 +134,33 @@ class Source:
             else:
                 self.rounded[key] = {round(x * scale, decimals) for x in self.values for scale in (1.0, 100.0, 1000.0)}
         return float(figure) in self.rounded[key]
+
+
+def number_tokens(text):
+    return set(t.replace(",", "") for t in re.findall(rf"(?<![\d.])(?:{NUM})(?![\d])", text))
+
+
+# A table row's subject: its first cell's name in backticks (a variant, "`gemm13_..._r232_at`",
+# "..." standing for part of the name). Its figures are looked for in the rows of the cited files
+# that name it, where any does, so a cell left from an older run is not found elsewhere in the file.
+ROW_KEY = re.compile(r"^\|\s*`([A-Za-z_][A-Za-z0-9_.]*)`")
+
+
+def row_key(text):
+    m = ROW_KEY.match(text)
+    if not m or not re.search(r"[_.]", m.group(1)):
+        return None
+    parts = [re.escape(p) for p in m.group(1).split("...")]
+    return re.compile("`" + "[^`]*".join(parts) + "`")
+
+
+def in_row(figure, tokens):
+    """A figure is in a row's numbers as printed, or rounded to its decimals (a table may quote
+    51.96% as 52%)."""
+    if figure in tokens:
+        return True
+    decimals = len(figure.split(".")[1]) if "." in figure else 0
+    return any(round(float(t), decimals) == float(figure) for t in tokens if len(t.split(".")[1] if "." in t else "") > decimals)
 
 
 def ratio_fields(node):
@@ -298,11 +340,19 @@ def check_file(md, root, rel_name, strict, dump=None):
             uncited.append((line_no, [f for _, f in figs]))
             continue
         sources = [Source.get(os.path.join(root, c)) for c in cites]
+        key = row_key(text) if kind == "row" else None
+        rows = {c: Source.get(os.path.join(root, c)).rows_of(key) for c in cites} if key else {}
+        keyed = [(c, r) for c, r in rows.items() if r is not None]
+        unkeyed = [Source.get(os.path.join(root, c)) for c, r in rows.items() if r is None]  # JSON, or no such row
         for fig, shown in figs:
             checked += 1
             if dump is not None:
                 dump.append({"md": rel_name, "line": line_no, "figure": fig, "cites": cites, "how": "file"})
-            if not any(s.has(fig, shown.endswith("×")) for s in sources):
+            if keyed:  # a variant's row: in the rows of the cited files that name it (or in a file with no such rows)
+                if not any(in_row(fig, r) for _, r in keyed) and not any(s.has(fig, shown.endswith("×")) for s in unkeyed):
+                    problems.append(f"{rel_name}:{line_no}: {shown.strip()}: {fig} is not in the rows of "
+                                    f"{ROW_KEY.match(text).group(1)} in {', '.join(c for c, _ in keyed)}")
+            elif not any(s.has(fig, shown.endswith("×")) for s in sources):
                 problems.append(f"{rel_name}:{line_no}: {shown.strip()}: {fig} is not in {', '.join(cites)}")
     if strict:
         for line_no, figs in uncited:

@@ -5,7 +5,8 @@ passes as the repository is; then, for a quoted figure of README.md and one of d
 cited in a text file), every occurrence of that number in the cited files is changed and the
 check must fail naming that figure; a synthetic page covers a .json.gz report, a range, the
 exemptions and an uncited figure in README.md; a second one seconds and ratios (found, not
-found, shapes and counts, a quotient, a derived mark, a report's own ratios).
+found, shapes and counts, a quotient, a derived mark, a report's own ratios); a third a table
+whose rows name variants (a figure of another variant's row fails).
 
 usage: test_check_quoted_figures.py SOURCE_DIR WORK_DIR
 """
@@ -149,6 +150,33 @@ for want in ("README.md:19: 170 s: 170 is not in results/x/run.log",
              "README.md:27: 2.5×, 12 s: no results/ file cited"):
     check(want in r.stdout, f"seconds and ratios: not reported: {want}\n{r.stdout}")
 check(r.stdout.count("README.md:") == 6, f"seconds and ratios: a shape or a right figure reported:\n{r.stdout}")
+
+# 5. A table row that names a variant in its first cell: its figures are looked for in the rows of
+# the cited file that name it (rounded to the quoted decimals), so a cell that matches a number of
+# another row, left from an older run, fails; a name with "..." stands for part of one; a row
+# the file does not name is looked for in the whole file.
+root = os.path.join(work, "rows")
+os.makedirs(os.path.join(root, "results", "x"))
+with open(os.path.join(root, "results", "x", "rep.md"), "w") as g:
+    g.write("| `gemm13_tma_128_r232_at` | 91.3% | 2.543 ms |\n| `gemm13_tma_128_r232_at_streamk` | 95.7% | 2.491 ms |\n"
+            "| `cublas_gemm` (library) | 100.0% | 2.659 ms |\n")
+with open(os.path.join(root, "README.md"), "w") as g:
+    g.write("From `results/x/rep.md`:\n\n| step | share | time |\n|---|--:|--:|\n"
+            "| `gemm13_tma_128_r232_at` | 91.3% | 2.543 ms |\n"
+            "| `gemm13_..._r232_at_streamk` | 95.7% | 2.491 ms |\n"
+            "| `cublas_gemm` (library) | 100% | 2.659 ms |\n"
+            "| `gemm_other` | 95.7% | 2.659 ms |\n")
+r = run(root)
+check(r.returncode == 0, f"rows: the right rows fail:\n{r.stdout}{r.stderr}")
+with open(os.path.join(root, "README.md"), "a") as g:
+    g.write("\nStale, from `results/x/rep.md`:\n\n| step | share |\n|---|--:|\n"
+            "| `gemm13_tma_128_r232_at` | 95.7% |\n| `gemm13_..._r232_at` | 2.491 ms |\n")
+r = run(root)
+check(r.returncode == 1, f"rows: a figure of another row passes: exit {r.returncode}\n{r.stdout}")
+for want in ("README.md:14: 95.7%: 95.7 is not in the rows of gemm13_tma_128_r232_at in results/x/rep.md",
+             "README.md:15: 2.491 ms: 2.491 is not in the rows of gemm13_..._r232_at in results/x/rep.md"):
+    check(want in r.stdout, f"rows: not reported: {want}\n{r.stdout}")
+check(r.stdout.count("README.md:") == 2, f"rows: a right figure reported:\n{r.stdout}")
 
 for f in failures:
     print("FAIL:", f)
