@@ -4,7 +4,7 @@ mkdir -p /tmp/lt && xz -dc .carry/trial/compare.xz > /tmp/lt/compare && chmod +x
 LT=/tmp/lt/compare
 cuobjdump -sass $B/compare > /tmp/b.sass 2>/dev/null; cuobjdump -sass $LT > /tmp/t.sass 2>/dev/null
 P=kernel_tmaILi128ELi256ELi32ELi64ELi64ELi8ELi16ELi4ELi232ELb0ELi1ELb1
-python3 .carry/sass_stats.py /tmp/b.sass $P > $O/sass_base.txt 2>&1; python3 .carry/sass_stats.py /tmp/t.sass $P > $O/sass_trial.txt 2>&1
+python3 scripts/sass_stats.py /tmp/b.sass $P > $O/sass_base.txt 2>&1; python3 scripts/sass_stats.py /tmp/t.sass $P > $O/sass_trial.txt 2>&1
 cat $O/sass_base.txt $O/sass_trial.txt | cut -c1-200
 python3 - > $O/sass_bodies.txt <<'EOF'
 import re, hashlib
