@@ -147,11 +147,12 @@ ROW_KEY = re.compile(r"^\|\s*`([A-Za-z_][A-Za-z0-9_.]*)`")
 
 
 def row_key(text):
+    """(the name, a pattern for it in a report's rows), or None where the row names no variant."""
     m = ROW_KEY.match(text)
     if not m or not re.search(r"[_.]", m.group(1)):
         return None
     parts = [re.escape(p) for p in m.group(1).split("...")]
-    return re.compile("`" + "[^`]*".join(parts) + "`")
+    return m.group(1), re.compile("`" + "[^`]*".join(parts) + "`")
 
 
 def in_row(figure, tokens):
@@ -341,7 +342,7 @@ def check_file(md, root, rel_name, strict, dump=None):
             continue
         sources = [Source.get(os.path.join(root, c)) for c in cites]
         key = row_key(text) if kind == "row" else None
-        rows = {c: Source.get(os.path.join(root, c)).rows_of(key) for c in cites} if key else {}
+        rows = {c: Source.get(os.path.join(root, c)).rows_of(key[1]) for c in cites} if key else {}
         keyed = [(c, r) for c, r in rows.items() if r is not None]
         unkeyed = [Source.get(os.path.join(root, c)) for c, r in rows.items() if r is None]  # JSON, or no such row
         for fig, shown in figs:
@@ -351,7 +352,7 @@ def check_file(md, root, rel_name, strict, dump=None):
             if keyed:  # a variant's row: in the rows of the cited files that name it (or in a file with no such rows)
                 if not any(in_row(fig, r) for _, r in keyed) and not any(s.has(fig, shown.endswith("×")) for s in unkeyed):
                     problems.append(f"{rel_name}:{line_no}: {shown.strip()}: {fig} is not in the rows of "
-                                    f"{ROW_KEY.match(text).group(1)} in {', '.join(c for c, _ in keyed)}")
+                                    f"{key[0]} in {', '.join(c for c, _ in keyed)}")
             elif not any(s.has(fig, shown.endswith("×")) for s in sources):
                 problems.append(f"{rel_name}:{line_no}: {shown.strip()}: {fig} is not in {', '.join(cites)}")
     if strict:
