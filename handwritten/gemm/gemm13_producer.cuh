@@ -33,8 +33,7 @@ struct SliceWalk {
 };
 
 // A stream-K block's run (gemm_plan::StreamK, here in int): block b of p.blocks, its dp_waves
-// data-parallel tiles, then its stream iterations from b·q with its first segment last
-// (gemm_plan::stream_iteration_lead_last: `lead` iterations, from `wrap` = run - lead), each
+// data-parallel tiles, then its stream iterations from b·q (gemm_plan::stream_iteration), each
 // tile placed in raster_tile_at's order (the order of the unsplit grid's blocks). In 32 bits:
 // with 64-bit counts ptxas scheduled the FMA warps' k loop with its shared loads closer to their
 // FFMAs than in the unsplit kernel.
@@ -47,31 +46,25 @@ struct StreamWalk {
     gemm_plan::raster_tile_at<unsigned>(tile, p.tiles_n, p.tiles_m, tm, tn);
     return {BM * tm, BN * tn, BK * k};
   }
-  __device__ __forceinline__ int run() const {
-    return gemm_plan::stream_run_length<int>(b, p.kt, p.dp_waves, p.per_block, p.tail_iters);
-  }
-  __device__ __forceinline__ int lead() const { return gemm_plan::stream_lead<int>(b, p.kt, p.per_block, p.tail_iters); }
-  // Where step t of a run of `run` steps with `lead` lies.
-  __device__ __forceinline__ TileAt at_step(int t, int lead, int run) const {
+  __device__ __forceinline__ TileAt operator()(int t) const {
     int tile, k;
-    gemm_plan::stream_iteration_lead_last<int>(b, t, p.kt, p.dp_waves, p.blocks, p.per_block, lead, run, tile, k);
+    gemm_plan::stream_iteration<int>(b, t, p.kt, p.dp_waves, p.blocks, p.per_block, tile, k);
     return at(tile, k);
   }
-  // In order, without at_step's divisions per k tile (on the producer's one thread they took
+  // In order, without operator()'s divisions per k tile (on the producer's one thread they took
   // longer than the FMA warps' k tile): the tile changes once every kt steps, and the walk is
-  // recomputed whole only where the data-parallel tiles end and at the wrap.
+  // recomputed whole only where the data-parallel tiles end.
   struct Cursor {
     const StreamWalk* w;
-    int t, tile, k, lead, run;
+    int t, tile, k;
     TileAt at;
     __device__ __forceinline__ void seek() {
-      gemm_plan::stream_iteration_lead_last<int>(w->b, t, w->p.kt, w->p.dp_waves, w->p.blocks, w->p.per_block, lead, run,
-                                                 tile, k);
+      gemm_plan::stream_iteration<int>(w->b, t, w->p.kt, w->p.dp_waves, w->p.blocks, w->p.per_block, tile, k);
       at = w->at(tile, k);
     }
     __device__ __forceinline__ void next() {
       ++t;
-      if (t == w->p.dp_waves * w->p.kt || t == run - lead) {  // the first stream iteration, or the lead
+      if (t == w->p.dp_waves * w->p.kt) {  // the first stream iteration
         seek();
       } else if (++k == w->p.kt) {  // the next tile: a wave on (data-parallel) or the next one
         k = 0;
@@ -83,7 +76,7 @@ struct StreamWalk {
     }
   };
   __device__ __forceinline__ Cursor start() const {
-    Cursor c{this, 0, 0, 0, lead(), run(), {}};
+    Cursor c{this, 0, 0, 0, {}};
     c.seek();
     return c;
   }

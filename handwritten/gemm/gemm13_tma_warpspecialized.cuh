@@ -93,7 +93,7 @@ __global__ void __launch_bounds__(Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REG
   // Split-K (launch_split): block z computes k in [z·k_split, (z+1)·k_split) into slice z of the
   // workspace. k_split is a multiple of BK, so only the last slice has a ragged end, at K, where
   // TMA's zero fill covers it as it does unsplit. Unsplit: k_split >= K, z = 0, stride 0.
-  // The block's run: `tiles` k tiles, in the walk's order.
+  // The block's run: `tiles` k tiles, k tile t at walk(t).
   using Walk = std::conditional_t<STREAM, StreamWalk<BM, BN, BK>, SliceWalk<BK>>;
   int tiles;
   Walk walk;
@@ -213,13 +213,11 @@ __global__ void __launch_bounds__(Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REG
   // segment ends at its tile's last k tile, so kt iterations are the whole tile). The inner
   // loop's bound is `tiles` for the other forms, as it was before stream-K (its FFMA schedule is
   // unchanged).
-  // The lead (the run's first segment, run last from `wrap`: StreamWalk) starts at first_t0, or
-  // with no lead the first stream segment does: slot 0; any other partial segment is the last.
-  int seg_t0 = 0, seg_end = 0, wrap = 0, first_t0 = 0;
+  int seg_t0 = 0, seg_end = 0, dp_iters = 0, stream_k0 = 0;
   if constexpr (STREAM) {
-    wrap = tiles - walk.lead();
-    first_t0 = wrap < tiles ? wrap : walk.p.dp_waves * walk.p.kt;
-    seg_end = gemm_plan::stream_segment_end_lead_last(0, tiles, walk.p.kt, wrap);
+    dp_iters = walk.p.dp_waves * walk.p.kt;
+    stream_k0 = walk.b * walk.p.per_block % walk.p.kt;
+    seg_end = gemm_plan::stream_segment_end(0, tiles, walk.p.kt, dp_iters, stream_k0);
   }
   while (true) {
     for (; t < (STREAM ? seg_end : tiles); ++t) {
@@ -268,15 +266,15 @@ __global__ void __launch_bounds__(Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REG
     if constexpr (!STREAM) {
       break;
     } else {
-      const TileAt at = walk.at_step(t - 1, tiles - wrap, tiles);
+      const TileAt at = walk(t - 1);
       if (t - seg_t0 == walk.p.kt)
         fma_warp.store(acc, c, at.row0, at.col0, M, N);
       else
-        fma_warp.store(acc, sk.partials + (2 * std::size_t(blockIdx.x) + (seg_t0 == first_t0 ? 0 : 1)) * (BM * BN), 0, 0, BM, BN);
+        fma_warp.store(acc, sk.partials + (2 * std::size_t(blockIdx.x) + (seg_t0 == dp_iters ? 0 : 1)) * (BM * BN), 0, 0, BM, BN);
       if (t >= tiles) break;
       zero();
       seg_t0 = t;
-      seg_end = gemm_plan::stream_segment_end_lead_last(t, tiles, walk.p.kt, wrap);
+      seg_end = gemm_plan::stream_segment_end(t, tiles, walk.p.kt, dp_iters, stream_k0);
     }
   }
   // Cluster form: no CTA may leave while a peer can still multicast into its shared memory or

@@ -340,44 +340,6 @@ KL_HD I stream_segment_end(I t0, I run, I kt, I dp_iters, I k0) {
   const I end = t0 + kt - (t0 == dp_iters ? k0 : 0);
   return end < run ? end : run;
 }
-// gemm13's order of a block's stream iterations: its first segment last. A run that starts
-// inside a tile, at k tile k0 = (b·q) % kt, and crosses a tile boundary runs from that boundary
-// to its end first and its first segment (the lead: kt - k0 iterations, k tiles k0..kt-1 of its
-// first tile) last. Every block then starts its stream part at k tile 0, as the data-parallel
-// tiles do, so the blocks resident together load the same k slabs of A and B, which L2 holds once,
-// and in the lead, k0 + t is the same for every block (t its step); and the cut tiles' slots are
-// written at the run's end, in L2 when the fixup reads them. The segments and their k order are
-// the same as in run order, so the sums are too. lead = 0 (run order) where the run starts at
-// a boundary or crosses none; a run of `run` iterations in all wraps at run - lead.
-template <class I>
-KL_HD I stream_lead(I b, I kt, I q, I tail_iters) {
-  const I u0 = b * q;
-  if (u0 >= tail_iters) return 0;
-  const I len = tail_iters - u0 < q ? tail_iters - u0 : q, k0 = u0 % kt;
-  return k0 != 0 && kt - k0 < len ? kt - k0 : 0;
-}
-// stream_iteration in the lead-last order: t < run - lead as u = b·q + lead + (t - dp_iters),
-// then the lead from u = b·q (lead = 0: stream_iteration).
-template <class I>
-KL_HD void stream_iteration_lead_last(I b, I t, I kt, I dp_waves, I blocks, I q, I lead, I run, I& tile, I& k) {
-  const I dp_iters = dp_waves * kt, wrap = run - lead;
-  if (t < dp_iters) {
-    tile = (t / kt) * blocks + b;
-    k = t % kt;
-  } else {
-    const I u = b * q + (t < wrap ? lead + (t - dp_iters) : t - wrap);
-    tile = dp_waves * blocks + u / kt;
-    k = u % kt;
-  }
-}
-// stream_segment_end in the lead-last order: segments from k tile 0 until the wrap, then the lead
-// to the run's end (wrap = run - lead; with no lead, the run's one segment that starts inside a
-// tile ends with the run).
-template <class I>
-KL_HD I stream_segment_end_lead_last(I t0, I run, I kt, I wrap) {
-  if (t0 >= wrap) return run;
-  return t0 + kt < wrap ? t0 + kt : wrap;
-}
 // The blocks whose stream runs hold stream tile j (the j-th tile of the stream part): b0..b1.
 KL_HD void stream_tile_blocks(long long j, int kt, long long q, long long& b0, long long& b1) {
   b0 = j * kt / q;

@@ -370,7 +370,7 @@ struct Segment {
   int k_begin, k_end;  // k tiles [k_begin, k_end)
   long long slot;      // -1: C
 };
-std::vector<Segment> stream_segments(const StreamK& p, long long b, bool lead_last) {
+std::vector<Segment> stream_segments(const StreamK& p, long long b) {
   std::vector<Segment> out;
   StreamKInt pi{};
   REQUIRE(stream_k_int(p, pi));
@@ -378,69 +378,31 @@ std::vector<Segment> stream_segments(const StreamK& p, long long b, bool lead_la
   REQUIRE(n == stream_run_length<int>(static_cast<int>(b), pi.kt, pi.dp_waves, pi.per_block, pi.tail_iters));
   const long long dp_iters = p.dp_waves * p.kt;
   const int stream_k0 = static_cast<int>(b * p.per_block % p.kt);
-  // gemm13's order (lead_last): the lead, k tiles stream_k0..kt-1 of the first stream tile, runs
-  // last, from wrap, where the run crosses a tile boundary and starts inside a tile
-  const long long lead = lead_last ? stream_lead<long long>(b, p.kt, p.per_block, p.tail_iters) : 0;
-  REQUIRE(lead == (lead_last ? stream_lead<int>(static_cast<int>(b), pi.kt, pi.per_block, pi.tail_iters) : 0));
-  const long long wrap = n - lead;
-  if (lead > 0) {
-    REQUIRE(lead == p.kt - stream_k0);
-    REQUIRE(n - dp_iters > lead);
-  }
   for (long long seg_t0 = 0; seg_t0 < n;) {
-    const bool first = lead > 0 ? seg_t0 == wrap : seg_t0 == dp_iters;  // the run's first stream segment
-    const int k0 = first ? stream_k0 : 0;
-    const long long seg_end = std::min(lead > 0 && seg_t0 < wrap ? wrap : n, seg_t0 + p.kt - k0);
-    // the kernels' own cut, in the int they take it in: gemm13's (lead-last) or
-    // gemm_plan::stream_segment_end (gemm14)
-    if (lead_last)
-      REQUIRE(stream_segment_end_lead_last<int>(static_cast<int>(seg_t0), static_cast<int>(n), pi.kt, static_cast<int>(wrap)) ==
-              seg_end);
-    else
-      REQUIRE(stream_segment_end<int>(static_cast<int>(seg_t0), static_cast<int>(n), pi.kt, pi.dp_waves * pi.kt, stream_k0) ==
-              seg_end);
+    const int k0 = seg_t0 == dp_iters ? stream_k0 : 0;
+    const long long seg_end = std::min(n, seg_t0 + p.kt - k0);
+    // the kernels' own cut (gemm_plan::stream_segment_end), in the int they take it in
+    REQUIRE(stream_segment_end<int>(static_cast<int>(seg_t0), static_cast<int>(n), pi.kt, pi.dp_waves * pi.kt, stream_k0) == seg_end);
     long long tile0 = -1;
     for (long long t = seg_t0; t < seg_end; ++t) {  // the walk puts the segment in one tile, k in order
       long long tile, k;
+      stream_iteration<long long>(b, t, p.kt, p.dp_waves, p.blocks, p.per_block, tile, k);
       int tile32, k32;
-      if (lead_last) {
-        stream_iteration_lead_last<long long>(b, t, p.kt, p.dp_waves, p.blocks, p.per_block, lead, n, tile, k);
-        stream_iteration_lead_last<int>(static_cast<int>(b), static_cast<int>(t), pi.kt, pi.dp_waves, pi.blocks, pi.per_block,
-                                        static_cast<int>(lead), static_cast<int>(n), tile32, k32);
-      } else {
-        stream_iteration<long long>(b, t, p.kt, p.dp_waves, p.blocks, p.per_block, tile, k);
-        stream_iteration<int>(static_cast<int>(b), static_cast<int>(t), pi.kt, pi.dp_waves, pi.blocks, pi.per_block, tile32, k32);
-      }
+      stream_iteration<int>(static_cast<int>(b), static_cast<int>(t), pi.kt, pi.dp_waves, pi.blocks, pi.per_block, tile32, k32);
       REQUIRE(tile32 == tile);
       REQUIRE(k32 == k);
       if (t == seg_t0) tile0 = tile;
       REQUIRE(tile == tile0);
       REQUIRE(k == k0 + (t - seg_t0));
     }
-    if (!lead_last) {
-      long long tile_at, k_at;  // gemm11_pf's cut
-      stream_iteration<long long>(b, seg_t0, p.kt, p.dp_waves, p.blocks, p.per_block, tile_at, k_at);
-      REQUIRE(k_at == k0);
-      REQUIRE(std::min(n - seg_t0, p.kt - k_at) == seg_end - seg_t0);
-    }
+    long long tile_at, k_at;  // gemm11_pf's cut
+    stream_iteration<long long>(b, seg_t0, p.kt, p.dp_waves, p.blocks, p.per_block, tile_at, k_at);
+    REQUIRE(k_at == k0);
+    REQUIRE(std::min(n - seg_t0, p.kt - k_at) == seg_end - seg_t0);
     const bool whole = seg_end - seg_t0 == p.kt;
-    out.push_back({b, tile0, k0, static_cast<int>(k0 + (seg_end - seg_t0)), whole ? -1 : 2 * b + (first ? 0 : 1)});
+    out.push_back({b, tile0, k0, static_cast<int>(k0 + (seg_end - seg_t0)), whole ? -1 : 2 * b + (seg_t0 == dp_iters ? 0 : 1)});
     seg_t0 = seg_end;
   }
-  // lead-last: every stream segment before the wrap starts at k tile 0, so at step t of the
-  // stream part every block of the plan but the last is at k tile (t - dp_iters) % kt, and in its
-  // lead at (t - dp_iters + kt - q % kt) % kt: two k slabs at a time (the point of the order)
-  if (lead > 0)
-    for (long long t = dp_iters; t < n; ++t) {
-      long long tile, k;
-      stream_iteration_lead_last<long long>(b, t, p.kt, p.dp_waves, p.blocks, p.per_block, lead, n, tile, k);
-      const long long s = t - dp_iters;
-      REQUIRE(k == (t < wrap ? s % p.kt : (s + p.kt * p.per_block - (n - dp_iters)) % p.kt));
-    }
-  // Sorted by tile, then k: one block's segments of a tile are in k order whatever the order it ran them in.
-  std::sort(out.begin(), out.end(), [](const Segment& x, const Segment& y) {
-    return x.tile != y.tile ? x.tile < y.tile : x.k_begin < y.k_begin;
-  });
   return out;
 }
 }  // namespace
@@ -456,12 +418,10 @@ TEST_CASE("stream-K plans: every iteration once, partial tiles in distinct slots
   // gemm13's float tile and gemm11_pf's double one; the stream part as the last two waves
   // (gemm13, gemm11_pf) or the part-empty last wave alone (gemm14)
   for (const StreamPart part : {StreamPart::last_two_waves, StreamPart::last_wave})
-  for (const bool lead_last : {false, true})  // gemm14's and gemm11_pf's order, gemm13's
   for (const TileShape ts : {TileShape{128, 256, 32, 4}, TileShape{128, 128, 16, 8}})
     for (const GemmShape sh : shapes)
       for (long long sms : {1LL, 2LL, 7LL, 132LL, 144LL, 1000LL}) {
         CAPTURE(static_cast<int>(part));
-        CAPTURE(lead_last);
         CAPTURE(ts.bn);
         CAPTURE(sh.M);
         CAPTURE(sh.N);
@@ -483,7 +443,7 @@ TEST_CASE("stream-K plans: every iteration once, partial tiles in distinct slots
         std::vector<std::vector<Segment>> of_tile(static_cast<std::size_t>(p.tiles));
         std::set<long long> slots;
         for (long long b = 0; b < p.blocks; ++b)
-          for (const Segment& s : stream_segments(p, b, lead_last)) {
+          for (const Segment& s : stream_segments(p, b)) {
             REQUIRE(s.tile < p.tiles);
             of_tile[static_cast<std::size_t>(s.tile)].push_back(s);
             if (s.slot >= 0) {
