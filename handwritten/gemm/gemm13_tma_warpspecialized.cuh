@@ -39,7 +39,6 @@
 // 9.0 image has no setmaxnreg, and its FMA warps would spill. TMA needs 16-byte row pitches and
 // bases (K % 4 == 0, N % 4 == 0, A, B and C aligned): any other product runs gemm12.
 #pragma once
-#include <cstdlib>
 
 #include "common/hopper.cuh"
 #include "handwritten/gemm/gemm12_fragment_prefetch.cuh"
@@ -379,9 +378,7 @@ void launch_split(const GemmArgs<float>& g, int splits, cudaStream_t s) {
 // product, then stream_k_fixup; the partial tiles in g.workspace (stream_workspace).
 template <class C>
 gemm_plan::StreamK stream_plan(GemmShape sh) {
-  static const bool trial_last = std::getenv("KL_TRIAL_G13_LAST_WAVE") != nullptr;
-  return gemm_plan::stream_k_plan(sh, C::BM, C::BN, C::BK, sm_count(),
-                                  trial_last ? gemm_plan::StreamPart::last_wave : gemm_plan::StreamPart::last_two_waves);
+  return gemm_plan::stream_k_plan(sh, C::BM, C::BN, C::BK, sm_count());
 }
 template <class C>
 std::size_t stream_workspace(GemmShape sh) {
