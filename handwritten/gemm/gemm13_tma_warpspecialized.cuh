@@ -226,8 +226,7 @@ __global__ void __launch_bounds__(Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REG
       const unsigned char* st = stage_at(s);
       if constexpr (TRANSPOSE_A) {  // A as [k][m]: TM / 4 LDS.128 per k, each 4 consecutive rows
 #ifdef KL_G13_KUNROLL
-        constexpr int kUnrollTrial = KL_G13_KUNROLL;
-#pragma unroll kUnrollTrial
+#pragma unroll KL_G13_KUNROLL
 #else
 #pragma unroll
 #endif
