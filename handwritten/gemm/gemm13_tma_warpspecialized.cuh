@@ -225,11 +225,7 @@ __global__ void __launch_bounds__(Config<BM, BN, BK, WM, WN, TM, TN, STAGES, REG
       mbar_wait(full0 + 8 * s, phase);
       const unsigned char* st = stage_at(s);
       if constexpr (TRANSPOSE_A) {  // A as [k][m]: TM / 4 LDS.128 per k, each 4 consecutive rows
-#ifdef KL_G13_KUNROLL
-#pragma unroll KL_G13_KUNROLL
-#else
 #pragma unroll
-#endif
         for (int k = 0; k < BK; ++k) {
           float4 a4[TM / 4], b[TN / 4];
           fma_warp.load_a_km(a4, st, k);
