@@ -342,9 +342,9 @@ def check_file(md, root, rel_name, strict, dump=None):
             continue
         sources = [Source.get(os.path.join(root, c)) for c in cites]
         key = row_key(text) if kind == "row" else None
-        rows = {c: Source.get(os.path.join(root, c)).rows_of(key[1]) for c in cites} if key else {}
-        keyed = [(c, r) for c, r in rows.items() if r is not None]
-        unkeyed = [Source.get(os.path.join(root, c)) for c, r in rows.items() if r is None]  # JSON, or no such row
+        rows = [(c, s, s.rows_of(key[1])) for c, s in zip(cites, sources)] if key else []
+        keyed = [(c, r) for c, _, r in rows if r is not None]
+        unkeyed = [s for _, s, r in rows if r is None]  # JSON, or no such row
         for fig, shown in figs:
             checked += 1
             if dump is not None:
