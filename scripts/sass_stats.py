@@ -16,8 +16,8 @@ Per function it prints:
     and a 4-bank (reg % 4) model.
 
 The bank counts are a model, not a measurement: they compare the register assignment ptxas gave
-one kernel's loop with another's (docs/sgemm-ladder.md, "An in-kernel fixup": 0.627 pairs per
-FFMA where the loop ran 17% slower, 0.250 where it did not). Exit status 0; 2 on bad usage.
+one kernel's loop with another's (docs/sgemm-ladder.md, "An in-kernel fixup", quotes them beside
+the measured times). Exit status 0; 2 on bad usage.
 """
 import collections
 import re
