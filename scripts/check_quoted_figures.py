@@ -126,7 +126,7 @@ class Source:
             return True
         if not self.is_json:
             return False
-        decimals = len(figure.split(".")[1]) if "." in figure else 0
+        decimals = decimals_of(figure)
         key = (decimals, ratio)
         if key not in self.rounded:
             if ratio:  # a report's own ratios only: any of its thousands of numbers rounds to most ratios
@@ -134,6 +134,11 @@ class Source:
             else:
                 self.rounded[key] = {round(x * scale, decimals) for x in self.values for scale in (1.0, 100.0, 1000.0)}
         return float(figure) in self.rounded[key]
+
+
+def decimals_of(number):
+    """The digits a printed number has after its point ("89.95" has 2, "52" none)."""
+    return len(number.split(".")[1]) if "." in number else 0
 
 
 def number_tokens(text):
@@ -160,8 +165,8 @@ def in_row(figure, tokens):
     51.96% as 52%)."""
     if figure in tokens:
         return True
-    decimals = len(figure.split(".")[1]) if "." in figure else 0
-    return any(round(float(t), decimals) == float(figure) for t in tokens if len(t.split(".")[1] if "." in t else "") > decimals)
+    decimals = decimals_of(figure)
+    return any(round(float(t), decimals) == float(figure) for t in tokens if decimals_of(t) > decimals)
 
 
 def ratio_fields(node):
@@ -261,16 +266,14 @@ def operands(window):
         if unit:
             dim, scale = SCALE[unit]
             digits = m.group("num").replace(",", "")
-            decimals = len(digits.split(".")[1]) if "." in digits else 0
-            found.append((dim, float(digits) * scale, 0.5 * 10.0 ** -decimals * scale))
+            found.append((dim, float(digits) * scale, 0.5 * 10.0 ** -decimals_of(digits) * scale))
     return found
 
 
 def is_quotient(ratio, window):
     """Whether a ratio is the quotient of two figures of one dimension in its window: the ratio
     as rounded and the quotient of the figures as rounded overlap."""
-    decimals = len(ratio.split(".")[1]) if "." in ratio else 0
-    r, hr = float(ratio), 0.5 * 10.0 ** -decimals + 1e-12
+    r, hr = float(ratio), 0.5 * 10.0 ** -decimals_of(ratio) + 1e-12
     ops = operands(window)
     for i, (da, a, ha) in enumerate(ops):
         for j, (db, b, hb) in enumerate(ops):
