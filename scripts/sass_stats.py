@@ -24,13 +24,14 @@ import re
 import sys
 
 FUNCTION = re.compile(r"Function : (\S+)")
-INSTRUCTION = re.compile(r"/\*([0-9a-f]{4,})\*/\s+(.*?);\s*/\* (0x[0-9a-f]{16}) \*/")
+INSTRUCTION = re.compile(r"/\*[0-9a-f]{4,}\*/\s+(.*?);\s*/\* 0x[0-9a-f]{16} \*/")
 CONTROL = re.compile(r"^\s*/\* (0x[0-9a-f]{16}) \*/")
 REGISTER = re.compile(r"\bR(\d+)(\.reuse)?")
 
 
 def parse(path, want):
-    """{function name: [(instruction text, low word, high word)]} for the functions want() keeps."""
+    """{function name: [(instruction text, its control word)]} for the functions want() keeps: the
+    control bits are in the second 64-bit word of each instruction, on the line after its text."""
     fns, cur, pending = {}, None, None
     with open(path, errors="replace") as f:
         for line in f:
@@ -45,11 +46,11 @@ def parse(path, want):
                 continue
             m = INSTRUCTION.search(line)
             if m:
-                pending = [m.group(2).strip(), int(m.group(3), 16)]
+                pending = m.group(1).strip()
                 continue
             m = CONTROL.search(line)
-            if m and pending:
-                fns[cur].append((pending[0], pending[1], int(m.group(1), 16)))
+            if m and pending is not None:
+                fns[cur].append((pending, int(m.group(1), 16)))
                 pending = None
     return fns
 
@@ -57,7 +58,7 @@ def parse(path, want):
 def stats(instructions):
     counts, stalls = collections.Counter(), collections.Counter()
     prev_reuse, yields, ffma = {}, 0, 0
-    for text, _, hi in instructions:
+    for text, hi in instructions:
         words = text.split()
         op = words[1] if text.startswith("@") and len(words) > 1 else words[0]
         base = op.split(".")[0]
