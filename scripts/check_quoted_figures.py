@@ -14,7 +14,10 @@ The convention (README.md, "Results", says it in short):
 - A figure is *cited* by the Markdown unit it sits in: a paragraph, a list item or a table row
   that names a file under results/ (`results/h100/gemm_targets.md`, in backticks, parentheses or
   a link; from docs/ also ../results/...; `results/h100/x.{json,md}` and `results/h100/x.*` name
-  each file they match). A table row that names none takes the citations of its table's header
+  each file they match), or a file of main's history as `git show COMMIT:PATH`
+  (`git show 83a0d70:journal/h100/e491fd7/default.md`, braces and `*` as above), which is read
+  through git: a commit this clone's history lacks (a shallow clone) or a path that commit does
+  not have fails the check with its own line, never silently. A table row that names none takes the citations of its table's header
   row, or else, as a list item that names none, those of the paragraph just above its table or list (the caption, "Measured in
   `results/h100/x.md`:").
 - Each cited figure must be in one of the files its unit cites, printed as the file prints it:
@@ -50,15 +53,18 @@ The convention (README.md, "Results", says it in short):
   --lenient only lists those, with --list).
 
 Exit status 0 when every figure is cited and found; 1 with one line per figure not found
-(file:line, the figure, the files it was looked for in) or not cited; 2 on bad usage. Needs
-python3 only.
+(file:line, the figure, the files it was looked for in) or not cited, and per history citation
+that does not resolve; 2 on bad usage. Needs python3, and git for `git show` citations
+(--history names the repository they are read from: by default --root's).
 """
 import argparse
+import fnmatch
 import glob
 import gzip
 import json
 import os
 import re
+import subprocess
 import sys
 
 PROG = "check_quoted_figures.py"
@@ -70,7 +76,9 @@ FIGURE = re.compile(rf"(?<![\w.^/×])({NUM})(?:\s?(?:–|-|to)\s?({NUM}))?({UNIT
 EXEMPT_BEFORE = re.compile(r"((?<![\w.])about|~|≈|≥|≤|<|>|±|\+|−|(?:^|[\s(])-|at least|at most|up to|nearly|almost|roughly|predicted|under|below|above|less than|more than)\s*\**$",
                            re.IGNORECASE)
 EXEMPT_AFTER = re.compile(r"^\s*=")
-CITATION = re.compile(r"(?:\.\./)?((?:results|journal)/[A-Za-z0-9_.=+/*-]+)(?:\{([A-Za-z0-9_.,]+)\})?")
+CITATION = re.compile(r"(?:\.\./)?(results/[A-Za-z0-9_.=+/*-]+)(?:\{([A-Za-z0-9_.,]+)\})?")
+# A file of main's history: `git show 83a0d70:journal/h100/x.md` (a commit of main, then a path).
+GIT_CITATION = re.compile(r"git show ([0-9a-f]{7,40}):([A-Za-z0-9_.=+/*-]+)(?:\{([A-Za-z0-9_.,]+)\})?")
 CODE_SPAN = re.compile(r"`[^`]*`")
 # A unit (or a table's caption) that says its figures are not this project's measurements: the
 # course documents' own tables, predictions, settings. Invisible in the rendered page.
@@ -81,11 +89,86 @@ DERIVED = re.compile(r"<!--\s*derived\b[^>]*-->")
 
 
 def read_text(path):
+    if path.startswith("git show "):
+        data = HISTORY.blob(*path[len("git show "):].split(":", 1))
+        if path.endswith(".gz"):
+            data = gzip.decompress(data)
+        return data.decode("utf-8", errors="replace")
     if path.endswith(".gz"):
         with gzip.open(path, "rt", encoding="utf-8", errors="replace") as f:
             return f.read()
     with open(path, encoding="utf-8", errors="replace") as f:
         return f.read()
+
+
+class History:
+    """The files of main's history that `git show COMMIT:PATH` citations name, read through one
+    `git cat-file --batch` process of the --history repository."""
+
+    def __init__(self, repo):
+        self.repo, self.proc, self.known, self.missing_commits = repo, None, {}, set()
+        self.error = None
+
+    def _start(self):
+        if self.proc is None and self.error is None:
+            try:
+                inside = subprocess.run(["git", "-C", self.repo, "rev-parse", "--git-dir"], capture_output=True, text=True)
+            except OSError as e:
+                self.error = f"git is not available ({e})"
+                return
+            if inside.returncode != 0:
+                self.error = f"{self.repo} is not a git repository"
+                return
+            self.proc = subprocess.Popen(["git", "-C", self.repo, "cat-file", "--batch"], stdin=subprocess.PIPE,
+                                         stdout=subprocess.PIPE)
+
+    def _object(self, name):
+        """(type, bytes) of an object name ("83a0d70:journal/x.md", "83a0d70^{commit}"), or None."""
+        if name in self.known:
+            return self.known[name]
+        self._start()
+        if self.proc is None:
+            return None
+        self.proc.stdin.write(name.encode() + b"\n")
+        self.proc.stdin.flush()
+        header = self.proc.stdout.readline().decode().split()
+        obj = None
+        if len(header) == 3 and header[1] != "missing":
+            data = self.proc.stdout.read(int(header[2]))
+            self.proc.stdout.read(1)
+            obj = (header[1], data)
+        self.known[name] = obj
+        return obj
+
+    def problem(self, commit, path):
+        """None when commit:path names a file (or a folder) of the history, else why not."""
+        if self.error is None:
+            self._start()
+        if self.error is not None:
+            return f"cannot read history: {self.error}"
+        if self._object(commit + "^{commit}") is None:
+            return (f"commit {commit} is not in the history of {self.repo} (a shallow clone? "
+                    f"`git fetch --unshallow` fetches it)")
+        if self._object(f"{commit}:{path.rstrip('/')}") is None:
+            return f"{commit} has no {path}"
+        return None
+
+    def is_file(self, commit, path):
+        obj = self._object(f"{commit}:{path}")
+        return obj is not None and obj[0] == "blob"
+
+    def blob(self, commit, path):
+        return self._object(f"{commit}:{path}")[1]
+
+    def glob(self, commit, pattern):
+        """The files of commit that match a path pattern with "*" (one path component each)."""
+        top = pattern.split("*")[0].rsplit("/", 1)[0]
+        listing = subprocess.run(["git", "-C", self.repo, "ls-tree", "-r", "--name-only", commit, "--", top],
+                                 capture_output=True, text=True).stdout.split("\n")
+        return sorted(p for p in listing if p and fnmatch.fnmatch(p, pattern) and p.count("/") == pattern.count("/"))
+
+
+HISTORY = History(".")
 
 
 class Source:
@@ -217,8 +300,22 @@ def units(lines):
     yield from flush()
 
 
-def citations(text, root):
+def citations(text, root, problems=None):
+    """The files a unit cites: paths under root, and "git show COMMIT:PATH" for history files. A
+    history citation that does not resolve is added to problems (once per unit)."""
     found = []
+    for m in GIT_CITATION.finditer(text):
+        commit, rel = m.group(1), m.group(2).rstrip(".,;:)")
+        names = [m.group(2) + alt for alt in m.group(3).split(",")] if m.group(3) else [rel]
+        for name in names:
+            why = HISTORY.problem(commit, name.split("*")[0].rsplit("/", 1)[0] if "*" in name else name)
+            if why is not None:
+                if problems is not None:
+                    problems.append(f"`git show {commit}:{name}`: {why}")
+                continue
+            paths = HISTORY.glob(commit, name) if "*" in name else [name]
+            found += [f"git show {commit}:{p}" for p in paths if HISTORY.is_file(commit, p)]
+    text = GIT_CITATION.sub(" ", text)  # their paths are not working-tree citations
     for m in CITATION.finditer(text):
         # results/h100/x.{json,md} names both; results/h100/x.* every file that matches
         names = [m.group(1) + alt for alt in m.group(2).split(",")] if m.group(2) else [m.group(1).rstrip(".,;:)")]
@@ -312,7 +409,9 @@ def check_file(md, root, rel_name, strict, dump=None):
     header, last_kind = [], None  # the citations of the current table's header row
     item_caption = []  # the citations of the list item a table sits in
     for line_no, text, kind in units(lines):
-        cites = citations(text, root)
+        unresolved = []
+        cites = own = citations(text, root, unresolved)
+        problems += [f"{rel_name}:{line_no}: {u}" for u in unresolved]
         marks = CODE_SPAN.sub("", text)  # a marker quoted in a code span is not one
         unmeasured = bool(UNMEASURED.search(marks))
         derived = bool(DERIVED.search(marks))
@@ -327,7 +426,7 @@ def check_file(md, root, rel_name, strict, dump=None):
             cites = cites or (header or item_caption if kind == "row" else []) or caption
         else:
             caption, caption_unmeasured, caption_derived, item_caption = cites, unmeasured, derived, []
-        if unmeasured and not citations(text, root):
+        if unmeasured and not own:
             continue
         figs = list(figures(text, row=kind == "row"))
         if derived:  # the unit's ratios are computed from figures, not printed in a file
@@ -343,7 +442,7 @@ def check_file(md, root, rel_name, strict, dump=None):
         if not cites:
             uncited.append((line_no, [f for _, f in figs]))
             continue
-        sources = [Source.get(os.path.join(root, c)) for c in cites]
+        sources = [Source.get(c if c.startswith("git show ") else os.path.join(root, c)) for c in cites]
         key = row_key(text) if kind == "row" else None
         rows = [(c, s, s.rows_of(key[1])) for c, s in zip(cites, sources)] if key else []
         keyed = [(c, r) for c, _, r in rows if r is not None]
@@ -373,9 +472,13 @@ def main(argv):
     ap.add_argument("--lenient", action="store_true",
                     help="check cited figures only; list uncited ones with --list instead of failing on them")
     ap.add_argument("--dump", metavar="FILE.json", help="write every checked figure (file, line, figure, cited files)")
+    ap.add_argument("--history", metavar="DIR", help="the git repository `git show` citations are read from (default: --root)")
     a = ap.parse_args(argv)
     root = os.path.abspath(a.root)
-    files = a.files or [os.path.join(root, "README.md")] + sorted(glob.glob(os.path.join(root, "docs", "*.md")))
+    HISTORY.repo = os.path.abspath(a.history or root)
+    files = a.files or ([os.path.join(root, "README.md")]
+                        + sorted(p for p in [os.path.join(root, "CONTRIBUTING.md")] if os.path.isfile(p))
+                        + sorted(glob.glob(os.path.join(root, "docs", "**", "*.md"), recursive=True)))
     problems, total, dump = [], 0, []
     for md in files:
         if not os.path.isfile(md):

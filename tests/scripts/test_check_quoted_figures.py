@@ -6,7 +6,9 @@ cited in a text file), every occurrence of that number in the cited files is cha
 check must fail naming that figure; a synthetic page covers a .json.gz report, a range, the
 exemptions and an uncited figure in README.md; a second one seconds and ratios (found, not
 found, shapes and counts, a quotient, a derived mark, a report's own ratios); a third a table
-whose rows name variants (a figure of another variant's row fails).
+whose rows name variants (a figure of another variant's row fails); a fourth files of a git
+history cited as `git show COMMIT:PATH` (found, not found, a commit the history lacks, a path the
+commit lacks, a shallow clone: each fails with its own line).
 
 usage: test_check_quoted_figures.py SOURCE_DIR WORK_DIR
 """
@@ -31,15 +33,17 @@ def check(cond, what):
         failures.append(what)
 
 
-def run(root, *args):
-    return subprocess.run([sys.executable, script, "--root", root] + list(args), capture_output=True, text=True)
+def run(root, *args, history=src):
+    # a copy's `git show` citations are read from the repository's own history
+    return subprocess.run([sys.executable, script, "--root", root, "--history", history] + list(args),
+                          capture_output=True, text=True)
 
 
 def copy_tree(root):
     os.makedirs(root)
     shutil.copy(os.path.join(src, "README.md"), root)
     shutil.copytree(os.path.join(src, "docs"), os.path.join(root, "docs"))
-    for d in ("results", "journal"):
+    for d in ("results",):
         if os.path.isdir(os.path.join(src, d)):
             shutil.copytree(os.path.join(src, d), os.path.join(root, d))
 
@@ -54,7 +58,8 @@ check(len(figures) >= 100, f"only {len(figures)} cited figures found")
 # 2. Change a cited figure in its file: the check must fail and name it.
 def pick(pred):
     for f in figures:
-        if pred(f) and f.get("how", "file") == "file" and f["cites"] and all(not c.endswith((".json", ".gz")) for c in f["cites"]):
+        if (pred(f) and f.get("how", "file") == "file" and f["cites"]
+                and all(not c.endswith((".json", ".gz")) and not c.startswith("git show ") for c in f["cites"])):
             return f
     return None
 
@@ -177,6 +182,58 @@ for want in ("README.md:14: 95.7%: 95.7 is not in the rows of gemm13_tma_128_r23
              "README.md:15: 2.491 ms: 2.491 is not in the rows of gemm13_..._r232_at in results/x/rep.md"):
     check(want in r.stdout, f"rows: not reported: {want}\n{r.stdout}")
 check(r.stdout.count("README.md:") == 2, f"rows: a right figure reported:\n{r.stdout}")
+
+# 6. Files of a git history, cited as `git show COMMIT:PATH`: read through git, a figure found or
+# not; a commit the history lacks, a path the commit lacks and a shallow clone each fail with a
+# line that says so, never silently.
+hist = os.path.join(work, "history")
+os.makedirs(os.path.join(hist, "journal", "x"))
+
+
+def git(*args, cwd=hist):
+    return subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main"] + list(args),
+                          cwd=cwd, capture_output=True, text=True, check=True).stdout.strip()
+
+
+git("init", "-q")
+with open(os.path.join(hist, "journal", "x", "old.md"), "w") as g:
+    g.write("| `gemm9_a` | 87.8% | 44.98 |\n")
+with gzip.open(os.path.join(hist, "journal", "x", "old.json.gz"), "wt") as g:
+    json.dump({"results": [{"median_ms": 2.5731}]}, g)
+git("add", "-A")
+git("commit", "-q", "-m", "old runs")
+old = git("rev-parse", "--short=7", "HEAD")
+git("rm", "-q", "-r", "journal")
+with open(os.path.join(hist, "README.md"), "w") as g:
+    g.write("now\n")
+git("add", "-A")
+git("commit", "-q", "-m", "journal leaves the tree")
+os.makedirs(os.path.join(hist, "docs"))
+with open(os.path.join(hist, "docs", "h.md"), "w") as g:
+    g.write(f"Then 87.8% (`git show {old}:journal/x/old.md`) and 2.573 ms (`git show {old}:journal/x/old.json.gz`).\n\n"
+            f"Both: 44.98 TFLOP/s (`git show {old}:journal/x/old.{{md,json.gz}}`), every file: 87.8% (`git show {old}:journal/x/*`).\n")
+r = run(hist, history=hist)
+check(r.returncode == 0 and "4 cited figures" in r.stdout, f"history: the cited files are not read:\n{r.stdout}{r.stderr}")
+with open(os.path.join(hist, "docs", "h.md"), "a") as g:
+    g.write(f"\nWrong: 88.8% (`git show {old}:journal/x/old.md`).\n\n"
+            f"No such commit: 1.5 ms (`git show 1234567:journal/x/old.md`).\n\n"
+            f"No such path: 1.5 ms (`git show {old}:journal/x/gone.md`).\n")
+r = run(hist, history=hist)
+check(r.returncode == 1, f"history: wrong citations pass: exit {r.returncode}\n{r.stdout}")
+for want in (f"docs/h.md:5: 88.8%: 88.8 is not in git show {old}:journal/x/old.md",
+             "docs/h.md:7: `git show 1234567:journal/x/old.md`: commit 1234567 is not in the history",
+             f"docs/h.md:9: `git show {old}:journal/x/gone.md`: {old} has no journal/x/gone.md"):
+    check(want in r.stdout, f"history: not reported: {want}\n{r.stdout}")
+shallow = os.path.join(work, "shallow")
+subprocess.run(["git", "clone", "-q", "--depth", "1", "file://" + hist, shallow], capture_output=True, check=True)
+os.makedirs(os.path.join(shallow, "docs"), exist_ok=True)
+shutil.copy(os.path.join(hist, "docs", "h.md"), os.path.join(shallow, "docs", "h.md"))
+r = run(shallow, history=shallow)
+check(r.returncode == 1 and f"commit {old} is not in the history" in r.stdout and "shallow clone" in r.stdout,
+      f"history: a shallow clone does not fail with its reason:\n{r.stdout}{r.stderr}")
+r = run(hist, history=os.path.join(work, "synthetic"))
+check(r.returncode == 1 and "is not a git repository" in r.stdout,
+      f"history: no repository does not fail with its reason:\n{r.stdout}{r.stderr}")
 
 for f in failures:
     print("FAIL:", f)
