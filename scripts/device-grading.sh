@@ -25,13 +25,16 @@ if has redteam; then
   m="$build/submissions/redteam/manifest.json"
   t1=$SECONDS
   "$build/compare" --submissions "$m" -f reduce -t float -s 1000,16777217 -v '*/*' --phase-timeout 5 --summary \
-    --out "$out/redteam" --name reduce -q > "$out/redteam-reduce.txt" 2>&1
+    --out "$out" --name redteam-reduce -q > "$out/redteam-reduce.txt" 2>&1
   say "redteam reduce: exit $? in $((SECONDS - t1)) s"
   t1=$SECONDS
   "$build/compare" --submissions "$m" -f gemm -t float -s 255x257x4099 -v '*/*' --phase-timeout 5 --summary \
-    --out "$out/redteam" --name gemm -q > "$out/redteam-gemm.txt" 2>&1
+    --out "$out" --name redteam-gemm -q > "$out/redteam-gemm.txt" 2>&1
   say "redteam gemm: exit $? in $((SECONDS - t1)) s"
-  grep -E "^\| [a-z_0-9]+ \| " "$out/redteam/reduce.summary.md" "$out/redteam/gemm.summary.md" | cut -c1-260 | tee -a "$log"
+  # results/<gpu>/grading/redteam-{reduce,gemm}.{md,summary.md,json[.gz]}: the large report gzipped
+  rm -f "$out"/redteam-*.csv
+  gzip -9 -n -f "$out/redteam-reduce.json"
+  grep -E "^\| [a-z_0-9]+ \| " "$out/redteam-reduce.summary.md" "$out/redteam-gemm.summary.md" | cut -c1-260 | tee -a "$log"
 fi
 
 if has suite; then

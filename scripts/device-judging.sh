@@ -22,10 +22,11 @@
 # starts that would end past this many seconds; the pairs are formed from what ran), PAIRS=10,
 # SEED=38 (the pairs' random draw), COMPARE_ARGS (default: -f reduce,dot,transpose,gemv -t float
 # --max-time 0.3 --no-recheck --no-exact-check: the comparison's timing, validated once), VARIANT.
-# Everything lands in OUTDIR: runs/{A,B5,B2}/runN.json (+ .log), pairs/*/ (merged reports,
-# diff.txt/.json/.md), summary.md and summary.json, judging.log.
+# Everything lands in OUTDIR: runs/{A,B5,B2}/runN.json.gz (+ .log), pairs/*/ (merged reports,
+# diff.txt/.json/.md), summary.md and summary.json, splits.md and splits.json (every split of the A
+# runs), judging.log.
 set -uo pipefail
-[ $# -eq 2 ] || { sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+[ $# -eq 2 ] || { sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 build=$(cd "$1" && pwd) || exit 2
 out=$2
 mkdir -p "$out/runs/A" "$out/runs/B5" "$out/runs/B2" "$out/pairs" || exit 2
@@ -94,4 +95,7 @@ done
 say "pool: $na runs of A, $n5 of B5, $n2 of B2 in $((SECONDS - t0)) s"
 
 python3 "$(dirname "$0")/judging_pairs.py" "$out" "$variant" --diff "$cdiff" --pairs "${PAIRS:-10}" --seed "${SEED:-38}" | tee -a "$log"
+# Every split of the A runs into two halves (splits.md, splits.json): the false alarms over all of them.
+python3 "$(dirname "$0")/judging_pairs.py" "$out" "$variant" --diff "$cdiff" --every-split | tee -a "$log"
+gzip -9 -n -f "$out"/runs/*/run*.json  # the runs as results/ keeps them (compare diff reads .json.gz)
 say "device-judging.sh: done in $((SECONDS - t0)) s"

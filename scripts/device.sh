@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # The one device script: on a GPU machine, regenerates results/<gpu>/ (or OUT) stage by stage.
 #   scripts/device.sh [STAGE...]        (default: build suites sanitize default shapes ladders
-#                                        families profiles walkthrough plots)
-# Stages, each optional, each writing the files results/README.md lists:
+#                                        families profiles walkthrough; `all`: those and gemm_auto,
+#                                        grading, judging: the whole of a one-GPU folder)
+# Stages, each optional, each writing the files results/README.md lists; each stage first deletes
+# the files OUT/MANIFEST.json lists for it, then records each file it writes there (stage, command
+# line, commit, date, card: scripts/results_manifest.py), so a rerun leaves none of its old files:
 #   build     scripts/configure.sh into BUILD_DIR (default build/; the one configure line; BIN_DIR:
 #             use executables built elsewhere for this GPU -- compare, host_suite, gpu_suite --
 #             and build nothing)
@@ -13,20 +16,25 @@
 #   shapes    every shape class (--sizes shapes) over the last steps  -> shapes.{md,json.gz,log}
 #   ladders   the SGEMM and DGEMM ladders, the gemm targets           -> sgemm_ladder.*, dgemm_ladder.*,
 #                                                                        gemm_targets.*
-#   families  document 003's sizes, the dot types, every rows op, transpose7's sizes
+#   families  document 003's sizes, the dot types, every rows op, transpose7's sizes, the last
+#             reduce steps at 2^28 and at odd sizes
 #                                                                     -> matvec_003.*, dot_types.*,
-#                                                                        rows_all_ops.*, transpose7.*
-#   profiles  Nsight Compute over the steps docs/ explain              -> ncu_*.{md,json}
-#   gemm_auto gemm_auto's measured choice against every listed step: the rules' 26 shapes, two
-#             sweeps of 42 odd shapes (scripts/gemm_sweep.py 402 42, 403 42), every shape class,
-#             mid-size float products (gemm13's stream-K)  -> gemm_auto_rules.*, gemm_auto_sweep_{b,c}.*,
-#                                                                        gemm_shapes.*, gemm_mid.*, dgemm_squares.*
+#                                                                        rows_all_ops.*, transpose7*.*,
+#                                                                        reduce_2p28.*, reduce_odd.*
+#   profiles  Nsight Compute over the steps docs/ explain (the gemm ladders with --compute)
+#                                                                     -> ncu_*.{md,json}
+#   gemm_auto gemm_auto's measured choice against every listed step, one file per type (float,
+#             double): the rules' 26 shapes, two sweeps of 42 odd shapes (scripts/gemm_sweep.py 402
+#             42, 403 42), every shape class; the DGEMM squares, mid-size float products (gemm13's
+#             stream-K)                          -> gemm_auto_rules_{float,double}.*, gemm_auto_sweep_{b,c}_{float,double}.*,
+#                                                   gemm_shapes_{float,double}.*, gemm_mid.*, dgemm_squares.*
 #   allreduce (2+ GPUs; OUT defaults to results/<gpu>x<N>) the suite's all-reduce cases, the
 #             ladder against NCCL cold and warm (--ops), a fault, the sanitizer
 #                                                                     -> allreduce_*.{md,json.gz},
 #                                                                        allreduce_suite.log,
 #                                                                        allreduce_sanitize.txt, topo.txt
 #   plots     scripts/plot_compare.py over OUT's reports              -> plots/*.png
+#             (not in the default list: the pictures are drawn from the reports, anywhere)
 #   walkthrough  docs/your-kernel.md's graded example (the examples' reduce kernels at n = 1000,
 #             1000003)                                              -> walkthrough.{md,summary.md,log}
 #   grading   scripts/device-grading.sh (outside submissions: docs/your-kernel.md)
@@ -37,7 +45,8 @@
 # Exit status 0 when every step exited 0. Run it from a checkout; commit what lands in OUT.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-stages="${*:-build suites sanitize default shapes ladders families profiles walkthrough plots}"
+stages="${*:-build suites sanitize default shapes ladders families profiles walkthrough}"
+[ "$stages" != all ] || stages="build suites sanitize default gemm_auto shapes ladders families profiles walkthrough grading judging"
 has() { [[ " $stages " == *" $1 "* ]]; }
 export PATH="$PATH:/usr/local/cuda/bin"
 build="${BUILD_DIR:-build}"
@@ -48,6 +57,15 @@ gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 | 
 if [ -z "${OUT:-}" ] && has allreduce && [ "$gpus" -ge 2 ]; then out="results/${gpu:-gpu}x$gpus"; else out="${OUT:-results/${gpu:-gpu}}"; fi
 mkdir -p "$out"
 status=0
+stage=""
+begin() {  # begin STAGE: the stage's files of the last run leave OUT (and its manifest)
+  stage=$1
+  python3 scripts/results_manifest.py begin "$out" "$stage"
+}
+record() {  # record CMD FILE...: FILEs (under OUT; missing ones skipped) written by this stage's CMD
+  local cmd=$1; shift
+  python3 scripts/results_manifest.py record "$out" "$stage" "$cmd" "$@"
+}
 step() {  # step LOG CMD...: the output into LOG (under OUT), its tail on the console
   local name=$1; shift
   echo "=== $name: $*"
@@ -68,6 +86,8 @@ report() {  # report NAME json|gz ARGS...: compare -q ARGS into OUT/NAME.{md,jso
   set +f
   if [ "$form" = gz ]; then gzip -9 -n -f "$out/$name.json"; rm -f "$out/$name.csv"; fi
   [ "$name" = shapes ] || rm -f "$out/$name.log"  # shapes.log keeps the console table
+  record "compare -q $* --out $out --name $name ${COMPARE_EXTRA:-}" \
+    "$out/$name.md" "$out/$name.json" "$out/$name.json.gz" "$out/$name.csv" "$out/$name.log"
 }
 sanitize() {  # sanitize SUMMARY LOG ARGS...: compute-sanitizer's three tools over ARGS (its options, then
   # the program and its arguments), one line each into OUT/SUMMARY; a failing tool's log stays as OUT/LOG_TOOL.log
@@ -79,42 +99,55 @@ sanitize() {  # sanitize SUMMARY LOG ARGS...: compute-sanitizer's three tools ov
     echo "$tool: exit $rc $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|SYNCCHECK SUMMARY|test cases' "$out/${log}_$tool.log" | tr '\n' ' ')" \
       >> "$out/$summary"
     [ "$rc" -ne 0 ] || rm -f "$out/${log}_$tool.log"
+    record "compute-sanitizer --tool $tool --error-exitcode 9 $*" "$out/${log}_$tool.log"
   done
+  record "compute-sanitizer --tool {memcheck,racecheck,synccheck} --error-exitcode 9 $*" "$out/$summary"
 }
-profile() {  # profile NAME ARGS...: scripts/profile.py into OUT/NAME.{md,json}
-  local name=$1; shift
-  step "$name.log" python3 scripts/profile.py --compare "$bin/compare" --out "$out" --name "$name" -- "$@"
+profile() {  # profile NAME [--compute] ARGS...: scripts/profile.py into OUT/NAME.{md,json}
+  local name=$1 opts=(); shift
+  if [ "${1:-}" = --compute ]; then opts=(--compute); shift; fi
+  step "$name.log" python3 scripts/profile.py "${opts[@]}" --compare "$bin/compare" --out "$out" --name "$name" -- "$@"
   rm -f "$out/$name.log"
+  record "scripts/profile.py ${opts[*]} -- $*" "$out/$name.md" "$out/$name.json"
 }
 
 if has build && [ -z "${BIN_DIR:-}" ]; then
   step build.log bash scripts/configure.sh ${KL_CMAKE_ARGS:-} && rm -f "$out/build.log"
 fi
 if has suites; then
+  begin suites
   KL_COMPARE_EXE="$bin/compare" step host_suite.log "$bin/host_suite" && rm -f "$out/host_suite.log"
   KL_COMPARE_EXE="$bin/compare" step gpu_suite_full.log "$bin/gpu_suite" --duration=true
+  record "gpu_suite --duration=true" "$out/gpu_suite_full.log" "$out/host_suite.log"
 fi
 if has sanitize; then
+  begin sanitize
   KL_COMPARE_EXE="$bin/compare" KL_GPU_SUITE_QUICK=2 KL_GPU_SUITE_SANITIZER=1 sanitize sanitize_summary.txt sanitize \
     "$bin/gpu_suite"
 fi
 if has default; then
+  begin default
   report default gz
 fi
 if has gemm_auto; then  # docs/sgemm-ladder.md, "gemm_auto: measured, not ruled"
+  begin gemm_auto
   ga='gemm9*,gemm1[0-4]*,gemm_thin_k,gemm_shallow_k,gemm_auto'
-  report gemm_auto_rules gz -f gemm -t float,double -s 1000x1000x1000,4097x4095x17,513x257x129,4096x4096x4096,2048x2048x2048,3001x2999x61,211x223x227,2000x3000x33,5000x700x48,1024x1024x64,1024x1024x65,8192x8192x32,300x5000x20,2500x2500x50,640x640x640,777x1333x97,3000x2000x40,6000x6000x24,1500x900x60,4000x4000x48,999x1001x33,1234x4096x56,2048x512x64,1111x2222x100,512x512x512,700x600x200 -v "$ga" --max-time 0.1
-  report gemm_auto_sweep_b gz -f gemm -t float,double -s "$(python3 scripts/gemm_sweep.py 402 42)" -v "$ga" --max-time 0.1
-  report gemm_auto_sweep_c gz -f gemm -t float,double -s "$(python3 scripts/gemm_sweep.py 403 42)" -v "$ga" --max-time 0.1
-  report gemm_shapes gz -f gemm -t float,double --sizes shapes -v "$ga" --max-time 0.2
+  for t in float double; do  # one type a call: each stays within a lent machine's per-call limit
+    report "gemm_auto_rules_$t" gz -f gemm -t "$t" -s 1000x1000x1000,4097x4095x17,513x257x129,4096x4096x4096,2048x2048x2048,3001x2999x61,211x223x227,2000x3000x33,5000x700x48,1024x1024x64,1024x1024x65,8192x8192x32,300x5000x20,2500x2500x50,640x640x640,777x1333x97,3000x2000x40,6000x6000x24,1500x900x60,4000x4000x48,999x1001x33,1234x4096x56,2048x512x64,1111x2222x100,512x512x512,700x600x200 -v "$ga" --max-time 0.1
+    report "gemm_auto_sweep_b_$t" gz -f gemm -t "$t" -s "$(python3 scripts/gemm_sweep.py 402 42)" -v "$ga" --max-time 0.1
+    report "gemm_auto_sweep_c_$t" gz -f gemm -t "$t" -s "$(python3 scripts/gemm_sweep.py 403 42)" -v "$ga" --max-time 0.1
+    report "gemm_shapes_$t" gz -f gemm -t "$t" --sizes shapes -v "$ga" --max-time 0.2
+  done
   report dgemm_squares gz -f gemm -t double -s 2048,3000,4096,6000,8192 -v 'gemm11*128x128*_pf*,gemm14*,gemm_auto'
   report gemm_mid gz -f gemm -t float -s 1500x1500x1500,1536x1536x1536,2500x2500x2500,3000x3000x3000,1200x1800x2000,2000x1500x1000,1000x1000x1000 -v "$ga" --max-time 0.1
 fi
 if has shapes; then  # the last steps of each ladder at every shape class (docs/sgemm-ladder.md)
+  begin shapes
   report shapes gz -f gemm,aat,table,gevm,rows,transpose --sizes shapes \
     -v 'gemm1[0-4]*,gemm_thin_k,gemm_shallow_k,gemm_auto,gemm11*,aat_tri*,table*,gevm[56]*,rows_*,transpose[4-7]*'
 fi
 if has ladders; then  # docs/sgemm-ladder.md
+  begin ladders
   report sgemm_ladder gz -f gemm -t float -s 2048,4096,8192 \
     -v 'gemm_smem5_ilp4,gemm6*,gemm7*,gemm8*,gemm9_pipelined_256x128x16*,gemm10_swizzled_128x256x16*,gemm12_fragment_prefetch_256x128x16*,gemm13*r232_at,gemm13*streamk,gemm_auto'
   report dgemm_ladder json -f gemm -t double -s 4096,8192 -v 'gemm_smem5*,gemm[6-9]*,gemm10*,gemm11*,gemm14*,gemm_auto'
@@ -122,16 +155,24 @@ if has ladders; then  # docs/sgemm-ladder.md
     -v 'gemm9_pipelined_128x128x16_s3,gemm9_pipelined_256*,gemm10*,gemm11*,gemm12*,gemm_auto'
 fi
 if has families; then  # docs/gemv.md, docs/rows-and-dot.md, docs/transpose-and-table.md
+  begin families
   report matvec_003 gz -f gemv,gevm -t float,double -s 003
   report dot_types gz -f dot -t int,float,double -s 1000,1024,1025,2^28
   report rows_all_ops gz -f rows -t float -s 1000,2500x2000,2500x2001,16384,100003x7 \
     --axis op=row_sum,row_mean,col_mean,row_max,row_sumsq,row_min --axis layout=packed,pitched
   report transpose7 gz -f transpose -t float,double -s 16384,8192,4097x1023,1000 -v 'transpose[4-7]*'
   report transpose7_shapes gz -f transpose --sizes shapes -v 'transpose[4-7]*'
+  report reduce_2p28 gz -f reduce -t float -s 2^28 -v 'reduce[7-9]*,reduce10*'
+  report reduce_odd gz -f reduce -t int,float,double -s 1,33,1000003,2^24,2^28 -v 'reduce[7-9]*,reduce10*' --max-time 0.05
 fi
 if has profiles; then  # one validation launch per variant under ncu (scripts/profile.py)
+  begin profiles
   profile ncu_gemm -f gemm -t double -s 2048 -v gemm11_dmma_64x64x16_s4_k8,gemm9_pipelined_128x128x8_s3
-  profile ncu_sgemm_gemm12 -f gemm -t float -s 4096 -v 'gemm9_pipelined_128x128x16_s3,gemm9_pipelined_256x128x16_s4,gemm12*,cublas_gemm'
+  profile ncu_sgemm --compute -f gemm -t float -s 4096 \
+    -v 'gemm_smem5_ilp4,gemm6*,gemm7*,gemm8*,gemm9_pipelined_256x128x16*,gemm10_swizzled_128x256x16*,gemm12_fragment_prefetch_256x128x16*,gemm13*r232_at,gemm_auto'
+  profile ncu_sgemm_gemm12 --compute -f gemm -t float -s 4096 -v 'gemm9_pipelined_128x128x16_s3,gemm9_pipelined_256x128x16_s4,gemm12*,cublas_gemm'
+  profile ncu_sgemm_gemm13 --compute -f gemm -t float -s 4096 -v 'gemm13*r232_at,gemm13*r232_at_streamk,cublas_gemm'
+  profile ncu_dgemm_gemm14 --compute -f gemm -t double -s 4096 -v 'gemm11_dmma_128x128x16_w64x32_s4_k4_pf,gemm14*'
   profile ncu_matvec -f gemv,gevm -t float -s 2500x2000,16384
   profile ncu_gevm -f gevm -t float -s 2500x2000,16384 -v gevm5_fitted_tiles_u8,gevm5_fitted_tiles_u4_cs,gevm6_cluster_slabs_u4,cublas_gemv_n
   profile ncu_rows -f rows -t float -s 16384,2500x2000 -a op=row_sum -v rows_block_split,rows_block_deep,rows_subwarp,cub_segmented_reduce
@@ -141,9 +182,12 @@ if has profiles; then  # one validation launch per variant under ncu (scripts/pr
     -v 'rows_cols_vec16,rows_cols_cluster,rows_block_*,transpose6*'
 fi
 if has allreduce; then  # two or more GPUs (docs/allreduce.md)
+  begin allreduce
   nvidia-smi topo -m > "$out/topo.txt" 2>&1
+  record "nvidia-smi topo -m" "$out/topo.txt"
   KL_COMPARE_EXE="$bin/compare" step allreduce_suite.log "$bin/gpu_suite" --duration=true \
     -tc='*allreduce*,*--ops*,race*,*peer copy*'
+  record "gpu_suite --duration=true -tc='*allreduce*,*--ops*,race*,*peer copy*'" "$out/allreduce_suite.log"
   report allreduce_default gz -f allreduce
   # The same sizes warm: 100 operations back to back per sample in one graph, time per operation
   # (how nccl-tests and vLLM report an all-reduce: docs/allreduce.md, "What the 20 us is").
@@ -162,12 +206,15 @@ if has allreduce; then  # two or more GPUs (docs/allreduce.md)
   [ "$rc" -eq 1 ] || status=1
   rm -f "$out/allreduce_fault.csv" "$out/allreduce_fault.log"
   gzip -9 -n -f "$out/allreduce_fault.json"
+  record "compare -q -f allreduce -s 4099 --inject-fault trap --isolate --max-time 0.05 --out $out --name allreduce_fault" \
+    "$out/allreduce_fault.md" "$out/allreduce_fault.json.gz"
   # --report-api-errors no: the requirement probes ask for kernels a 90a-real build has no image
   # of (cudaFuncGetAttributes fails, by design); memory errors are still reported
   sanitize allreduce_sanitize.txt allreduce --report-api-errors no "$bin/compare" -q --validate-only --no-files \
     --skip-library -f allreduce -t int,float,double -s 1,33,4099,65537 -v 'allreduce[7-9]*,allreduce1[0-4]*,allreduce_auto'
 fi
 if has walkthrough; then  # docs/your-kernel.md's GPU half: this repository's examples graded as the doc shows
+  begin walkthrough
   # (bob's kernel fails on purpose: compare exits 1, which is this stage's expected outcome)
   set -f
   "$bin/compare" --submissions "$bin/submissions/examples/manifest.json" -q -f reduce -t float -s 1000,1000003 \
@@ -177,11 +224,26 @@ if has walkthrough; then  # docs/your-kernel.md's GPU half: this repository's ex
   echo "=== walkthrough: exit $rc (1 expected: bob fails)"
   [ "$rc" -eq 1 ] || status=1
   rm -f "$out/walkthrough.csv" "$out/walkthrough.summary.csv" "$out/walkthrough.json"
+  record "compare --submissions submissions/examples/manifest.json -q -f reduce -t float -s 1000,1000003 --variants 'alice/*,bob/*' --summary --out $out --name walkthrough" \
+    "$out/walkthrough.md" "$out/walkthrough.summary.md" "$out/walkthrough.log"
 fi
 if has plots; then
+  begin plots
   shopt -s nullglob
   step plots.log python3 scripts/plot_compare.py "$out"/*.json "$out"/*.json.gz -o "$out/plots" && rm -f "$out/plots.log"
+  record "scripts/plot_compare.py $out/*.json $out/*.json.gz -o $out/plots" "$out"/plots/*.png
+  shopt -u nullglob
 fi
-if has grading; then BIN_DIR="${BIN_DIR:-}" bash scripts/device-grading.sh "$out/grading" || status=1; fi
-if has judging; then bash scripts/device-judging.sh "$bin" "$out/judging" || status=1; fi
+# grading and judging write folders of their own (OUT/grading, OUT/judging): every file the stage
+# leaves there is recorded, with the stage's command line.
+if has grading; then
+  begin grading
+  BIN_DIR="${BIN_DIR:-}" bash scripts/device-grading.sh "$out/grading" || status=1
+  record "scripts/device-grading.sh $out/grading" $(find "$out/grading" -type f)
+fi
+if has judging; then
+  begin judging
+  bash scripts/device-judging.sh "$bin" "$out/judging" || status=1
+  record "scripts/device-judging.sh $bin $out/judging" $(find "$out/judging" -type f)
+fi
 exit $status
