@@ -170,7 +170,7 @@ void judge_timing(DiffRow& d, const RunRow& o, const RunRow& n, const DiffOption
 // procedure", Scand. J. Statist. 6, 1979) over the tested rows: the i-th smallest of m p-values
 // is multiplied by m - i + 1, kept monotone. Rejecting where the adjusted p < alpha keeps the
 // chance of flagging ANY row of two runs of the same code at most alpha, however many rows
-// there are; a row's own U test alone would flag 5% of unchanged rows.
+// there are; a row's own U test alone would flag alpha of the unchanged rows.
 void decide_tested(std::vector<DiffRow>& rows, const DiffOptions& opt) {
   std::vector<DiffRow*> tested;
   for (DiffRow& r : rows)

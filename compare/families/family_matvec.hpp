@@ -27,7 +27,7 @@ namespace kl {
 inline SizeSpec matvec_sizes() {
   return {.dims = {"M", "N"},
           // Document 003's largest size; a large square matrix (1 GiB of floats: bandwidth-bound,
-          // 20× the L2); a shape no block, tile or vector width divides.
+          // twenty times the L2); a shape no block, tile or vector width divides.
           .defaults = {{2500, 2000}, {16384, 16384}, {4097, 1023}},
           .sweep_lo = 8,
           .sweep_hi = 14,

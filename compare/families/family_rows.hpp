@@ -6,7 +6,7 @@
 //            every row after the first starts off a 16-byte boundary
 //   pitched  rows padded to a multiple of 16 bytes, as cudaMallocPitch pads them (it pads to its
 //            own larger alignment, 512 bytes on current GPUs; 16 bytes is what 16-byte loads
-//            need, and keeps narrow matrices from growing by 18×, e.g. 7 floats -> 128)
+//            need, and keeps narrow matrices from growing eighteenfold, e.g. 7 floats -> 128)
 // The padding of the input is filled with a value that makes any kernel reading it fail: NaN for
 // sums and means, +inf for max, -inf for min (max and min ignore NaN in CUDA's fmax/fmin).
 //

@@ -4,7 +4,7 @@
 //
 // A report names its schema and version: "schema": "kernel-ladder/compare/2" (the name, a
 // slash, the version) and "schema_version": 2. Versions the reader accepts:
-//   1  the first reports (journal/h100/446edeb/): "schema": "kernel-ladder/compare/1", no
+//   1  the first reports (tests/fixtures/): "schema": "kernel-ladder/compare/1", no
 //      "schema_version"; timing_ms.samples is a count, no sample values; no exact-input or
 //      library-output validation fields, no complete/l2_flush/device_state.
 //   2  every sample listed (timing_ms.samples an array, timing_ms.count the count), the metric's

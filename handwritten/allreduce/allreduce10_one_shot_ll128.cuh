@@ -7,7 +7,7 @@
 // a warp's store of one aligned 128-byte line as one unit, and a warp's load of one line reads it
 // as one unit: so 8 lanes store a line together, 15 of its 8-byte words data and the last the
 // call's epoch (twice), and a reader whose flag lane sees the epoch has the other 7 lanes' data
-// too. The link carries 128/120 of the message instead of 2×.
+// too. The link carries 128/120 of the message instead of twice it.
 //
 // That unit is a property of the hardware NCCL relies on for its LL128 protocol (which it enables
 // only on NVLink-connected GPUs it knows), not a guarantee of the PTX memory model, which makes no

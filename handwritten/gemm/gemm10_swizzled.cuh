@@ -39,10 +39,10 @@
 // swizzled addresses cost a little back), higher at 128×128×32 and 128×256×16 (the counts are
 // in docs/sgemm-ladder.md, "gemm10: A untransposed, swizzled, in 16-byte copies"); shared-load
 // wavefronts unchanged with ~0 bank conflicts; 2 blocks per SM (1 for 128×256). Prediction:
-// 128×128×16 within 1-2% of gemm9; ×32 and 128×256 +3-6% if their issue rate holds (46-48
-// TFLOP/s, 89-93% of cuBLAS); the issue rate (dispatch stalls) decides. Measured on the H100
-// (same section): the prediction failed: 128×128×16 is slower than gemm9, ×32 and 128×256 below
-// gemm9's best; only the 64×64 tile gains. Why is not established: gemm10 was not profiled.
+// 128×128×16 level with gemm9, ×32 and 128×256 ahead of it if their issue rate holds; the
+// issue rate (dispatch stalls) decides. What the H100 measured (same section): the prediction
+// failed: 128×128×16 is slower than gemm9, ×32 and 128×256 below gemm9's best; only the 64×64
+// tile gains. Why is not established: gemm10 was not profiled.
 //
 // Edges: any M, N, K >= 1. A and B move in 16-byte copies when their rows are 16-byte aligned
 // (K, N multiples of 4 floats / 2 doubles, aligned pointers), element copies otherwise; the

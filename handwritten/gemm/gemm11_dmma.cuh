@@ -1,8 +1,8 @@
 // gemm11_dmma — beyond the documents: DGEMM on the FP64 tensor cores (double only).
 //
 // Lesson: every step before this one multiplies on the FP64 FMA units, 64 lanes per SM on the
-// H100, 33.5 TFLOP/s at most; gemm9 reaches most of that, and cublasDgemm runs well above it
-// because it uses the FP64 tensor cores (DMMA, ~67 TFLOP/s: 128 FP64 multiply-adds per SM per
+// H100 (their peak: lanes × SMs × clock); gemm9 reaches most of it, and cublasDgemm runs above it
+// because it uses the FP64 tensor cores (DMMA, twice that peak: 128 FP64 multiply-adds per SM per
 // clock; the measured rates are in docs/sgemm-ladder.md, "Double precision"). They are full IEEE
 // FP64: every product exact, every sum rounded to nearest double, so the same
 // gamma(K)·(|A|·|B|) bound holds and the exact-input check still demands equality.
@@ -41,10 +41,10 @@
 // conflict-free on the write side too. ncu should show ~0 shared-load bank conflicts
 // (l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld) and the tensor pipe
 // (sm__pipe_fp64_cycles_active / sm__inst_executed_pipe_dmma or the "tensor (FP64)" row of the
-// compute workload section) busy most of the time; time per 4096³ about 2.6-2.9 ms,
-// i.e. 47-53 TFLOP/s, 80-90% of cublasDgemm (the prediction). Measured on the H100: the best
-// configurations land in that range at 4096³ and 8192³, and shared-load conflicts are not the
-// gap (fewer than cuBLAS's); docs/sgemm-ladder.md, "gemm11: DGEMM on the FP64 tensor cores".
+// compute workload section) busy most of the time, and most of cublasDgemm's rate reached
+// (the prediction). What the H100 measured (the best configurations close in on cuBLAS; the
+// shared-load conflicts are not the gap, fewer than cuBLAS's) is in docs/sgemm-ladder.md,
+// "gemm11: DGEMM on the FP64 tensor cores".
 //
 // The epilogue and the block order are gemm10's (gemm_schedule.cuh): C staged in shared
 // memory, whole rows written by consecutive lanes; bands of 8 tile rows; split-K by blockIdx.z.

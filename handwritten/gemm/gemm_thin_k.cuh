@@ -11,7 +11,7 @@
 // (shared by every row: they stay in L1/L2): one 16-byte store per vector where N is a multiple
 // of V and C, B are 16-byte aligned; otherwise lane-strided element stores (lane + 32·j: still
 // whole 128-byte lines per warp instruction). One 16-byte vector per lane (kU = 1) fell short
-// of cuBLAS's double outer product at 4096² (a trial log that journal/README.md indexes; the current kernel's
+// of cuBLAS's double outer product at 4096² (the trials docs/log.md cites, "gemm"; the current kernel's
 // rows in docs/sgemm-ladder.md, "Every shape class").
 //
 // Order: each output is one chain a_i0·b_0j + a_i1·b_1j + ... in k order (depth K, the

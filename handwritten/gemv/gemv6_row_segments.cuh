@@ -23,8 +23,8 @@
 namespace kl::gemv6 {
 
 // Warps per SM worth having: a quarter of an SM's 64. With U = 4 16-byte loads in flight per
-// lane that is 32 KB per SM, about DRAM's bandwidth × latency on an H100 (3.35 TB/s × ~1 µs
-// over 132 SMs); more rows than that and the rows alone keep the memory busy.
+// lane that is 32 KB per SM, about DRAM's bandwidth × latency on an H100 (its nominal rate ×
+// about a microsecond, over 132 SMs); more rows than that and the rows alone keep the memory busy.
 constexpr int kTargetWarpsPerSm = 16;
 // Rounds (of U loads per lane) a row must take before splitting it pays for the second pass.
 constexpr int kMinRoundsToSplit = 8;

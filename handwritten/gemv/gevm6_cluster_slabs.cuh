@@ -41,18 +41,18 @@ using matvec::kThreads;
 using gevm_plan::kMaxSlabs;      // 8, the portable cluster size
 // Blocks per SM the plan aims at. 256 threads × U = 4 16-byte loads keep 16 KiB in flight per
 // block; aiming at 4 per SM (narrower tiles, fewer rows per thread) was slower where it changed
-// the plan (H100, float 2500 × 2000, docs/gemv.md, "Beyond the document"; and 16384², as this
-// comment said at commit 09d478a).
+// the plan (H100, float 2500 × 2000 and 16384²: docs/gemv.md, "Beyond the document", and
+// docs/log.md, "gemv and gevm").
 constexpr int kBlocksPerSm = 2;
 // _b1 aims at one block per SM instead, i.e. wider tiles (at 4096² floats 512 bytes of a row per
 // tile instead of 256; 256 blocks instead of 512): on the H100 (docs/gemv.md, "gevm: y = x·A";
-// a trial log that journal/README.md indexes) a little faster at 4096² floats and doubles and at double
+// the trials in docs/log.md, "gemv and gevm") a little faster at 4096² floats and doubles and at double
 // 2500 × 2000 (gemm_auto's M = 1 class took it until _c128 below).
 constexpr int kMinRowBytes = 64; // a tile's share of a row: two full 32-byte sectors at least
 // _c128 plans the other way round: tiles of 128 bytes of a row (one line; fewer if the row is
 // shorter), then slabs (powers of two, at most 8) only until tiles × slabs reach one block per
 // SM, with U = 8 loads in flight. The plan sweep (H100, docs/gemv.md, "gevm: y = x·A";
-// a trial log that journal/README.md indexes) timed every C, S, U: 128-byte tiles in 2 slabs beat the
+// the trials in docs/log.md, "gemv and gevm") timed every C, S, U: 128-byte tiles in 2 slabs beat the
 // wide tiles and 8 slabs of _b1 at 4096² floats and came level with cuBLAS, tied them at 4096²
 // doubles (one slab), and beat cuBLAS at 2500 × 2000 floats (4 slabs). gemm_auto's M = 1 class
 // takes it where _c256 (below) does not pay.

@@ -25,7 +25,7 @@
 // "The rows ladder (`compare -f rows`)"): 16384² floats are 128 column blocks × 4 chunks of 4096
 // rows, 8192² 64 × 8, 1000² 8 × 8, 3000² 24 × 16; each ahead of cublasSgemv but the last
 // (cuBLAS still ahead there), and 1000² of rows_cols_coalesced's two launches too (the times in
-// a trial log that journal/README.md indexes). The 16-byte path as rows_cols_vec16 takes it
+// the trials docs/log.md cites, "rows and dot"). The 16-byte path as rows_cols_vec16 takes it
 // (aligned rows, N a multiple of kVec<T>), the element path otherwise.
 #pragma once
 

@@ -13,7 +13,7 @@ constexpr unsigned kMaxClusterChunks = 16;      // the most the plan asks for, w
 // The blocks (of 256 threads) per SM the cluster plan aims at. Measured at every chunk count on
 // the H100, the fastest grid was about 4 blocks per SM wherever a shape allowed it: float 16384²
 // 512 blocks (4 chunks) ahead of 1024 (8) and 256 (2); 8192² 512 (8 chunks) ahead of 256;
-// 1024 × 65536 512 (one chunk) ahead of 1024 (a trial log that journal/README.md indexes).
+// 1024 × 65536 512 (one chunk) ahead of 1024 (the trials docs/log.md cites, "rows and dot").
 constexpr std::size_t kBlocksPerSm = 4;
 // A chunk keeps at least one round of every thread's loads (8 row-threads × 4 rows).
 constexpr std::size_t kMinChunkRows = 32;
@@ -36,7 +36,7 @@ constexpr std::size_t ceil_div_sz(std::size_t a, std::size_t b) { return (a + b 
 // doubled grid stays within kBlocksPerSm blocks per SM and a chunk keeps kMinChunkRows rows.
 // 16 chunks were measured where 8 leave the grid short (docs/rows-and-dot.md, "The rows ladder
 // (`compare -f rows`)"): faster than 8 chunks at float 3000² (384 blocks), 4096² (512 blocks)
-// and 16384 × 4096 (a trial log that journal/README.md indexes).
+// and 16384 × 4096 (the trials docs/log.md cites, "rows and dot").
 constexpr ClusterPlan cols_cluster(std::size_t M, std::size_t N, std::size_t W, std::size_t sms,
                                    unsigned max_chunks = kPortableClusterChunks) {
   const std::size_t col_blocks = ceil_div_sz(N, kColsPerBlock * W);
@@ -51,7 +51,7 @@ constexpr ClusterPlan cols_cluster(std::size_t M, std::size_t N, std::size_t W, 
 // two-launch steps split the rows into as many chunks as filling the GPU takes (up to 1024):
 // float 65536 × 1024 gets 128 blocks here even at 16 chunks and loses to rows_cols_coalesced,
 // while 2048² at 256 blocks and 2500 × 2000 win (docs/rows-and-dot.md, "The rows ladder
-// (`compare -f rows`)"; a trial log that journal/README.md indexes). The 16-byte path only:
+// (`compare -f rows`)"; the trials docs/log.md cites, "rows and dot"). The 16-byte path only:
 // on the element path (16384 × 16383) the cluster lost at every chunk count (same logs).
 constexpr bool cluster_pays(std::size_t M, const ClusterPlan& p, std::size_t sms) {
   return p.col_blocks * p.chunks >= sms || M <= kShortColumn;

@@ -2,6 +2,7 @@
 // one-pass comparisons, simulated A/A and A/B pairs whose variation lies between processes, the
 // rename map, dirty commits, empty and incomplete inputs, output paths checked first, and the
 // JSON and JUnit verdicts. CUDA-free: built in every build, the -DKL_DIFF_ONLY one included.
+// (Figures in this file's comments are unmeasured: the simulated runs' own parameters.)
 #include "compare/diff/diff.hpp"
 #include "compare/diff/ttest.hpp"
 #include "compare/report/passes.hpp"

@@ -37,7 +37,7 @@ struct Gpu {
 
 // KL_GPU_SUITE_QUICK=1 leaves out the largest shapes (8192³, 2^24+3); =2 keeps only shapes up
 // to a few hundred per side, still odd and partial-tile, and multi-block for every kernel that
-// has a multi-block path (used under compute-sanitizer, which slows kernels by 10-1000×).
+// has a multi-block path (used under compute-sanitizer, which slows kernels many times over).
 inline int quick() {
   const char* q = std::getenv("KL_GPU_SUITE_QUICK");
   return q && *q ? std::atoi(q) : 0;

@@ -234,7 +234,7 @@ T race_value(int k, int r) {
 }
 
 // Runs `v` `calls` times back to back, each GPU's part ordered only on its own stream. Before
-// each call every GPU rewrites its input; one GPU in turn is held back 200 us, before writing its
+// each call every GPU rewrites its input; one GPU in turn is held back (a set delay, unmeasured), before writing its
 // input (a peer reading early sees the previous call's) or before the operation (a peer that
 // leaves early rewrites its input under a slow reader). After each call every GPU copies its
 // output aside. Returns "" when every GPU has every call's sum, else the first difference.
@@ -315,7 +315,7 @@ TEST_CASE_TEMPLATE("race: back to back on each GPU's own stream, every variant g
                                       .launch = unsynchronised_launch<T>};
     const std::string caught = race<T>(control, n, calls);
     MESSAGE("negative control (no barriers) at n = " << n << ": " << (caught.empty() ? "not caught" : caught));
-    // Held back 200 us, a GPU is still writing its input while its peers read it, unless a tool
+    // Held back (the set delay, unmeasured), a GPU is still writing its input while its peers read it, unless a tool
     // stretches every launch past that (compute-sanitizer, KL_GPU_SUITE_QUICK=2).
     if (quick() < 2) CHECK(caught != "");
   }

@@ -3,6 +3,7 @@
 // NCCL_NVLS_ENABLE kept at 0 unless the user set it; the family's sizes (elements per GPU, the
 // 8 B .. 1 GiB sweep), its per-GPU memory, and its rows skipped with one line below two GPUs (here:
 // none at all). Without NCCL, that the family says why it was not built.
+// (Figures in this file's comments are unmeasured: the metrics computed for given inputs.)
 #include "compare/cli/cli.hpp"
 #include "compare/core/execute.hpp"
 #include "compare/core/family_core.hpp"

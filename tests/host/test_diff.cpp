@@ -1,6 +1,7 @@
 // `compare diff`: the Mann-Whitney U test against hand-computed and published values, the
 // verdicts on synthetic reports (a real regression, pure noise, a new failure, an improvement,
 // rows in one run only, schema-1 input), and the exit status through the real executable.
+// (Figures in this file's comments are unmeasured: the synthetic reports' own parameters.)
 #include "compare/diff/diff.hpp"
 #include "compare/report/schema.hpp"
 #include "compare_cli.hpp"

@@ -2,6 +2,7 @@
 // rules, with no GPU. A result that is right only on the first run fails the re-validation after
 // timing (which starts from poisoned outputs); a bound that says nothing fails; the exact-input
 // check catches what the bound cannot; a handwritten row with no library output says so.
+// (Figures in this file's comments are unmeasured: the fake device's own numbers.)
 #include "compare/core/execute.hpp"
 #include "compare/core/family_core.hpp"
 

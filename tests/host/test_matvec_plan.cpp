@@ -1,5 +1,5 @@
 // The matrix-vector plans a rule picks (handwritten/gemv/matvec_plan.hpp), checked without a GPU
-// against the plans that were measured.
+// against the plans that were measured (the sweeps: docs/gemv.md and docs/log.md, "gemv and gevm").
 #include "handwritten/gemv/matvec_plan.hpp"
 
 #include <doctest/doctest.h>
@@ -43,11 +43,11 @@ void check_plans(Rule rule, std::initializer_list<PlanCase> cases) {
 TEST_CASE("gevm6 _c128: the plans of the sweep (docs/gemv.md, gevm)") {
   check_plans(&gevm_plan::narrow, {
            // float 4096², 16-byte items: 128-byte tiles (8 items), 128 tiles < 132 SMs: 2 slabs
-           // (the sweep's C8 U8 S2, 26.6 µs against _b1's C32 S8, 27.2)
+           // (the sweep's C8 U8 S2, ahead of _b1's C32 S8)
            {4096, 1024, 16, 132, 8, 2, 2048},
            // double 4096²: 256 tiles already fill the SMs: one slab (C8 U8 S1)
            {4096, 2048, 16, 132, 8, 1, 4096},
-           // float 2500 × 2000: 63 tiles, 4 slabs of 625 rows (C8 U8 S4, 12.26 µs)
+           // float 2500 × 2000: 63 tiles, 4 slabs of 625 rows (C8 U8 S4)
            {2500, 500, 16, 132, 8, 4, 625},
            // the scalar path (N not a multiple of 4): 32 items of 4 bytes are the 128-byte line; a
            // short matrix stops doubling where a slab would hold fewer rows than the block's 8 row
@@ -66,13 +66,13 @@ TEST_CASE("gevm6 _c128: the plans of the sweep (docs/gemv.md, gevm)") {
 TEST_CASE("gevm6 _c256: the deep plans of the second sweep (docs/gemv.md, gevm)") {
   check_plans(&gevm_plan::deep, {
            // float 4096²: 256-byte tiles (16 items), 64 tiles, 2 slabs (128 blocks <= 132; 4 would
-           // be 256): C16 U32 S2, 26.50 µs in both runs; 2048 rows = 4 rounds of 32 × 16 rows
+           // be 256): C16 U32 S2, the fastest in both runs; 2048 rows = 4 rounds of 32 × 16 rows
            {4096, 1024, 16, 132, 16, 2, 2048, true},
-           // double 4096²: 128 tiles, one slab (C16 U32 S1, 47.62-48.00 µs against _c128's 48.90-48.93);
+           // double 4096²: 128 tiles, one slab (C16 U32 S1, a little ahead of _c128);
            // 8 rounds
            {4096, 2048, 16, 132, 16, 1, 4096, true},
            // float 2500 × 2000: 32 tiles, 4 slabs of 625 rows, 1.2 rounds: _c128 instead (the deep
-           // plan's C16 U32 S4 ran 16.06-16.13 µs against _c128's 12.29-12.42)
+           // plan's C16 U32 S4 ran well behind _c128)
            {2500, 500, 16, 132, 16, 4, 625, false},
            // the scalar path: 4-byte items, 32 of them per tile (128 bytes: the cap is 32 items)
            {4096, 4096, 4, 132, 32, 1, 4096, true},

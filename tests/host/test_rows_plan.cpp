@@ -1,6 +1,7 @@
 // rows_cols_cluster's plan and rows_auto's choice of it (handwritten/rows/rows_plan.hpp), checked
 // without a GPU against the grids that were measured (H100, 132 SMs, clusters up to 16, float:
-// docs/rows-and-dot.md, "The rows ladder (`compare -f rows`)").
+// docs/rows-and-dot.md, "The rows ladder (`compare -f rows`)"; the timed grids: docs/log.md,
+// "rows and dot").
 #include "handwritten/rows/rows_plan.hpp"
 
 #include <doctest/doctest.h>
@@ -14,25 +15,25 @@ ClusterPlan h100(std::size_t M, std::size_t N, std::size_t W = 4) { return cols_
 
 TEST_CASE("cols_cluster: about 4 blocks per SM, chunks doubling up to the device's largest cluster") {
   // 16384² floats, 16-byte path (4 columns a thread): 128 column blocks × 4 chunks = 512 blocks,
-  // the fastest chunk count measured (352.6 µs; 8 chunks 359.4, 2 chunks 380.6, 16 chunks 368.1).
+  // the fastest chunk count measured (ahead of 8, 2 and 16 chunks).
   ClusterPlan p = h100(16384, 16384);
   CHECK(p.col_blocks == 128);
   CHECK(p.chunks == 4);
   CHECK(p.rows == 4096);
-  // 8192²: 64 × 8 = 512 (91.9 µs; 4 chunks 99.4, 16 chunks 97.0).
+  // 8192²: 64 × 8 = 512 (ahead of 4 and 16 chunks).
   p = h100(8192, 8192);
   CHECK(p.col_blocks == 64);
   CHECK(p.chunks == 8);
-  // 1024 × 65536: 512 column blocks, one chunk (91.5 µs; 2 chunks 93.7).
+  // 1024 × 65536: 512 column blocks, one chunk (ahead of 2 chunks).
   p = h100(1024, 65536);
   CHECK(p.col_blocks == 512);
   CHECK(p.chunks == 1);
-  // 1000²: 8 column blocks × 16 chunks of 63 rows (8 chunks: 9.4 µs, the fastest of 1 to 8).
+  // 1000²: 8 column blocks × 16 chunks of 63 rows (of 1 to 8 chunks, 8 was the fastest).
   p = h100(1000, 1000);
   CHECK(p.col_blocks == 8);
   CHECK(p.chunks == 16);
   CHECK(p.rows == 63);
-  // 3000² and 4096²: 16 chunks where 8 leave the grid short (18.8 against 20.4 µs; 29.0 against 29.4).
+  // 3000² and 4096²: 16 chunks where 8 leave the grid short (16 measured faster at both).
   CHECK(h100(3000, 3000).chunks == 16);
   CHECK(h100(4096, 4096).chunks == 16);
   // Where the device allows only the portable 8.
@@ -54,11 +55,11 @@ TEST_CASE("cluster_pays: a block per SM, or short columns") {
   CHECK(pays(16384, 16384));  // 512 blocks
   CHECK(pays(8192, 8192));    // 512
   CHECK(pays(1024, 65536));   // 512
-  CHECK(pays(4096, 4096));    // 512 (29.0 µs against rows_cols_coalesced's 29.6)
-  CHECK(pays(2048, 2048));    // 256 (12.4 µs against 13.8)
-  CHECK(pays(2500, 2000));    // 256 (13.8 µs against 14.9)
-  CHECK(pays(16384, 4096));   // 512 (96.4 µs against 104.7)
-  CHECK(pays(1000, 1000));    // 128 blocks, but 1000 rows: one launch wins (9.4 µs against 11.1)
-  CHECK_FALSE(pays(65536, 1024));  // 128 blocks at 16 chunks (129.0 µs against 95.0)
+  CHECK(pays(4096, 4096));    // 512 (ahead of rows_cols_coalesced)
+  CHECK(pays(2048, 2048));    // 256 (ahead)
+  CHECK(pays(2500, 2000));    // 256 (ahead)
+  CHECK(pays(16384, 4096));   // 512 (ahead)
+  CHECK(pays(1000, 1000));    // 128 blocks, but 1000 rows: one launch wins
+  CHECK_FALSE(pays(65536, 1024));  // 128 blocks at 16 chunks (behind)
   CHECK_FALSE(pays(262144, 64));   // 16 blocks
 }

@@ -1,3 +1,5 @@
+// Statistics and the stopping rule (compare/core/stats.hpp).
+// (Figures in this file's comments are unmeasured: the tests' own samples.)
 #include "compare/core/stats.hpp"
 
 #include <doctest/doctest.h>
