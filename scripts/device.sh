@@ -17,10 +17,11 @@
 #   ladders   the SGEMM and DGEMM ladders, the gemm targets           -> sgemm_ladder.*, dgemm_ladder.*,
 #                                                                        gemm_targets.*
 #   families  document 003's sizes, the dot types, every rows op, transpose7's sizes, the last
-#             reduce steps at 2^28 and at odd sizes
+#             reduce steps at 2^28 and at odd sizes, document 001's bank modes
 #                                                                     -> matvec_003.*, dot_types.*,
 #                                                                        rows_all_ops.*, transpose7*.*,
-#                                                                        reduce_2p28.*, reduce_odd.*
+#                                                                        reduce_2p28.*, reduce_odd.*,
+#                                                                        bank_mode_{4,8}.*
 #   profiles  Nsight Compute over the steps docs/ explain (the gemm ladders with --compute)
 #                                                                     -> ncu_*.{md,json}
 #   gemm_auto gemm_auto's measured choice against every listed step, one file per type (float,
@@ -164,6 +165,9 @@ if has families; then  # docs/gemv.md, docs/rows-and-dot.md, docs/transpose-and-
   report transpose7_shapes gz -f transpose --sizes shapes -v 'transpose[4-7]*'
   report reduce_2p28 gz -f reduce -t float -s 2^28 -v 'reduce[7-9]*,reduce10*'
   report reduce_odd gz -f reduce -t int,float,double -s 1,33,1000003,2^24,2^28 -v 'reduce[7-9]*,reduce10*' --max-time 0.05
+  # docs/bank-modes.md: document 001's 8-byte bank mode asked for, and the 4-byte one beside it
+  report bank_mode_4 gz -f gemm,aat -t double -s 2048 -v 'gemm_smem[123]*,aat_smem*' --smem-bank-mode 4
+  report bank_mode_8 gz -f gemm,aat -t double -s 2048 -v 'gemm_smem[123]*,aat_smem*' --smem-bank-mode 8
 fi
 if has profiles; then  # one validation launch per variant under ncu (scripts/profile.py)
   begin profiles

@@ -44,7 +44,7 @@ STAGES = {
                  "every shape class (one file per type), the DGEMM squares, mid-size float products",
     "shapes": "every shape class (`--sizes shapes`) over each ladder's last steps",
     "ladders": "the SGEMM and DGEMM ladders, the gemm targets",
-    "families": "document 003's sizes, the dot types, every rows op, transpose7's sizes, the reduce steps",
+    "families": "document 003's sizes, the dot types, every rows op, transpose7's sizes, the reduce steps, the bank modes",
     "profiles": "Nsight Compute over the steps docs/ explain (scripts/profile.py)",
     "walkthrough": "docs/your-kernel.md's graded example",
     "plots": "scripts/plot_compare.py over the folder's reports",
