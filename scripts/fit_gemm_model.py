@@ -5,11 +5,13 @@ log(model / measured median) over every product of the reports where that step r
 tried from {1, 2, 3, 4, 6, 8}. Prints one model_of line per step and its RMS error.
 
 usage: scripts/fit_gemm_model.py REPORT.json[.gz] ...   (needs numpy and scipy)
-The committed constants were fitted on journal/h100/934d557/gemm_auto_rules.json.gz,
-results/h100/shapes.json.gz, results/h100/default.json.gz and
-journal/h100/80d4380/gemm_auto_sweep_a.json.gz; gemm9 64²'s element-path constants on products
-with N not a multiple of 4 of those and of the two later sweeps (by hand: the script fits the
-16-byte path only). The model only shortlists; tune chooses (docs/sgemm-ladder.md).
+The committed constants were fitted on reports that are now in main's history
+(`git show 83a0d70:journal/h100/934d557/gemm_auto_rules.json.gz | gunzip`, the same for
+journal/h100/80d4380/gemm_auto_sweep_a.json.gz, and the H100's shapes and default runs of that
+time); gemm9 64²'s element-path constants on products with N not a multiple of 4 of those and of
+the two later sweeps (by hand: the script fits the 16-byte path only). The model only shortlists;
+tune chooses (docs/sgemm-ladder.md, "gemm_auto's rules"). To refit on the current runs:
+scripts/fit_gemm_model.py results/<gpu>/gemm_auto_*.json.gz results/<gpu>/default.json.gz.
 """
 import gzip
 import json

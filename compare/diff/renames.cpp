@@ -1,7 +1,7 @@
 // The variant renames `compare diff` applies by itself. The map is compiled in from the JSON file
 // the build was configured with (CMakeLists.txt: KL_CONFIG_RENAMES, compare/diff/config-renames.json
 // by default), so the diff pairs renamed rows from any working directory and the file stays the
-// one source that scripts/rename_variants.py also reads.
+// one source (`compare diff --renames FILE` applies another).
 #include "compare/diff/diff.hpp"
 #include "compare/report/report.hpp"
 

@@ -1,0 +1,59 @@
+#!/usr/bin/env python3
+"""ctest sass_compare: scripts/sass_compare.py (the SASS gate: two builds' machine code compared
+function by function) over synthetic cuobjdump -sass listings: the same code at other addresses,
+encodings and anonymous-namespace hashes is identical (exit 0); one changed instruction, a
+function missing from one build and one only in the other are each named (exit 1).
+
+usage: test_sass_compare.py SOURCE_DIR WORK_DIR
+"""
+import os
+import subprocess
+import sys
+
+from scratch import scratch_args
+
+src, work = scratch_args("test_sass_compare.py", os.path.join("scripts", "sass_compare.py"))
+script = os.path.join(src, "scripts", "sass_compare.py")
+
+
+def ins(addr, text, enc):
+    return f"        /*{addr:04x}*/                   {text} ;   /* 0x{enc:016x} */\n"
+
+
+def listing(base, enc, anon_hash, ffma, extra=""):
+    name = f"_ZN12_GLOBAL__N__{anon_hash}_12_gemm_list_cu_{anon_hash}6kernelEv"
+    return ("\tarch = sm_90a\n\t\tFunction : " + name + "\n\t.headerflags    @\"EF_CUDA_SM90\"\n"
+            + ins(base, "LDS.128 R2, [R0]", enc) + ins(base + 16, ffma, enc + 1) + ins(base + 32, "EXIT", enc + 2)
+            + extra)
+
+
+old = listing(0, 0x100, "1a2b3c4d", "FFMA R10, R2, R4, R10")
+same = listing(0x40, 0x900, "9e8d7c6b", "FFMA R10, R2, R4, R10")
+changed = listing(0, 0x100, "1a2b3c4d", "FFMA R10, R4, R2, R10")
+other = "\t\tFunction : only_here\n" + ins(0, "EXIT", 0x5)
+failures = []
+
+
+def run(a, b):
+    pa, pb = os.path.join(work, "a.txt"), os.path.join(work, "b.txt")
+    open(pa, "w").write(a)
+    open(pb, "w").write(b)
+    return subprocess.run([sys.executable, script, pa, pb], capture_output=True, text=True)
+
+
+r = run(old, same)
+if r.returncode != 0 or "1 functions identical, 0 differ" not in r.stdout:
+    failures.append(f"the same code at other addresses is not identical:\n{r.stdout}{r.stderr}")
+r = run(old, changed)
+if r.returncode != 1 or "differ: sm_90a" not in r.stdout:
+    failures.append(f"a changed instruction is not named:\n{r.stdout}{r.stderr}")
+r = run(old + other, old)
+if r.returncode != 1 or "only old: sm_90a only_here" not in r.stdout:
+    failures.append(f"a function of one build only is not named:\n{r.stdout}{r.stderr}")
+r = run(old, old + other)
+if r.returncode != 1 or "only in the new build" not in r.stdout or "only new:" not in r.stdout:
+    failures.append(f"a function of the new build only is not named:\n{r.stdout}{r.stderr}")
+for f in failures:
+    print("FAIL:", f)
+print(f"sass_compare self-test: {len(failures)} failures")
+sys.exit(1 if failures else 0)
