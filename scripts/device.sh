@@ -43,7 +43,8 @@
 # OUT: where the files go (default results/<gpu>, <gpu> the first GPU's name in lower case without
 # the vendor and memory, e.g. h100, h200). STAGE_TIMEOUT: seconds one step may take (default
 # 1500). COMPARE_EXTRA: options added to every compare run (e.g. "--max-time 0.1" for a first look).
-# Exit status 0 when every step exited 0. Run it from a checkout; commit what lands in OUT.
+# Exit status 0 when every step exited 0. Run it from a checkout; commit what lands in OUT (with
+# its MANIFEST.json) and results/README.md, which the script regenerates when OUT is under results/.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 stages="${*:-build suites sanitize default shapes ladders families profiles walkthrough}"
@@ -250,4 +251,6 @@ if has judging; then
   bash scripts/device-judging.sh "$bin" "$out/judging" || status=1
   record "scripts/device-judging.sh $bin $out/judging" $(find "$out/judging" -type f)
 fi
+# results/README.md is generated from the folders' manifests (ctest results_manifest checks it)
+case "$out" in results/*) python3 scripts/results_manifest.py readme ;; esac
 exit $status
