@@ -73,8 +73,6 @@ struct ProblemKey {
   const std::string& axis(std::string_view name) const;
 };
 
-enum class L2Flush { read, write };
-
 struct RunOptions {
   std::vector<std::string> variant_patterns;  // globs; empty = every variant
   bool end_to_end = false;                    // add host->device input and device->host output copies

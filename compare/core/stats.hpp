@@ -1,5 +1,5 @@
-// The noise-driven stopping rule used by the timer. The statistics it judges by (SampleStats,
-// summarize) are the report's: compare/report/row.hpp.
+// How samples are taken: the noise-driven stopping rule and the L2 flush. The statistics the
+// rule judges by (SampleStats, summarize) are the report's: compare/report/row.hpp.
 #pragma once
 
 #include "compare/report/row.hpp"
@@ -24,5 +24,9 @@ struct StopRule {
   enum class Verdict { more, converged, capped };
   Verdict check(const std::vector<double>& samples_ms, double wall_seconds) const;
 };
+
+// How the L2 is emptied before each sample (compare/core/sampler.hpp): by reading a buffer twice
+// its size (the default: clean lines), or by writing it (dirty lines).
+enum class L2Flush { read, write };
 
 }  // namespace kl

@@ -1,9 +1,7 @@
 #include "compare/core/timing.hpp"
 
 #include "common/cuda_check.hpp"
-#include "common/device_helpers.cuh"
-#include "compare/core/clock_marks.cuh"
-#include "common/l2_flush.cuh"
+#include "compare/core/graph_check.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -12,34 +10,14 @@
 
 namespace kl {
 
-GpuTimer::GpuTimer(std::size_t l2_bytes, L2Flush flush) : mode_(flush) {
+GpuTimer::GpuTimer(std::size_t l2_bytes, L2Flush flush) {
   KL_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
-  KL_CUDA_CHECK(cudaEventCreate(&start_));
-  KL_CUDA_CHECK(cudaEventCreate(&stop_));
-  flush_bytes_ = 2 * (l2_bytes > 0 ? l2_bytes : (std::size_t{64} << 20));
-  flush_bytes_ = ceil_div(flush_bytes_, std::size_t{16}) * 16;
-  KL_CUDA_CHECK(cudaMalloc(&flush_, flush_bytes_));
-  KL_CUDA_CHECK(cudaMalloc(&flush_sink_, sizeof(unsigned)));
-  // Written once, so the read flush reads defined memory.
-  KL_CUDA_CHECK(cudaMemsetAsync(flush_, 0x5a, flush_bytes_, stream_));
-  KL_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  sampler_ = std::make_unique<Sampler>(stream_, l2_bytes, flush);
 }
 
 GpuTimer::~GpuTimer() {
-  cudaFree(flush_);
-  cudaFree(flush_sink_);
-  cudaEventDestroy(start_);
-  cudaEventDestroy(stop_);
+  sampler_.reset();
   cudaStreamDestroy(stream_);
-}
-
-void GpuTimer::flush_l2() {
-  if (mode_ == L2Flush::read) {
-    read_through(flush_, flush_bytes_, static_cast<unsigned*>(flush_sink_), stream_);
-  } else {
-    // A different byte each time, so no layer can skip the write as a no-op.
-    KL_CUDA_CHECK(cudaMemsetAsync(flush_, static_cast<int>(++flush_value_ & 0xff), flush_bytes_, stream_));
-  }
 }
 
 void GpuTimer::synchronize() { KL_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
@@ -98,6 +76,13 @@ void GpuTimer::run_captured(const std::function<void(cudaStream_t)>& launch, con
     cudaGraphDestroy(graph);
     KL_CUDA_CHECK(drained);
   }
+  std::string refused = graph_refusal(graph, GraphRules::own);
+  if (refused.empty()) refused = stream_attribute_refusal(stream_);
+  if (!refused.empty()) {
+    cudaGraphDestroy(graph);
+    clear_stream_window(stream_);
+    throw StreamContractError(refused);
+  }
   std::size_t nodes = 0;
   KL_CUDA_CHECK(cudaGraphGetNodes(graph, nullptr, &nodes));
   between();
@@ -111,41 +96,7 @@ void GpuTimer::run_captured(const std::function<void(cudaStream_t)>& launch, con
   KL_CUDA_CHECK(cudaStreamSynchronize(stream_));
 }
 
-double GpuTimer::mark_overhead_ms() {
-  if (mark_overhead_ms_ >= 0) return mark_overhead_ms_;
-  constexpr int kReps = 21;
-  cudaGraph_t graph = nullptr;
-  cudaGraphExec_t exec = nullptr;
-  KL_CUDA_CHECK(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeGlobal));
-  empty_kernel<<<1, 32, 0, stream_>>>();
-  KL_CUDA_CHECK(cudaStreamEndCapture(stream_, &graph));
-  KL_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
-  unsigned long long* marks = nullptr;
-  KL_CUDA_CHECK(cudaMalloc(&marks, 2 * kReps * sizeof(unsigned long long)));
-  std::vector<double> gaps;
-  for (int j = 0; j < kReps; ++j) {
-    flush_l2();
-    stamp_kernel<<<1, 1, 0, stream_>>>(marks + 2 * j);
-    KL_CUDA_CHECK(cudaEventRecord(start_, stream_));
-    KL_CUDA_CHECK(cudaGraphLaunch(exec, stream_));
-    KL_CUDA_CHECK(cudaEventRecord(stop_, stream_));
-    stamp_kernel<<<1, 1, 0, stream_>>>(marks + 2 * j + 1);
-    KL_CUDA_CHECK(cudaEventSynchronize(stop_));
-    float ms = 0;
-    KL_CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
-    gaps.push_back(-static_cast<double>(ms));
-  }
-  synchronize();
-  std::vector<unsigned long long> t(2 * kReps);
-  KL_CUDA_CHECK(cudaMemcpy(t.data(), marks, t.size() * sizeof(t[0]), cudaMemcpyDeviceToHost));
-  cudaFree(marks);
-  cudaGraphExecDestroy(exec);
-  cudaGraphDestroy(graph);
-  for (int j = 0; j < kReps; ++j) gaps[j] += static_cast<double>(t[2 * j + 1] - t[2 * j]) * 1e-6;
-  std::sort(gaps.begin(), gaps.end());
-  mark_overhead_ms_ = std::max(0.0, gaps[kReps / 2]);
-  return mark_overhead_ms_;
-}
+double GpuTimer::mark_overhead_ms() { return sampler_->mark_overhead_ms(); }
 
 bool GpuTimer::context_is_dead() {
   const cudaError_t e = cudaDeviceSynchronize();
@@ -153,34 +104,8 @@ bool GpuTimer::context_is_dead() {
   return e != cudaSuccess;
 }
 
-Timing GpuTimer::measure(const std::function<void(cudaStream_t)>& op, const StopRule& rule, int warmup,
-                         const std::function<void(cudaStream_t, int)>& before) {
-  int run = 0;
-  for (int i = 0; i < warmup; ++i) {
-    if (before) before(stream_, run++);
-    op(stream_);
-  }
-  KL_CUDA_CHECK(cudaStreamSynchronize(stream_));
-  Timing t;
-  const auto t0 = std::chrono::steady_clock::now();
-  for (;;) {
-    if (before) before(stream_, run++);
-    flush_l2();
-    KL_CUDA_CHECK(cudaEventRecord(start_, stream_));
-    op(stream_);
-    KL_CUDA_CHECK(cudaEventRecord(stop_, stream_));
-    KL_CUDA_CHECK(cudaEventSynchronize(stop_));
-    float ms = 0;
-    KL_CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
-    t.samples_ms.push_back(ms);
-    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    const auto verdict = rule.check(t.samples_ms, wall);
-    if (verdict == StopRule::Verdict::more && !g_interrupted.load()) continue;
-    t.converged = verdict == StopRule::Verdict::converged;
-    break;
-  }
-  t.stats = summarize(t.samples_ms);
-  return t;
+Timing GpuTimer::sample(const SampleHooks& hooks, const StopRule& rule, int warmup) {
+  return sampler_->run(hooks, rule, warmup, nullptr, 0, &g_interrupted);
 }
 
 double measure_copy_bandwidth_gbps(Timer& timer, std::size_t bytes, const StopRule& rule) {

@@ -309,8 +309,7 @@ class NoDevice final : public Timer {
  public:
   cudaStream_t stream() const override { return nullptr; }
   void synchronize() override {}
-  Timing measure(const std::function<void(cudaStream_t)>&, const StopRule&, int,
-                 const std::function<void(cudaStream_t, int)>&) override {
+  Timing sample(const SampleHooks&, const StopRule&, int) override {
     FAIL("nothing should be timed");
     return {};
   }

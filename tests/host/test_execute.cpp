@@ -23,17 +23,19 @@ class FakeTimer : public Timer {
  public:
   cudaStream_t stream() const override { return nullptr; }
   void synchronize() override {}
-  Timing measure(const std::function<void(cudaStream_t)>& op, const StopRule&, int warmup,
-                 const std::function<void(cudaStream_t, int)>& before) override {
-    int run = 0;
+  // Five samples, then the extra ones, each after its `before` (warm-ups: negative indices).
+  Timing sample(const SampleHooks& h, const StopRule&, int warmup) override {
     for (int i = 0; i < warmup; ++i) {
-      if (before) before(nullptr, run++);
-      op(nullptr);
+      if (h.before) h.before(nullptr, i - warmup, false);
+      h.op(nullptr, i - warmup);
     }
     Timing t;
-    for (int i = 0; i < 5; ++i) {
-      if (before) before(nullptr, run++);
-      op(nullptr), t.samples_ms.push_back(1.0 + 0.01 * i);
+    const int n = 5 + h.extra;
+    for (int i = 0; i < n; ++i) {
+      if (h.before) h.before(nullptr, i, i >= 5);
+      h.op(nullptr, i);
+      t.samples_ms.push_back(1.0 + 0.01 * i);
+      if (h.after) h.after(i);
     }
     t.stats = summarize(t.samples_ms);
     t.converged = true;
