@@ -207,12 +207,16 @@ Report run_plan(const Plan& plan, const std::string& command_line, std::ostream&
 
   GpuTimer timer(m.device.l2_bytes, plan.l2_flush);
   m.l2_flush = plan.l2_flush == L2Flush::read ? "read of a 2xL2 buffer (leaves L2 clean)" : "memset of a 2xL2 buffer (leaves dirty lines)";
-  char method[400];
+  const char* inputs = plan.run.end_to_end
+                           ? "each sample copies the loaded inputs from the host"
+                           : "each sample on inputs of its own (drawn on the device from its own seed, up to 4 sets "
+                             "at different addresses; the last sample, on the loaded inputs, validated and not counted)";
+  char method[600];
   std::snprintf(method, sizeof method,
-                "CUDA events on one stream around the whole operation; %d warm-up runs; L2 emptied before each "
-                "sample (%s, %zu MiB); samples until relative std. dev. <= %.1f%% after >= %zu samples and "
-                ">= %.2f s, capped at %zu samples or %.1f s; median reported",
-                plan.run.warmup, plan.l2_flush == L2Flush::read ? "read" : "memset", timer.flush_bytes() >> 20,
+                "CUDA events on one stream around the whole operation; %d warm-up runs; %s; persisting L2 reset and "
+                "L2 emptied before each sample (%s, %zu MiB); samples until relative std. dev. <= %.1f%% after >= "
+                "%zu samples and >= %.2f s, capped at %zu samples or %.1f s; median reported",
+                plan.run.warmup, inputs, plan.l2_flush == L2Flush::read ? "read" : "memset", timer.flush_bytes() >> 20,
                 plan.run.stop.max_noise * 100, plan.run.stop.min_samples, plan.run.stop.min_seconds,
                 plan.run.stop.max_samples, plan.run.stop.max_seconds);
   m.timing_method = method;

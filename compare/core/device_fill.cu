@@ -3,7 +3,6 @@
 #include "common/cuda_check.hpp"
 #include "common/device_helpers.cuh"
 #include "compare/core/problem.hpp"
-#include "compare/core/scale.cuh"
 
 #include <cstdint>
 
@@ -57,14 +56,6 @@ std::size_t count_differences(const void* a, const void* b, std::size_t bytes) {
   KL_CUDA_CHECK(copied);
   return static_cast<std::size_t>(h);
 }
-
-template <class T>
-void scale_device(T* p, std::size_t n, double factor) {
-  scale_on(p, n, factor, cudaStream_t{});
-}
-template void scale_device<int>(int*, std::size_t, double);
-template void scale_device<float>(float*, std::size_t, double);
-template void scale_device<double>(double*, std::size_t, double);
 
 template <class T>
 void fill_device(T* p, std::size_t n, T v, cudaStream_t s) {

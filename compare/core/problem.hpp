@@ -29,6 +29,7 @@
 #include <functional>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -44,10 +45,11 @@ struct Candidate {
   VariantListing info;
   std::string unsupported;    // non-empty: why the variant cannot run this problem (skipped)
   std::string setup_error;    // non-empty: a hook threw while sizing this problem (error row)
+  std::string refused;        // non-empty: it broke the contract before any launch (fail row)
   std::size_t workspace_bytes = 0;
   void (*prepare)() = nullptr;
   // The variant's tune hook bound to this problem's arguments (Variant::tune), or empty.
-  std::function<void(void* workspace, cudaStream_t)> tune;
+  std::function<void(void* workspace, cudaStream_t, const Measure&)> tune;
   double rounding_depth = 0;  // the bound's summation depth for this size
   double work = 0;            // what the variant does, in the metric's work unit (0: the family's)
   std::string error_model;    // the variant's declared error model (Variant::error_model), if any
@@ -91,18 +93,34 @@ class Problem {
   // (inputs are read-only), "" when they are intact. What changed is restored from a pristine
   // copy, so no run's writes can change what the next variant reads.
   virtual std::string input_damage() { return {}; }
-  // The device regions of the inputs and of the output (a submission's sandbox scales inputs
-  // between timed samples and keeps copies of outputs: compare/sandbox/).
+  // The device regions of the inputs (of the slot in use) and of the output: what a submission's
+  // launch arguments may point into (compare/sandbox/), and where a sample's output is kept from.
   struct Region {
     void* ptr = nullptr;
     std::size_t bytes = 0;
   };
   virtual std::vector<Region> input_regions() const { return {}; }
   virtual Region output_region() const { return {}; }
-  // Multiplies every output element by `factor` (a power of two, or its negative: exact), on the
-  // device, after a synchronisation: a sample taken on inputs scaled by 2^e is brought back to
-  // the loaded inputs' scale before it is validated.
-  virtual void scale_output(double /*factor*/) {}
+
+  // ---- input sets: every timed sample runs on inputs of its own (execute.cpp, "timed samples") ----
+  // Slot 0 holds the loaded inputs; slots 1..n hold sets drawn on the device, each a full copy of
+  // the inputs with guard bands, at its own address. Makes room for up to `wanted` such slots
+  // where device memory allows and returns how many it made: 0 where there is no room (then
+  // fill_set draws into slot 0 itself, and copy_loaded puts the loaded inputs back), or where the
+  // problem cannot draw its inputs at all (has_sets() false).
+  virtual bool has_sets() const { return false; }
+  virtual std::size_t prepare_sets(std::size_t /*wanted*/) { return 0; }
+  // Fills slot `slot` with the random inputs of `seed` on the stream: the values load_inputs(
+  // InputKind::random, seed) loads, so a sample's reference follows from its seed.
+  virtual void fill_set(std::size_t /*slot*/, std::uint64_t /*seed*/, cudaStream_t) {}
+  // Copies the loaded inputs into slot `slot` (0: back where they were loaded), on the stream.
+  virtual void copy_loaded(std::size_t /*slot*/, cudaStream_t) {}
+  // The slot the launch arguments point into from now on.
+  virtual void use_set(std::size_t /*slot*/) {}
+  // After a timed phase (synchronised): what the samples changed in the extra slots (their guard
+  // bands, or the values of the last set each held, drawn again and compared), "" if nothing; the
+  // slots are freed and slot 0 is in use again.
+  virtual std::string release_sets() { return {}; }
   // The last validated output's error as sqrt(sum (got - ref)^2 / sum scale^2), and the kept
   // library output's, on the same inputs; the type's unit roundoff (0 for integers, and -1 where
   // the problem does not say). A submission's error many times the library's fails its row.
@@ -203,9 +221,21 @@ void fill_exact(T* dst, std::size_t n, std::uint64_t seed, ExactValues v, Sentin
 // Fills n elements at p with v on the stream (compare/core/device_fill.cu).
 template <class T>
 void fill_device(T* p, std::size_t n, T v, cudaStream_t s);
-// Multiplies n elements at p by `factor` (a signed power of two: exact), on the legacy stream.
+
+// Where one input's random values lie in its buffer: `rows` rows of `cols` values each, `pitch`
+// elements apart, the elements from `cols` to `pitch` of each row holding `pad` (a pitched
+// layout); a flat input is one row. The values are fill_random's for the packed rows.
+struct RandomLayout {
+  std::size_t rows = 1, cols = 0, pitch = 0;
+  double pad = 0;
+};
+// fill_random(seed) of the layout's packed values, drawn on the device (compare/core/device_random.cu).
 template <class T>
-void scale_device(T* p, std::size_t n, double factor);
+void fill_random_device(T* p, const RandomLayout& layout, std::uint64_t seed, cudaStream_t s);
+// How many elements at p differ (bitwise) from what fill_random_device(layout, seed) writes;
+// synchronous.
+template <class T>
+std::size_t random_mismatches(const T* p, const RandomLayout& layout, std::uint64_t seed);
 
 // Guard bands. Every input, output and workspace buffer has kGuardBytes the kernel does not own
 // before it and after it. Around an input they hold NaN (a large value for integers), so a read
@@ -290,15 +320,16 @@ class Input {
  public:
   explicit Input(std::size_t n, std::size_t lead = 0) : host(n), dev_(n, lead), pristine_(n) {}
   std::vector<T> host;
-  const T* device() const { return dev_.get(); }
-  T* device_mutable() const { return dev_.get(); }
+  // The slot in use (Problem::use_set): what the launch arguments point into.
+  const T* device() const { return slot(active_); }
+  T* device_mutable() const { return slot(active_); }
   std::size_t size() const { return host.size(); }
   void upload() {
     if (!host.empty()) {
       KL_CUDA_CHECK(cudaMemcpy(dev_.get(), host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
       KL_CUDA_CHECK(cudaMemcpy(pristine_.get(), host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
     }
-    arm_guards();
+    arm_guards(dev_);
   }
   // Whether a run changed the input or either guard band; what changed is restored.
   std::string damage(std::size_t index) {
@@ -312,14 +343,8 @@ class Input {
         KL_CUDA_CHECK(cudaMemcpy(dev_.get(), pristine_.get(), bytes, cudaMemcpyDeviceToDevice));
       }
     }
-    const T fill = guard_value();
-    unsigned char expect[sizeof(T)];
-    std::memcpy(expect, &fill, sizeof(T));
-    const std::string guards = guard_report(dev_, ("input " + std::to_string(index)).c_str(), expect);
-    if (!guards.empty()) {
-      why += (why.empty() ? "" : "; ") + guards;
-      arm_guards();
-    }
+    const std::string guards = guards_changed(dev_, "input " + std::to_string(index));
+    if (!guards.empty()) why += (why.empty() ? "" : "; ") + guards;
     return why;
   }
   // A new device buffer at another address (the re-check after timing); the host values stay.
@@ -335,21 +360,82 @@ class Input {
     if (!host.empty()) KL_CUDA_CHECK(cudaMemcpyAsync(dev_.get(), pinned_.get(), host.size() * sizeof(T), cudaMemcpyHostToDevice, s));
   }
 
+  // ---- the timed samples' input sets (Problem::prepare_sets) ----
+  // Device bytes one more slot takes.
+  std::size_t slot_bytes() const { return host.size() * sizeof(T) + 2 * kGuardBytes; }
+  // `count` more slots, each its own allocation, guard bands armed.
+  void add_slots(std::size_t count) {
+    for (std::size_t k = 0; k < count; ++k) {
+      sets_.emplace_back(host.size());
+      arm_guards(sets_.back());
+    }
+    seeds_.assign(sets_.size(), std::nullopt);
+    filled_.assign(sets_.size(), false);
+  }
+  // Draws the random values of `seed` into slot k (0: the loaded buffer itself).
+  void fill(std::size_t k, const RandomLayout& layout, std::uint64_t seed, cudaStream_t s) {
+    fill_random_device(slot(k), layout, seed, s);
+    if (k > 0) seeds_[k - 1] = seed, filled_[k - 1] = true;
+  }
+  // The loaded values into slot k (0: back where they were loaded).
+  void copy_loaded(std::size_t k, cudaStream_t s) {
+    if (!host.empty())
+      KL_CUDA_CHECK(cudaMemcpyAsync(slot(k), pristine_.get(), host.size() * sizeof(T), cudaMemcpyDeviceToDevice, s));
+    if (k > 0) seeds_[k - 1] = std::nullopt, filled_[k - 1] = true;
+  }
+  void use(std::size_t k) { active_ = k; }
+  // What the samples changed in the extra slots (guards; the last set's values drawn again and
+  // compared); frees them and puts slot 0 in use.
+  std::string release(std::size_t index, const RandomLayout& layout) {
+    std::string why;
+    for (std::size_t k = 0; k < sets_.size(); ++k) {
+      // The slot's last set drawn again and compared, or the loaded values it last held.
+      const std::size_t changed = seeds_[k] ? random_mismatches(sets_[k].get(), layout, *seeds_[k])
+                                  : filled_[k] ? count_differences(sets_[k].get(), pristine_.get(), size() * sizeof(T)) / sizeof(T)
+                                               : 0;
+      if (changed)
+        why += std::string(why.empty() ? "" : "; ") + "wrote to its input " + std::to_string(index) +
+               " (read-only) in a timed sample: " + std::to_string(changed) + " of its " + std::to_string(size()) +
+               " elements changed";
+      const std::string guards = guards_changed(sets_[k], "input " + std::to_string(index) + " (a timed sample's set)");
+      if (!guards.empty()) why += (why.empty() ? "" : "; ") + guards;
+    }
+    sets_.clear();
+    seeds_.clear();
+    filled_.clear();
+    active_ = 0;
+    return why;
+  }
+
  private:
+  T* slot(std::size_t k) const { return k == 0 ? dev_.get() : sets_.at(k - 1).get(); }
   // The guards around an input: NaN, or for integers a value large enough to change any sum.
   static T guard_value() {
     if constexpr (std::is_integral_v<T>) return static_cast<T>(0x3fffffff);
     else return std::numeric_limits<T>::quiet_NaN();
   }
-  void arm_guards() {
-    fill_device(reinterpret_cast<T*>(dev_.guard()), kGuardBytes / sizeof(T), guard_value(), nullptr);
-    fill_device(reinterpret_cast<T*>(dev_.front_guard()), kGuardBytes / sizeof(T), guard_value(), nullptr);
+  static void arm_guards(const GuardedArray<T>& a) {
+    fill_device(reinterpret_cast<T*>(a.guard()), kGuardBytes / sizeof(T), guard_value(), nullptr);
+    fill_device(reinterpret_cast<T*>(a.front_guard()), kGuardBytes / sizeof(T), guard_value(), nullptr);
     KL_CUDA_CHECK(cudaDeviceSynchronize());
+  }
+  // What a run changed in a's guard bands ("" if nothing); re-armed.
+  static std::string guards_changed(const GuardedArray<T>& a, const std::string& what) {
+    const T fill = guard_value();
+    unsigned char expect[sizeof(T)];
+    std::memcpy(expect, &fill, sizeof(T));
+    const std::string why = guard_report(a, what.c_str(), expect);
+    if (!why.empty()) arm_guards(a);
+    return why;
   }
 
   GuardedArray<T> dev_;
   DeviceArray<T> pristine_;  // the loaded values, for the read-only check
   PinnedArray<T> pinned_;
+  std::vector<GuardedArray<T>> sets_;  // slots 1..
+  std::vector<std::optional<std::uint64_t>> seeds_;  // the seed each extra slot last held (none: the loaded values)
+  std::vector<bool> filled_;                          // whether it was written at all
+  std::size_t active_ = 0;
 };
 
 template <class T>
@@ -404,12 +490,6 @@ class CheckedOutput {
       KL_CUDA_CHECK(cudaDeviceSynchronize());
     }
     return why;
-  }
-
-  // Multiplies the output by `factor` on the device (compare/core/device_fill.cu), synchronised.
-  void multiply(double factor) {
-    scale_device(dev_.get(), size(), factor);
-    KL_CUDA_CHECK(cudaDeviceSynchronize());
   }
 
   Check validate(InputKind kind, double factor) {
@@ -545,7 +625,42 @@ class ProblemBase : public Problem {
     return r;
   }
   Region output_region() const override { return {out_.device(), out_.size() * sizeof(T)}; }
-  void scale_output(double factor) override { out_.multiply(factor); }
+
+  // End-to-end timing copies the loaded inputs from the host inside the timed window: no sets.
+  bool has_sets() const override { return !inputs_.empty() && !end_to_end_; }
+  // As many slots as fit beside what is allocated, keeping an eighth of the free memory (at least
+  // 512 MiB) for the libraries' own scratch.
+  std::size_t prepare_sets(std::size_t wanted) override {
+    if (!has_sets() || wanted == 0) return 0;
+    std::size_t per_slot = 0;
+    for (const auto& in : inputs_) per_slot += in.slot_bytes();
+    std::size_t free = 0, total = 0;
+    KL_CUDA_CHECK(cudaMemGetInfo(&free, &total));
+    const std::size_t keep = std::max(free / 8, std::size_t{512} << 20);
+    const std::size_t fit = free > keep && per_slot ? (free - keep) / per_slot : 0;
+    const std::size_t n = std::min(wanted, fit);
+    for (auto& in : inputs_) in.add_slots(n);
+    return n;
+  }
+  void fill_set(std::size_t slot, std::uint64_t seed, cudaStream_t s) override {
+    for (std::size_t i = 0; i < inputs_.size(); ++i) inputs_[i].fill(slot, random_layout(i), input_seed(seed, i), s);
+  }
+  void copy_loaded(std::size_t slot, cudaStream_t s) override {
+    for (auto& in : inputs_) in.copy_loaded(slot, s);
+  }
+  void use_set(std::size_t slot) override {
+    for (auto& in : inputs_) in.use(slot);
+  }
+  std::string release_sets() override {
+    std::string why;
+    for (std::size_t i = 0; i < inputs_.size(); ++i) {
+      const std::string d = inputs_[i].release(i, random_layout(i));
+      if (!d.empty()) why += (why.empty() ? "" : "; ") + d;
+    }
+    return why;
+  }
+  // The seed input i of a random set is drawn from (make_inputs and fill_set both use it).
+  static std::uint64_t input_seed(std::uint64_t seed, std::size_t i) { return i == 0 ? seed : seed ^ (0x5bd1e995ull * i); }
   double error_rms() const override { return kind_ == InputKind::random ? out_.last_rms() : -1; }
   double library_error_rms() const override { return kind_ == InputKind::random ? out_.library_rms() : -1; }
   double unit_roundoff_of_type() const override {
@@ -595,6 +710,13 @@ class ProblemBase : public Problem {
   // for a sum, or a product, whose longest chain of roundings is `depth`). 0 for integers.
   virtual double error_factor(const Candidate& c) const {
     return gamma_bound(c.rounding_depth, unit_roundoff<T>());
+  }
+  // Where input i's random values lie (a pitched layout: rows); flat by default. make_inputs'
+  // random values must be fill_random(input_seed(seed, i)) in this layout: the timed samples' sets
+  // are drawn on the device from it (fill_set), and a sample's reference from make_inputs.
+  virtual RandomLayout random_layout(std::size_t i) const {
+    const std::size_t n = inputs_.at(i).size();
+    return {1, n, n, 0.0};
   }
   // A family whose random-input check is already an equality (a transpose moves bits) sets this
   // false: no second input set.

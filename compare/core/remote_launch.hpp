@@ -8,35 +8,34 @@
 #include "compare/core/stats.hpp"
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
 namespace kl {
 
-// One timed phase in the sandbox. Before sample j the inputs listed in `scale` are multiplied so
-// that they are the loaded inputs times factors[j] (signed powers of two: exact); the output and
-// the workspace are poisoned; the L2 is flushed; the GPU's global timer is written to clock[2j]
-// and clock[2j + 1] around the sample. The output of sample snap_at[k] is copied to snaps[k], and
-// the last sample's to snaps.back(). Afterwards the inputs are as loaded.
+// One timed phase in the sandbox: the sandbox runs the sampling loop (compare/core/sampler.hpp)
+// over graphs it captured from the launch, one per input slot, and asks this process before each
+// sample which slot it runs on (`next`): here the previous sample's output is kept, the sample's set
+// drawn and the output and workspace poisoned, all on this process's buffers, outside the timed
+// window. The GPU's global timer is written to `clock` around each sample.
 struct RemoteTimeRequest {
   int warmup = 2;
   StopRule rule;
-  std::vector<Problem::Region> scale;  // the inputs scaled between samples
-  int elem_bytes = 4;
-  bool is_int = false;
-  std::vector<double> factors;
-  std::vector<std::size_t> snap_at;
-  std::vector<Problem::Region> snaps;  // snap_at.size() + 1
-  Problem::Region output, clock;
-  std::vector<Problem::Region> poison;  // the output and the workspace
-  std::vector<Problem::Region> buffers;  // every buffer the launch arguments may point into
+  L2Flush flush = L2Flush::read;
+  std::size_t slots = 0;                               // extra input slots (arguments go for 0..slots)
+  std::function<void(std::size_t slot)> use_slot;      // points the problem's arguments at a slot
+  std::function<std::vector<Problem::Region>()> buffers;  // what the arguments may point into, now
+  // Before sample j (warm-ups: j < 0; `last`: the final probe): returns the slot it runs on.
+  std::function<std::size_t(long long j, bool last)> next;
+  std::function<void(long long j)> done;               // after the last sample j
+  Problem::Region clock;                               // 2 marks per sample
   double limit_seconds = 0;
 };
 
 struct RemoteTimeResult {
-  std::vector<double> samples_ms;
+  std::vector<double> samples_ms;  // every sample, in order
   bool converged = false;
-  std::vector<long long> held;  // which sample each snapshot holds (-1: none)
 };
 
 class RemoteLaunch {

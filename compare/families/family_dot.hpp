@@ -67,7 +67,7 @@ struct DotFamily : FamilyTraits {
     void make_inputs(InputKind kind, std::uint64_t seed) override {
       T* x = this->in(0).host.data();
       T* y = this->in(1).host.data();
-      const std::uint64_t seed_y = seed ^ 0x9e3779b97f4a7c15ull;
+      const std::uint64_t seed_y = this->input_seed(seed, 1);
       if (kind == InputKind::random) {
         fill_random(x, n_, seed);
         fill_random(y, n_, seed_y);

@@ -147,7 +147,7 @@ struct GemmFamily : FamilyTraits {
     std::size_t sb_j() const override { return 1; }
     void make_inputs(InputKind kind, std::uint64_t seed) override {
       this->fill_operand(this->in(0).host, kind, seed, true);
-      this->fill_operand(this->in(1).host, kind, seed ^ 0x5bd1e995u, false);
+      this->fill_operand(this->in(1).host, kind, this->input_seed(seed, 1), false);
     }
   };
 };

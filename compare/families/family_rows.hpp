@@ -211,6 +211,11 @@ struct RowsFamily : FamilyTraits {
       }
     }
 
+    // The packed random values spread to the pitch, the padding as spread_to_pitch fills it.
+    RandomLayout random_layout(std::size_t) const override {
+      return {static_cast<std::size_t>(s_.M), static_cast<std::size_t>(s_.N), s_.pitch, static_cast<double>(pad_value())};
+    }
+
    private:
     bool is_selection() const { return s_.op == RowOp::row_max || s_.op == RowOp::row_min; }
     // Elements that go into one output.
@@ -247,14 +252,19 @@ struct RowsFamily : FamilyTraits {
       }
     }
 
+    // What the padding past N holds: a value no kernel may read (it changes any result).
+    T pad_value() const {
+      return s_.op == RowOp::row_max   ? std::numeric_limits<T>::infinity()
+             : s_.op == RowOp::row_min ? -std::numeric_limits<T>::infinity()
+                                       : std::numeric_limits<T>::quiet_NaN();
+    }
+
     // The M rows of N values packed at the start of `a` moved to their pitch (last row first, so
     // no row overwrites one not yet moved), the padding filled with a value no kernel may read.
     void spread_to_pitch(T* a) const {
       const std::size_t M = static_cast<std::size_t>(s_.M), N = static_cast<std::size_t>(s_.N), p = s_.pitch;
       if (p == N) return;
-      const T pad = s_.op == RowOp::row_max   ? std::numeric_limits<T>::infinity()
-                    : s_.op == RowOp::row_min ? -std::numeric_limits<T>::infinity()
-                                              : std::numeric_limits<T>::quiet_NaN();
+      const T pad = pad_value();
       for (std::size_t i = M; i-- > 0;) {
         std::memmove(a + i * p, a + i * N, N * sizeof(T));
         for (std::size_t j = N; j < p; ++j) a[i * p + j] = pad;
