@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 namespace kl {
 
@@ -20,20 +21,27 @@ template <class T> struct TransposeArgs;
 template <class T> struct TableArgs;
 template <class T> struct AllreduceArgs;
 
+// `pointers()`: the byte offsets of the struct's device pointers, from its declaration: what a
+// submission's sandbox maps into its own process (compare/sandbox/). Every other byte crosses as it
+// is. The all-reduce's arrays of per-GPU pointers are not graded from outside: none.
 template <class Args> struct ArgsKind { static constexpr const char* name = "unknown"; };
-#define KL_ARGS_KIND(Tmpl)                                          \
+#define KL_ARGS_KIND(Tmpl, ...)                                     \
   template <class T> struct ArgsKind<Tmpl<T>> {                     \
     static constexpr const char* name = #Tmpl;                      \
     using element = T;                                              \
+    static std::vector<std::size_t> pointers() {                    \
+      using S [[maybe_unused]] = Tmpl<T>;                           \
+      return {__VA_ARGS__};                                         \
+    }                                                               \
   };
-KL_ARGS_KIND(ReduceArgs)
-KL_ARGS_KIND(DotArgs)
-KL_ARGS_KIND(GemmArgs)
-KL_ARGS_KIND(AatArgs)
-KL_ARGS_KIND(MatVecArgs)
-KL_ARGS_KIND(RowsArgs)
-KL_ARGS_KIND(TransposeArgs)
-KL_ARGS_KIND(TableArgs)
+KL_ARGS_KIND(ReduceArgs, offsetof(S, in), offsetof(S, out), offsetof(S, workspace))
+KL_ARGS_KIND(DotArgs, offsetof(S, x), offsetof(S, y), offsetof(S, out), offsetof(S, workspace))
+KL_ARGS_KIND(GemmArgs, offsetof(S, A), offsetof(S, B), offsetof(S, C), offsetof(S, workspace))
+KL_ARGS_KIND(AatArgs, offsetof(S, A), offsetof(S, C), offsetof(S, workspace))
+KL_ARGS_KIND(MatVecArgs, offsetof(S, A), offsetof(S, x), offsetof(S, y), offsetof(S, workspace))
+KL_ARGS_KIND(RowsArgs, offsetof(S, A), offsetof(S, out), offsetof(S, workspace))
+KL_ARGS_KIND(TransposeArgs, offsetof(S, A), offsetof(S, B))
+KL_ARGS_KIND(TableArgs, offsetof(S, y))
 KL_ARGS_KIND(AllreduceArgs)
 #undef KL_ARGS_KIND
 

@@ -1,6 +1,7 @@
 #include "compare/sandbox/sandbox_process.hpp"
 
 #include "compare/core/timing.hpp"
+#include "compare/sandbox/protocol.hpp"
 #include "compare/sandbox/submissions.hpp"
 
 #include <cuda.h>
@@ -17,6 +18,7 @@
 #include <set>
 #include <sstream>
 #include <spawn.h>
+#include <sys/stat.h>
 #include <stdexcept>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -29,15 +31,6 @@ namespace {
 using nlohmann::json;
 
 int g_device = 0;
-
-// A descriptor moved to 10 or above, close-on-exec: the child's fds 3 and 4 are set by dup2
-// from these, which must not already be 3 or 4.
-int high_fd(int fd) {
-  const int h = fcntl(fd, F_DUPFD_CLOEXEC, 10);
-  close(fd);
-  if (h < 0) throw std::runtime_error("sandbox: cannot arrange its pipes");
-  return h;
-}
 
 std::string how(int status) {
   if (WIFSIGNALED(status)) return "was killed by signal " + std::to_string(WTERMSIG(status));
@@ -59,10 +52,20 @@ std::string fmt_seconds(double s) {
 void set_sandbox_device(int device) { g_device = device; }
 
 SandboxProcess::SandboxProcess(const std::string& exe, const std::string& module, int device, double start_limit) {
-  int down[2], up[2];
-  if (pipe(down) != 0 || pipe(up) != 0) throw std::runtime_error("sandbox: cannot create pipes");
-  const int child_in = high_fd(down[0]), parent_out = high_fd(down[1]);
-  const int parent_in = high_fd(up[0]), child_out = high_fd(up[1]);
+  // The protocol goes through two named pipes in a private folder, opened by path on both sides:
+  // inherited descriptors do not survive every launcher (compute-sanitizer closes them), paths do.
+  char dir_tmpl[] = "/tmp/kl-sandbox-XXXXXX";
+  if (!mkdtemp(dir_tmpl)) throw std::runtime_error("sandbox: cannot create a folder for its pipes");
+  dir_ = dir_tmpl;
+  const std::string down = dir_ + "/to-sandbox", up = dir_ + "/from-sandbox";
+  if (mkfifo(down.c_str(), 0600) != 0 || mkfifo(up.c_str(), 0600) != 0)
+    throw std::runtime_error("sandbox: cannot create its pipes");
+  // No open waits for the child: read-write for the pipe this side writes (so it has a reader at
+  // once), non-blocking for the one it reads, and a writer of that one held here (hold_).
+  to_child_ = open(down.c_str(), O_RDWR | O_CLOEXEC);
+  from_child_ = open(up.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  hold_ = open(up.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+  if (to_child_ < 0 || from_child_ < 0 || hold_ < 0) throw std::runtime_error("sandbox: cannot open its pipes");
   // KL_SANDBOX_LOG_DIR: the sandboxes' output (a sanitizer's report, say) is kept there; otherwise
   // it goes to a temporary file removed with the process.
   const char* keep_dir = std::getenv("KL_SANDBOX_LOG_DIR");
@@ -72,45 +75,58 @@ SandboxProcess::SandboxProcess(const std::string& exe, const std::string& module
   log_ = tmpl;
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_adddup2(&fa, child_in, 3);
-  posix_spawn_file_actions_adddup2(&fa, child_out, 4);
   if (logfd >= 0) {
     posix_spawn_file_actions_adddup2(&fa, logfd, 1);
     posix_spawn_file_actions_adddup2(&fa, logfd, 2);
   }
   const std::string dev = std::to_string(device);
   // KL_SANDBOX_WRAPPER: a command the sandbox runs under, e.g. "compute-sanitizer --tool memcheck"
-  // (its words split on spaces; the pipes on fds 3 and 4 pass through it).
+  // (its words split on spaces). Under a wrapper that adds threads of its own, the sandbox's thread
+  // check is off.
   std::vector<std::string> args;
-  if (const char* w = std::getenv("KL_SANDBOX_WRAPPER"); w && *w) {
+  const char* w = std::getenv("KL_SANDBOX_WRAPPER");
+  const bool wrapped = w && *w;
+  if (wrapped) {
     std::istringstream words(w);
     for (std::string word; words >> word;) args.push_back(word);
   }
-  args.insert(args.end(), {exe, "--serve", module, dev});
+  args.insert(args.end(), {exe, "--serve", module, dev, down, up});
+  if (wrapped) args.push_back("--no-thread-check");
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
-  const int rc = posix_spawnp(&pid_, args.front().c_str(), &fa, nullptr, argv.data(), environ);
+  // A process group of its own (a wrapper and the sandbox under it included): stopped, resumed
+  // and killed together.
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&attr, 0);
+  const int rc = posix_spawnp(&pid_, args.front().c_str(), &fa, &attr, argv.data(), environ);
+  posix_spawnattr_destroy(&attr);
   posix_spawn_file_actions_destroy(&fa);
-  close(child_in);
-  close(child_out);
   if (logfd >= 0) close(logfd);
-  to_child_ = parent_out;
-  from_child_ = parent_in;
   if (rc != 0) {
     pid_ = -1;
     throw std::runtime_error("cannot start its sandbox process (" + exe + "): " + std::strerror(rc));
   }
   const json ready = read_reply(start_limit, "its start (loading the module, creating a CUDA context)");
   if (!ready.value("ok", false)) {
-    const std::string why = ready.value("error", std::string("?"));
+    const protocol::Error e = protocol::error_of(ready);
     kill_now();
-    throw std::runtime_error("its sandbox process could not start: " + why);
+    if (e.kind == "contract" || e.kind == "left_running") throw StreamContractError(e.message);
+    throw std::runtime_error("its sandbox process could not start: " + e.message);
   }
+  if (ready.value("version", 0) != protocol::kVersion) {
+    kill_now();
+    throw std::runtime_error("its sandbox process speaks protocol version " + std::to_string(ready.value("version", 0)) +
+                             ", this compare " + std::to_string(protocol::kVersion) + " (a kl-sandbox from another build?)");
+  }
+  pause();
 }
 
 SandboxProcess::~SandboxProcess() {
   if (pid_ > 0) {
+    resume();
     const std::string quit = "{\"op\":\"quit\"}\n";
     [[maybe_unused]] const ssize_t w = write(to_child_, quit.data(), quit.size());
     // A moment to leave cleanly (its context torn down by the driver either way), then killed.
@@ -126,11 +142,26 @@ SandboxProcess::~SandboxProcess() {
   }
   if (to_child_ >= 0) close(to_child_);
   if (from_child_ >= 0) close(from_child_);
+  if (hold_ >= 0) close(hold_);
+  if (!dir_.empty()) {
+    std::remove((dir_ + "/to-sandbox").c_str());
+    std::remove((dir_ + "/from-sandbox").c_str());
+    rmdir(dir_.c_str());
+  }
   if (!log_.empty() && !keep_log_) std::remove(log_.c_str());
+}
+
+void SandboxProcess::pause() {
+  if (pid_ > 0) kill(-pid_, SIGSTOP);
+}
+
+void SandboxProcess::resume() {
+  if (pid_ > 0) kill(-pid_, SIGCONT);
 }
 
 void SandboxProcess::kill_now() {
   if (pid_ <= 0) return;
+  kill(-pid_, SIGKILL);
   kill(pid_, SIGKILL);
   int st = 0;
   while (waitpid(pid_, &st, 0) < 0 && errno == EINTR) {
@@ -147,19 +178,34 @@ std::string SandboxProcess::ended(const std::string& what) {
   return "its sandbox process " + (r > 0 ? how(st) : std::string("ended")) + " during " + what;
 }
 
-json SandboxProcess::read_reply(double limit_seconds, const std::string& what) {
+json SandboxProcess::read_reply(double limit_seconds, const std::string& what, const Answer& answer) {
   const auto t0 = std::chrono::steady_clock::now();
   for (;;) {
     const auto nl = buffer_.find('\n');
     if (nl != std::string::npos) {
       const std::string line = buffer_.substr(0, nl);
       buffer_.erase(0, nl + 1);
+      json j;
       try {
-        return json::parse(line);
+        j = json::parse(line);
       } catch (const std::exception&) {
         kill_now();
         throw std::runtime_error("its sandbox process wrote something that is not a reply during " + what);
       }
+      if (!j.is_object() || !j.contains("op")) return j;
+      if (!answer) {
+        kill_now();
+        throw std::runtime_error("its sandbox process asked a question no one expected during " + what);
+      }
+      json back;
+      try {
+        back = answer(j);
+      } catch (...) {
+        kill_now();  // the phase cannot go on without this side; the process goes with it
+        throw;
+      }
+      send(back, what);
+      continue;
     }
     const double left = limit_seconds - seconds_since(t0);
     if (left <= 0) {
@@ -167,24 +213,38 @@ json SandboxProcess::read_reply(double limit_seconds, const std::string& what) {
       throw std::runtime_error("timed out after " + fmt_seconds(limit_seconds) + " s during " + what +
                                " (the process was killed; a kernel that never ends?)");
     }
+    // This side holds a writer of the reply pipe too (it would read end-of-file before the child
+    // opened it), so a child that died is seen by waitpid, within a tenth of a second.
     pollfd p{from_child_, POLLIN, 0};
-    const int r = poll(&p, 1, static_cast<int>(std::min(left, 1.0) * 1000) + 1);
+    const int r = poll(&p, 1, static_cast<int>(std::min(left, 0.1) * 1000) + 1);
     if (r < 0 && errno == EINTR) continue;
-    if (r <= 0) continue;
+    if (r <= 0) {
+      int st = 0;
+      if (waitpid(pid_, &st, WNOHANG) == pid_) {
+        pid_ = -1;
+        throw std::runtime_error("its sandbox process " + how(st) + " during " + what);
+      }
+      continue;
+    }
     char buf[65536];
     const ssize_t n = read(from_child_, buf, sizeof buf);
     if (n > 0) {
       buffer_.append(buf, static_cast<std::size_t>(n));
       continue;
     }
-    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
     throw std::runtime_error(ended(what));
   }
 }
 
-json SandboxProcess::request(const json& cmd, double limit_seconds, const std::string& what) {
-  if (pid_ <= 0) throw std::runtime_error("its sandbox process is not running");
-  const std::string line = cmd.dump() + "\n";
+void SandboxProcess::send(const json& msg, const std::string& what) {
+  // A process that has ended would make the write raise SIGPIPE here.
+  int st = 0;
+  if (pid_ > 0 && waitpid(pid_, &st, WNOHANG) == pid_) {
+    pid_ = -1;
+    throw std::runtime_error("its sandbox process " + how(st) + " before " + what);
+  }
+  const std::string line = msg.dump() + "\n";
   std::size_t off = 0;
   while (off < line.size()) {
     const ssize_t w = write(to_child_, line.data() + off, line.size() - off);
@@ -192,7 +252,17 @@ json SandboxProcess::request(const json& cmd, double limit_seconds, const std::s
     if (w <= 0) throw std::runtime_error(ended(what));
     off += static_cast<std::size_t>(w);
   }
-  return read_reply(limit_seconds, what);
+}
+
+json SandboxProcess::request(const json& cmd, double limit_seconds, const std::string& what, const Answer& answer) {
+  if (pid_ <= 0) throw std::runtime_error("its sandbox process is not running");
+  resume();
+  send(cmd, what);
+  json reply = read_reply(limit_seconds, what, answer);
+  // A process that left work running ends itself after saying so; it is not kept.
+  if (protocol::error_of(reply).kind == "left_running") kill_now();
+  else pause();
+  return reply;
 }
 
 bool run_listing(const std::string& exe, const std::string& module, double limit_seconds, std::string& out,
@@ -256,13 +326,7 @@ bool run_listing(const std::string& exe, const std::string& module, double limit
 
 namespace {
 
-std::string hex(const void* p, std::size_t n) {
-  static const char* d = "0123456789abcdef";
-  std::string s(2 * n, '0');
-  const auto* b = static_cast<const unsigned char*>(p);
-  for (std::size_t i = 0; i < n; ++i) s[2 * i] = d[b[i] >> 4], s[2 * i + 1] = d[b[i] & 15];
-  return s;
-}
+namespace proto = protocol;
 
 // The allocation holding device address `a` in this process, or false. The driver's
 // cuMemGetAddressRange, found through the runtime: linking libcuda itself would stop compare from
@@ -291,15 +355,16 @@ std::string handle_of(CUdeviceptr base) {
     cudaGetLastError();
     throw std::runtime_error(std::string("cudaIpcGetMemHandle: ") + cudaGetErrorString(e));
   }
-  return hex(&h, sizeof h);
+  return proto::hex(&h, sizeof h);
 }
 
-json region_ref(const void* p, std::size_t bytes, std::set<std::string>& handles) {
+// `p` (and `bytes` from it) as a region of one of this process's allocations.
+proto::BufferRef region_ref(const void* p, std::size_t bytes, std::set<std::string>& handles) {
   CUdeviceptr base = 0;
   if (!p || !allocation_of(reinterpret_cast<std::uint64_t>(p), base)) throw std::runtime_error("a buffer that is not device memory");
-  const std::string h = handle_of(base);
-  handles.insert(h);
-  return {{"h", h}, {"o", reinterpret_cast<std::uint64_t>(p) - base}, {"bytes", bytes}};
+  proto::BufferRef r{handle_of(base), reinterpret_cast<std::uint64_t>(p) - base, bytes};
+  handles.insert(r.handle);
+  return r;
 }
 
 // The running sandbox of submission `name`, started (again, after it died) where there is none.
@@ -313,93 +378,93 @@ SandboxProcess& sandbox_for(const std::string& name) {
   throw std::runtime_error("no submission " + name);
 }
 
+// A refusal of the contract (the stream, the graph, a thread of its own, the GPU's state) or work
+// left running fails the row; anything else is an error.
+void check(const nlohmann::json& reply) {
+  if (reply.value("ok", false)) return;
+  const proto::Error e = proto::error_of(reply);
+  if (e.kind == "contract" || e.kind == "left_running") throw StreamContractError(e.message);
+  throw std::runtime_error(e.message);
+}
+
 class RemoteVariantLaunch final : public RemoteLaunch {
  public:
-  RemoteVariantLaunch(const SubmissionVariant& v, std::function<std::vector<unsigned char>(void*)> args_of)
-      : v_(v), args_of_(std::move(args_of)) {}
+  RemoteVariantLaunch(const SubmissionVariant& v, std::function<std::vector<unsigned char>(void*)> args_of,
+                      std::vector<std::size_t> pointers)
+      : v_(v), args_of_(std::move(args_of)), pointers_(std::move(pointers)) {}
 
   void run(void* workspace, const std::vector<Problem::Region>& buffers, double limit) override {
-    json cmd = {{"op", "run"}, {"entry", v_.entry}};
     std::set<std::string> handles;
-    add_args(cmd, workspace, buffers, handles);
-    check(process().request(cmd, limit, "a launch of " + v_.full_name));
+    const proto::RunRequest rq{v_.entry, arguments(workspace, buffers, handles)};
+    check(process().request(proto::message("run", rq), limit, "a launch of " + v_.full_name));
   }
 
   RemoteTimeResult time(void* workspace, const RemoteTimeRequest& rq) override {
-    json cmd = {{"op", "time"}, {"entry", v_.entry}};
     std::set<std::string> handles;
-    add_args(cmd, workspace, rq.buffers, handles);
-    cmd["warmup"] = rq.warmup;
-    cmd["min_samples"] = rq.rule.min_samples;
-    cmd["max_samples"] = rq.rule.max_samples;
-    cmd["max_seconds"] = rq.rule.max_seconds;
-    cmd["min_seconds"] = rq.rule.min_seconds;
-    cmd["max_noise"] = rq.rule.max_noise;
-    json scale = json::array();
-    for (const auto& r : rq.scale) {
-      json j = region_ref(r.ptr, r.bytes, handles);
-      j["count"] = r.bytes / static_cast<std::size_t>(rq.elem_bytes);
-      j["elem"] = rq.elem_bytes;
-      j["int"] = rq.is_int;
-      scale.push_back(j);
+    proto::TimeRequest t;
+    t.entry = v_.entry;
+    // The arguments of every input slot: the sandbox captures one graph per slot.
+    for (std::size_t k = 0; k <= rq.slots; ++k) {
+      rq.use_slot(k);
+      t.sets.push_back(arguments(workspace, rq.buffers(), handles));
     }
-    cmd["scale"] = scale;
-    json poison = json::array();
-    for (const auto& r : rq.poison)
-      if (r.ptr && r.bytes) poison.push_back(region_ref(r.ptr, r.bytes, handles));
-    cmd["poison"] = poison;
-    cmd["factors"] = rq.factors;
-    cmd["snap_at"] = rq.snap_at;
-    json snaps = json::array();
-    for (const auto& r : rq.snaps) snaps.push_back(region_ref(r.ptr, r.bytes, handles));
-    cmd["snaps"] = snaps;
-    cmd["output"] = region_ref(rq.output.ptr, rq.output.bytes, handles);
-    cmd["clock"] = region_ref(rq.clock.ptr, rq.clock.bytes, handles);
-    cmd["keep"] = handles;
-    const json r = process().request(cmd, rq.limit_seconds, "the timed samples of " + v_.full_name);
+    rq.use_slot(0);
+    t.warmup = rq.warmup;
+    t.rule = rq.rule;
+    t.flush = rq.flush;
+    t.clock = region_ref(rq.clock.ptr, rq.clock.bytes, handles);
+    t.keep.assign(handles.begin(), handles.end());
+    const nlohmann::json r =
+        process().request(proto::message("time", t), rq.limit_seconds, "the timed samples of " + v_.full_name,
+                          [&](const nlohmann::json& q) {
+                            if (q.value("op", std::string()) != "next")
+                              throw std::runtime_error("its sandbox process asked for " + q.dump());
+                            const auto n = q.get<proto::Next>();
+                            return nlohmann::json(proto::NextAnswer{rq.next(n.sample, n.last)});
+                          });
     check(r);
+    const auto reply = r.get<proto::TimeReply>();
     RemoteTimeResult out;
-    out.samples_ms = r.at("samples").get<std::vector<double>>();
-    out.converged = r.value("converged", false);
-    out.held = r.at("held").get<std::vector<long long>>();
+    out.samples_ms = reply.samples;
+    out.converged = reply.converged;
+    if (!out.samples_ms.empty()) rq.done(static_cast<long long>(out.samples_ms.size()) - 1);
     return out;
   }
 
  private:
-  static void check(const json& r) {
-    if (r.value("ok", false)) return;
-    const std::string e = r.value("error", std::string("the sandbox gave no reason"));
-    if (e.rfind("contract: ", 0) == 0) throw StreamContractError(e.substr(10));
-    throw std::runtime_error(e);
-  }
-
-  // The argument struct as bytes, each 8-byte word that is an address in one of the problem's
-  // buffers (its start to one past its end) named as (handle, offset) for the sandbox to rewrite.
-  void add_args(json& cmd, void* workspace, const std::vector<Problem::Region>& buffers, std::set<std::string>& handles) {
+  // The argument struct as bytes, each pointer its declaration names (ArgsKind<Args>::pointers)
+  // given as the buffer it points into; a null one (no workspace) stays null. A pointer into none
+  // of the problem's buffers is the runner's own mistake.
+  proto::Arguments arguments(void* workspace, const std::vector<Problem::Region>& buffers, std::set<std::string>& handles) {
     const std::vector<unsigned char> bytes = args_of_(workspace);
-    json fixups = json::array();
-    for (std::size_t at = 0; at + 8 <= bytes.size(); at += 8) {
+    proto::Arguments a;
+    a.bytes = proto::hex(bytes.data(), bytes.size());
+    for (std::size_t at : pointers_) {
       std::uint64_t w = 0;
-      std::memcpy(&w, bytes.data() + at, 8);
+      if (at + sizeof w > bytes.size()) throw std::logic_error("a declared pointer past the end of the arguments");
+      std::memcpy(&w, bytes.data() + at, sizeof w);
       if (w == 0) continue;
+      bool found = false;
       for (const Problem::Region& r : buffers) {
         const auto lo = reinterpret_cast<std::uint64_t>(r.ptr);
         CUdeviceptr base = 0;
         if (!r.ptr || w < lo || w > lo + r.bytes || !allocation_of(lo, base)) continue;
-        const std::string h = handle_of(base);
-        handles.insert(h);
-        fixups.push_back({{"at", at}, {"h", h}, {"o", w - base}});
+        proto::Fixup f{at, {handle_of(base), w - base, 0}};
+        handles.insert(f.buffer.handle);
+        a.fixups.push_back(f);
+        found = true;
         break;
       }
+      if (!found) throw std::logic_error("an argument pointer outside the problem's buffers");
     }
-    cmd["args"] = hex(bytes.data(), bytes.size());
-    cmd["fixups"] = fixups;
+    return a;
   }
 
   SandboxProcess& process() { return sandbox_for(v_.submission); }
 
   const SubmissionVariant& v_;
   std::function<std::vector<unsigned char>(void*)> args_of_;
+  std::vector<std::size_t> pointers_;
 };
 
 }  // namespace
@@ -410,23 +475,27 @@ RemoteBind remote_bind(const SubmissionVariant& v, const void* size, std::size_t
     b.error = "its size struct is " + std::to_string(v.size_bytes) + " bytes, the family's " + std::to_string(size_bytes);
     return b;
   }
-  const json r = sandbox_for(v.submission).request({{"op", "bind"}, {"entry", v.entry}, {"size", hex(size, size_bytes)}}, 30.0,
-                                       "the hooks of " + v.full_name);
+  const nlohmann::json r = sandbox_for(v.submission)
+                               .request(protocol::message("bind", protocol::BindRequest{v.entry, protocol::hex(size, size_bytes)}),
+                                        30.0, "the hooks of " + v.full_name);
   if (!r.value("ok", false)) {
-    b.error = r.value("error", std::string("?"));
+    const protocol::Error e = protocol::error_of(r);
+    (e.kind == "contract" || e.kind == "left_running" ? b.refused : b.error) = e.message;
     return b;
   }
-  b.workspace_bytes = r.value("workspace", std::size_t{0});
-  b.rounding_depth = r.value("depth", 0.0);
-  b.work = r.value("work", 0.0);
-  b.unsupported = r.value("unsupported", std::string());
-  b.error = r.value("error", std::string());
+  const auto reply = r.get<protocol::BindReply>();
+  b.workspace_bytes = reply.workspace;
+  b.rounding_depth = reply.depth;
+  b.work = reply.work;
+  b.unsupported = reply.unsupported;
+  b.error = reply.error;
   return b;
 }
 
 std::shared_ptr<RemoteLaunch> remote_launch(const SubmissionVariant& v,
-                                            std::function<std::vector<unsigned char>(void*)> args_of) {
-  return std::make_shared<RemoteVariantLaunch>(v, std::move(args_of));
+                                            std::function<std::vector<unsigned char>(void*)> args_of,
+                                            std::vector<std::size_t> pointers) {
+  return std::make_shared<RemoteVariantLaunch>(v, std::move(args_of), std::move(pointers));
 }
 
 }  // namespace kl

@@ -1,5 +1,5 @@
 // One kl-sandbox process (compare/sandbox/child/sandbox.cu) and the line protocol to it: a JSON
-// command on its fd 3, a JSON reply on its fd 4, each within a time limit. Past the limit the
+// command on one named pipe, a JSON reply on the other, each within a time limit. Past the limit the
 // process is killed (the watchdog: a kernel that never ends costs its own row); a process that
 // died is reported with how it ended. Its stdout and stderr go to a log file, never into the
 // protocol.
@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <functional>
 #include <string>
 #include <sys/types.h>
 
@@ -21,19 +22,29 @@ class SandboxProcess {
   SandboxProcess& operator=(const SandboxProcess&) = delete;
 
   // Sends `cmd` and returns the reply. Throws std::runtime_error "timed out after N s" (the
-  // process is killed first) or "its sandbox process ... during WHAT" when it died.
-  nlohmann::json request(const nlohmann::json& cmd, double limit_seconds, const std::string& what);
+  // process is killed first) or "its sandbox process ... during WHAT" when it died. While the
+  // process answers, a line it sends with an "op" is a question (a timed phase's "next"): `answer`
+  // gives the line sent back, and the reply is still awaited. Between requests the process is
+  // stopped (SIGSTOP): no thread of a submission's can put work on the GPU while another
+  // submission or the library is timed.
+  using Answer = std::function<nlohmann::json(const nlohmann::json& question)>;
+  nlohmann::json request(const nlohmann::json& cmd, double limit_seconds, const std::string& what,
+                         const Answer& answer = {});
   bool alive() const { return pid_ > 0; }
   const std::string& log_path() const { return log_; }
 
  private:
-  nlohmann::json read_reply(double limit_seconds, const std::string& what);
+  nlohmann::json read_reply(double limit_seconds, const std::string& what, const Answer& answer = {});
+  void send(const nlohmann::json& line, const std::string& what);
+  void pause();
+  void resume();
   void kill_now();
   std::string ended(const std::string& what);
 
   pid_t pid_ = -1;
-  int to_child_ = -1, from_child_ = -1;
+  int to_child_ = -1, from_child_ = -1, hold_ = -1;
   std::string buffer_, log_;
+  std::string dir_;  // the folder of its two named pipes
   bool keep_log_ = false;  // KL_SANDBOX_LOG_DIR
 };
 

@@ -65,13 +65,16 @@ struct RemoteBind {
   double rounding_depth = 0;  // 0: not declared
   double work = 0;
   std::string unsupported, error;
+  std::string refused;  // it broke the contract there (a thread of its own, a kernel left running): a FAIL
 };
 RemoteBind remote_bind(const SubmissionVariant& v, const void* size, std::size_t size_bytes);
 
 // The variant launched on the problem's buffers: args_of(workspace) gives the family's argument
-// struct as bytes, with this process's device pointers (rewritten for the sandbox).
+// struct as bytes, with this process's device pointers (rewritten for the sandbox), found at the
+// byte offsets `pointers` (ArgsKind<Args>::pointers: the struct's own declaration).
 std::shared_ptr<RemoteLaunch> remote_launch(const SubmissionVariant& v,
-                                            std::function<std::vector<unsigned char>(void* workspace)> args_of);
+                                            std::function<std::vector<unsigned char>(void* workspace)> args_of,
+                                            std::vector<std::size_t> pointers);
 
 // The sandbox executable beside this one (kl-sandbox), or "" when there is none.
 std::string sandbox_executable();

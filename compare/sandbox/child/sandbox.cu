@@ -4,37 +4,50 @@
 // buffers compare owns (opened through CUDA IPC handles), then reports what it did.
 //
 //   kl-sandbox --list MODULE          the module's registrations as JSON on stdout (no GPU needed)
-//   kl-sandbox --serve MODULE DEVICE  commands on fd 3, replies on fd 4, one JSON object a line
+//   kl-sandbox --serve MODULE DEVICE IN OUT
+//                                     commands from the named pipe IN, replies to OUT, one JSON
+//                                     object a line (compare makes the pipes)
 //
 // A launch is only ever called inside a stream capture (global mode), and what runs afterwards,
-// timed or not, is a replay of the captured graph, checked to hold nothing but kernels, memsets
-// and device-to-device copies: work the launch did elsewhere is never what is timed. Between
-// timed samples the inputs are scaled by signed powers of two (exact) in an order compare chose,
-// and copies of chosen samples' outputs go to compare's buffers, so a result kept between launches
-// either misses or is found wrong there. Each sample is bracketed by the GPU's global timer,
-// written to compare's buffer, so compare checks the reported times against a clock it reads itself.
+// timed or not, is a replay of the captured graph, checked (compare/core/graph_check.hpp) to hold
+// nothing but kernels, memsets and device-to-device copies, with no launch attribute that changes
+// caching or priority: work the launch did elsewhere is never what is timed. The timed samples are
+// the runner's own sampling loop (compare/core/sampler.hpp) over one graph per input slot; before
+// each sample this process asks compare which slot it runs on, and compare draws that slot's set,
+// poisons the output and keeps the previous output, on its own buffers. Each sample is bracketed by
+// the GPU's global timer, written to compare's buffer, so compare checks the reported times against
+// a clock it reads itself.
+//
+// Nothing of the submission's may run outside the work it was asked for: after the module's load,
+// after its prepare, its hooks, every capture and every replay, the whole context must be idle
+// within a second (a kernel left running fails, named, and the process ends), and the module may
+// not start threads of its own. Between requests compare stops this process (SIGSTOP).
 #include "common/submission_abi.hpp"
-#include "compare/core/clock_marks.cuh"
-#include "common/l2_flush.cuh"
-#include "compare/core/scale.cuh"
-#include "compare/core/stats.hpp"
+#include "compare/core/graph_check.hpp"
+#include "compare/core/sampler.hpp"
+#include "compare/sandbox/protocol.hpp"
 
 #include <cuda_runtime.h>
+#include <dirent.h>
 #include <dlfcn.h>
 #include <nlohmann/json.hpp>
 #include <unistd.h>
 
 #include <chrono>
-#include <cmath>
+#include <condition_variable>
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 using nlohmann::json;
+namespace proto = kl::protocol;
 
 namespace {
 
@@ -71,14 +84,6 @@ json listing(const Module& m) {
   return out;
 }
 
-// ---- hex blobs ---------------------------------------------------------------------------------
-
-std::vector<unsigned char> unhex(const std::string& s) {
-  std::vector<unsigned char> b(s.size() / 2);
-  for (std::size_t i = 0; i < b.size(); ++i) b[i] = static_cast<unsigned char>(std::stoul(s.substr(2 * i, 2), nullptr, 16));
-  return b;
-}
-
 // ---- compare's buffers, opened by IPC handle ---------------------------------------------------
 
 struct Mappings {
@@ -87,7 +92,7 @@ struct Mappings {
   unsigned char* base(const std::string& handle) {
     auto it = open.find(handle);
     if (it != open.end()) return it->second;
-    const auto bytes = unhex(handle);
+    const auto bytes = proto::unhex(handle);
     cudaIpcMemHandle_t h{};
     if (bytes.size() != sizeof h) throw std::runtime_error("bad IPC handle");
     std::memcpy(&h, bytes.data(), sizeof h);
@@ -97,7 +102,7 @@ struct Mappings {
     open[handle] = static_cast<unsigned char*>(p);
     return static_cast<unsigned char*>(p);
   }
-  unsigned char* at(const json& ref) { return base(ref.at("h").get<std::string>()) + ref.at("o").get<std::size_t>(); }
+  unsigned char* at(const proto::BufferRef& ref) { return base(ref.handle) + ref.offset; }
   // Closes every mapping but those `keep` names (compare frees and reallocates buffers).
   void keep_only(const std::set<std::string>& keep) {
     for (auto it = open.begin(); it != open.end();) {
@@ -117,72 +122,102 @@ void check(cudaError_t e, const char* what) {
   if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorName(e) + ": " + cudaGetErrorString(e));
 }
 
-// Why a captured graph may not be replayed: anything but kernels, memsets, device-to-device copies
-// and empty nodes ("" when it holds nothing else). Child graphs are looked into.
-std::string forbidden_nodes(cudaGraph_t g) {
-  std::size_t n = 0;
-  check(cudaGraphGetNodes(g, nullptr, &n), "cudaGraphGetNodes");
-  std::vector<cudaGraphNode_t> nodes(n);
-  if (n) check(cudaGraphGetNodes(g, nodes.data(), &n), "cudaGraphGetNodes");
-  for (cudaGraphNode_t node : nodes) {
-    cudaGraphNodeType t{};
-    check(cudaGraphNodeGetType(node, &t), "cudaGraphNodeGetType");
-    switch (t) {
-      case cudaGraphNodeTypeKernel:
-      case cudaGraphNodeTypeMemset:
-      case cudaGraphNodeTypeEmpty: break;
-      case cudaGraphNodeTypeMemcpy: {
-        cudaMemcpy3DParms p{};
-        check(cudaGraphMemcpyNodeGetParams(node, &p), "cudaGraphMemcpyNodeGetParams");
-        auto on_device = [](const void* ptr) {
-          cudaPointerAttributes a{};
-          if (cudaPointerGetAttributes(&a, ptr) != cudaSuccess) {
-            cudaGetLastError();
-            return false;
-          }
-          return a.type == cudaMemoryTypeDevice;
-        };
-        const bool d2d = p.kind == cudaMemcpyDeviceToDevice ||
-                         (p.kind == cudaMemcpyDefault && on_device(p.srcPtr.ptr) && on_device(p.dstPtr.ptr));
-        if (!d2d) return "did work on the host: its launch copies between host and device memory";
-        break;
+// A failure the reply names by kind (compare turns "contract" into a FAIL of the row, the rest into
+// an ERROR).
+struct Refusal : std::runtime_error {
+  std::string kind;
+  Refusal(std::string k, const std::string& what) : std::runtime_error(what), kind(std::move(k)) {}
+};
+
+// ---- nothing runs outside the work asked for -------------------------------------------------
+
+// A thread of this process's own, started before the module is loaded: while armed, it ends the
+// process with a reply of its own if the armed wait has not returned by the deadline (a kernel left
+// running on any stream of the context makes cudaDeviceSynchronize wait for it).
+class Deadline {
+ public:
+  explicit Deadline(int reply_fd) : fd_(reply_fd), thread_([this] { loop(); }) { thread_.detach(); }
+
+  template <class F>
+  void within(double seconds, const std::string& why, F&& f) {
+    {
+      std::lock_guard<std::mutex> lock(m_);
+      armed_ = true;
+      until_ = std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                                       std::chrono::duration<double>(seconds));
+      why_ = why;
+    }
+    cv_.notify_all();
+    f();
+    {
+      std::lock_guard<std::mutex> lock(m_);
+      armed_ = false;
+    }
+    cv_.notify_all();
+  }
+
+ private:
+  void loop() {
+    std::unique_lock<std::mutex> lock(m_);
+    for (;;) {
+      if (!armed_) {
+        cv_.wait(lock);
+        continue;
       }
-      case cudaGraphNodeTypeHost: return "did work on the host: its launch enqueues a host function (cudaLaunchHostFunc)";
-      case cudaGraphNodeTypeGraph: {
-        cudaGraph_t child = nullptr;
-        check(cudaGraphChildGraphNodeGetGraph(node, &child), "cudaGraphChildGraphNodeGetGraph");
-        const std::string why = forbidden_nodes(child);
-        if (!why.empty()) return why;
-        break;
+      if (cv_.wait_until(lock, until_) == std::cv_status::timeout && armed_ && std::chrono::steady_clock::now() >= until_) {
+        const std::string line = proto::error_reply({"left_running", why_}).dump() + "\n";
+        [[maybe_unused]] const ssize_t w = write(fd_, line.data(), line.size());
+        std::_Exit(3);
       }
-      case cudaGraphNodeTypeMemAlloc:
-      case cudaGraphNodeTypeMemFree: return "its launch allocates or frees memory (ask for a workspace instead)";
-      default:
-        return "its launch enqueues a graph node of type " + std::to_string(static_cast<int>(t)) +
-               " (events, semaphores, conditionals): only kernels, memsets and device-to-device copies may be enqueued";
     }
   }
-  return {};
+
+  int fd_;
+  std::mutex m_;
+  std::condition_variable cv_;
+  bool armed_ = false;
+  std::chrono::steady_clock::time_point until_{};
+  std::string why_;
+  std::thread thread_;
+};
+
+// What start_cuda captures and replays once.
+__global__ void warm_kernel() {}
+
+// The threads of this process (/proc/self/task).
+std::size_t thread_count() {
+  std::size_t n = 0;
+  if (DIR* d = opendir("/proc/self/task")) {
+    while (const dirent* e = readdir(d))
+      if (e->d_name[0] != '.') ++n;
+    closedir(d);
+  }
+  return n;
 }
 
 // ---- the server --------------------------------------------------------------------------------
 
 struct Server {
+  const char* module_path = nullptr;
   Module mod;
   int device = 0;
   FILE* in = nullptr;
   FILE* out = nullptr;
+  int out_fd = -1;
   cudaStream_t stream = nullptr;
-  cudaEvent_t start = nullptr, stop = nullptr;
   Mappings maps;
   std::set<std::size_t> prepared;
-  // The graph of the last launch, for the entry and argument bytes it was captured with.
-  std::size_t graph_entry = static_cast<std::size_t>(-1);
-  std::vector<unsigned char> graph_args;
-  cudaGraphExec_t exec = nullptr;
-  void* flush = nullptr;
-  unsigned* flush_sink = nullptr;
-  std::size_t flush_bytes = 0;
+  std::unique_ptr<Deadline> deadline;
+  std::size_t threads = 0;  // this process's threads before the module was loaded
+  bool thread_check = true;
+  // One captured graph per input slot, for the entry and argument bytes it was captured with.
+  struct Graph {
+    std::size_t entry = static_cast<std::size_t>(-1);
+    std::vector<unsigned char> args;
+    cudaGraphExec_t exec = nullptr;
+  };
+  std::vector<Graph> graphs;
+  std::map<kl::L2Flush, std::unique_ptr<kl::Sampler>> samplers;
 
   void reply(const json& j) {
     const std::string s = j.dump() + "\n";
@@ -190,55 +225,76 @@ struct Server {
     std::fflush(out);
   }
 
-  const KlSubmissionEntry& entry(const json& cmd) {
-    const auto i = cmd.at("entry").get<std::size_t>();
+  // The whole context idle within a second of `after` (what the submission just did), and no
+  // thread of its own: otherwise the process ends (a kernel left running) or the request is refused.
+  void settled(const std::string& after) {
+    cudaError_t e = cudaSuccess;
+    deadline->within(1.0, "left a kernel running after " + after + " (its process has work on the GPU outside "
+                          "the launch it was asked for)",
+                     [&] { e = cudaDeviceSynchronize(); });
+    check(e, ("after " + after).c_str());
+    if (thread_check && thread_count() > threads)
+      throw Refusal("contract", "started a thread of its own (in " + after +
+                                    "): a submission's code runs only inside the calls made to it");
+  }
+
+  const KlSubmissionEntry& entry(std::size_t i) {
     if (i >= mod.count) throw std::runtime_error("no such entry");
     return mod.entries[i];
   }
 
-  json bind(const json& cmd) {
-    const KlSubmissionEntry& e = entry(cmd);
-    const auto size = unhex(cmd.at("size").get<std::string>());
+  json bind(const proto::BindRequest& rq) {
+    const KlSubmissionEntry& e = entry(rq.entry);
+    const auto size = proto::unhex(rq.size);
     if (size.size() != e.size_bytes) throw std::runtime_error("size blob of the wrong length");
     KlBindResult r{};
     e.bind(e.variant, size.data(), &r);
-    return {{"ok", true}, {"workspace", r.workspace_bytes}, {"depth", r.rounding_depth}, {"work", r.work},
-            {"unsupported", std::string(r.unsupported)}, {"error", std::string(r.error)}};
+    settled("its hooks (workspace_bytes, rounding_depth, unsupported, work)");
+    return proto::ok_reply(proto::BindReply{r.workspace_bytes, r.rounding_depth, r.work, r.unsupported, r.error});
   }
 
   // The argument bytes with compare's pointers replaced by this process's mappings.
-  std::vector<unsigned char> args_of(const json& cmd, const KlSubmissionEntry& e) {
-    auto bytes = unhex(cmd.at("args").get<std::string>());
+  std::vector<unsigned char> args_of(const proto::Arguments& a, const KlSubmissionEntry& e) {
+    auto bytes = proto::unhex(a.bytes);
     if (bytes.size() != e.args_bytes) throw std::runtime_error("argument blob of the wrong length");
-    std::set<std::string> keep;
-    for (const json& f : cmd.at("fixups")) keep.insert(f.at("h").get<std::string>());
-    for (const json& r : cmd.value("keep", json::array())) keep.insert(r.get<std::string>());
-    maps.keep_only(keep);
-    for (const json& f : cmd.at("fixups")) {
-      unsigned char* p = maps.at(f);
-      std::memcpy(bytes.data() + f.at("at").get<std::size_t>(), &p, sizeof p);
+    for (const proto::Fixup& f : a.fixups) {
+      if (f.at + sizeof(void*) > bytes.size()) throw std::runtime_error("a pointer past the end of the arguments");
+      unsigned char* p = maps.at(f.buffer);
+      std::memcpy(bytes.data() + f.at, &p, sizeof p);
     }
     return bytes;
   }
 
-  void drop_graph() {
-    if (exec) cudaGraphExecDestroy(exec);
-    exec = nullptr;
-    graph_entry = static_cast<std::size_t>(-1);
-    graph_args.clear();
+  // Closes every mapping the request does not name (compare frees and reallocates buffers).
+  void keep_mappings(const std::vector<const proto::Arguments*>& arg_sets, const std::vector<std::string>& also = {}) {
+    std::set<std::string> keep(also.begin(), also.end());
+    for (const proto::Arguments* a : arg_sets)
+      for (const proto::Fixup& f : a->fixups) keep.insert(f.buffer.handle);
+    maps.keep_only(keep);
   }
 
-  // Captures the launch (once per entry and arguments), checks the graph, keeps it for replays.
-  // Returns "" or why the launch broke the contract (prefixed "contract: ").
-  std::string ensure_graph(std::size_t index, const KlSubmissionEntry& e, const std::vector<unsigned char>& args) {
-    if (exec && graph_entry == index && graph_args == args) return {};
-    drop_graph();
+  void drop_graphs() {
+    for (Graph& g : graphs)
+      if (g.exec) cudaGraphExecDestroy(g.exec);
+    graphs.clear();
+  }
+
+  // Captures the launch into graph `slot` (unless it holds this entry and these arguments already),
+  // checks the graph, keeps it for replays.
+  void ensure_graph(std::size_t slot, std::size_t index, const KlSubmissionEntry& e, const std::vector<unsigned char>& args) {
+    if (graphs.size() <= slot) graphs.resize(slot + 1);
+    Graph& g = graphs[slot];
+    if (g.exec && g.entry == index && g.args == args) return;
+    if (g.exec) cudaGraphExecDestroy(g.exec);
+    g = Graph{};
     char err[512] = {};
     if (e.has_prepare && !prepared.count(index)) {
-      if (e.prepare(e.variant, err, sizeof err)) return std::string("prepare: ") + err;
+      if (e.prepare(e.variant, err, sizeof err)) throw std::runtime_error(std::string("prepare: ") + err);
+      settled(".prepare");
       prepared.insert(index);
     }
     check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+    kl::reset_l2_persistence();  // a prepare may set it; the launch may not
     check(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal), "cudaStreamBeginCapture");
     const int rc = e.launch(e.variant, args.data(), stream, err, sizeof err);
     cudaGraph_t graph = nullptr;
@@ -248,144 +304,112 @@ struct Server {
       if (graph) cudaGraphDestroy(graph);
       cudaDeviceSynchronize();
       cudaGetLastError();
+      kl::clear_stream_window(stream);
       const std::string why = rc ? std::string(err) : std::string("the stream capture ended with ") + cudaGetErrorName(end);
-      return "contract: its launch did something other than enqueue work on the stream it is given (" + why +
-             "): no allocation, synchronisation or host copy may happen inside a launch";
+      throw Refusal("contract", "its launch did something other than enqueue work on the stream it is given (" + why +
+                                    "): no allocation, synchronisation or host copy may happen inside a launch");
     }
-    // What the launch may have started outside the capture runs now, and is never replayed.
-    check(cudaDeviceSynchronize(), "cudaDeviceSynchronize after the capture");
-    const std::string bad = forbidden_nodes(graph);
+    // What the launch may have started outside the capture runs now, and is never replayed; it must
+    // end within the deadline.
+    settled("its launch (work outside the stream it is given)");
+    std::string bad = kl::l2_persistence_changed();
+    if (!bad.empty()) bad = "its launch changed the GPU's state: " + bad;
+    if (bad.empty()) bad = kl::graph_refusal(graph, kl::GraphRules::submission);
+    if (bad.empty()) bad = kl::stream_attribute_refusal(stream);
+    kl::clear_stream_window(stream);
     if (!bad.empty()) {
       cudaGraphDestroy(graph);
-      return "contract: " + bad;
+      throw Refusal("contract", bad);
     }
-    const cudaError_t inst = cudaGraphInstantiate(&exec, graph, 0);
+    const cudaError_t inst = cudaGraphInstantiate(&g.exec, graph, 0);
     cudaGraphDestroy(graph);
     check(inst, "cudaGraphInstantiate");
-    graph_entry = index;
-    graph_args = args;
-    return {};
+    g.entry = index;
+    g.args = args;
   }
 
-  // The graph of the command's entry and arguments, captured if it is not the one kept: "" or why not.
-  std::string graph_for(const json& cmd) {
-    const KlSubmissionEntry& e = entry(cmd);
-    return ensure_graph(cmd.at("entry").get<std::size_t>(), e, args_of(cmd, e));
-  }
-
-  json run(const json& cmd) {
-    const std::string why = graph_for(cmd);
-    if (!why.empty()) return {{"ok", false}, {"error", why}};
-    check(cudaGraphLaunch(exec, stream), "cudaGraphLaunch");
+  json run(const proto::RunRequest& rq) {
+    const KlSubmissionEntry& e = entry(rq.entry);
+    keep_mappings({&rq.args});
+    ensure_graph(0, rq.entry, e, args_of(rq.args, e));
+    check(cudaGraphLaunch(graphs[0].exec, stream), "cudaGraphLaunch");
     check(cudaStreamSynchronize(stream), "the launch");
-    return {{"ok", true}};
+    settled("its run");
+    return proto::ok_reply();
   }
 
-  // ---- timing ----
+  // ---- timing: the runner's sampling loop, one graph per input slot ----
 
-  struct Scaled {
-    unsigned char* p;
-    std::size_t count;
-    int elem;  // bytes per element: 4 (float, int) or 8 (double)
-    bool is_int;
-  };
-
-  void scale(const std::vector<Scaled>& ins, double factor) {
-    if (factor == 1.0) return;
-    for (const Scaled& s : ins) {
-      if (s.is_int) kl::scale_on(reinterpret_cast<int*>(s.p), s.count, factor, stream);
-      else if (s.elem == 8) kl::scale_on(reinterpret_cast<double*>(s.p), s.count, factor, stream);
-      else kl::scale_on(reinterpret_cast<float*>(s.p), s.count, factor, stream);
+  kl::Sampler& sampler(kl::L2Flush mode) {
+    auto& sp = samplers[mode];
+    if (!sp) {
+      int l2 = 0;
+      check(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device), "cudaDeviceGetAttribute");
+      sp = std::make_unique<kl::Sampler>(stream, static_cast<std::size_t>(l2), mode);
     }
+    return *sp;
   }
 
-  void ensure_flush() {
-    if (flush) return;
-    int l2 = 0;
-    check(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device), "cudaDeviceGetAttribute");
-    flush_bytes = (static_cast<std::size_t>(std::max(l2, 1 << 20)) * 2 + 15) / 16 * 16;
-    check(cudaMalloc(&flush, flush_bytes), "cudaMalloc (L2 flush)");
-    check(cudaMalloc(&flush_sink, sizeof(unsigned)), "cudaMalloc (L2 flush)");
-    check(cudaMemset(flush, 0, flush_bytes), "cudaMemset (L2 flush)");
+  // Compare's answer to a question asked in the middle of a request (the next sample's slot).
+  json ask(const json& q) {
+    reply(q);
+    char* line = nullptr;
+    std::size_t cap = 0;
+    const ssize_t n = getline(&line, &cap, in);
+    const std::string text = n > 0 ? std::string(line, static_cast<std::size_t>(n)) : std::string();
+    std::free(line);
+    if (n <= 0) std::_Exit(0);  // compare has gone
+    const json a = json::parse(text);
+    if (a.contains("ok") && !a.value("ok", true)) throw std::runtime_error(proto::error_of(a).message);
+    return a;
   }
 
-  json time(const json& cmd) {
-    const std::string why = graph_for(cmd);
-    if (!why.empty()) return {{"ok", false}, {"error", why}};
-    ensure_flush();
-    kl::StopRule rule;
-    rule.min_samples = cmd.at("min_samples");
-    rule.max_samples = cmd.at("max_samples");
-    rule.max_seconds = cmd.at("max_seconds");
-    rule.min_seconds = cmd.at("min_seconds");
-    rule.max_noise = cmd.at("max_noise");
-    const int warmup = cmd.at("warmup");
-    std::vector<Scaled> ins;
-    for (const json& s : cmd.at("scale")) ins.push_back({maps.at(s), s.at("count"), s.at("elem"), s.at("int")});
-    std::vector<std::pair<unsigned char*, std::size_t>> poison;
-    for (const json& r : cmd.at("poison")) poison.emplace_back(maps.at(r), r.at("bytes").get<std::size_t>());
-    const std::vector<double> factors = cmd.at("factors");  // the inputs' scale for sample j
-    std::vector<std::size_t> snap_at = cmd.at("snap_at");
-    std::vector<unsigned char*> snaps;
-    for (const json& r : cmd.at("snaps")) snaps.push_back(maps.at(r));
-    unsigned char* output = maps.at(cmd.at("output"));
-    const std::size_t out_bytes = cmd.at("output").at("bytes");
-    auto* clock = reinterpret_cast<unsigned long long*>(maps.at(cmd.at("clock")));
-    const std::size_t max_samples = std::min<std::size_t>(rule.max_samples, factors.size());
-    rule.max_samples = max_samples;
-
-    auto do_poison = [&](int run) {
-      for (auto& [p, bytes] : poison) check(cudaMemsetAsync(p, run & 1 ? 0x7f : 0xff, bytes, stream), "poison");
+  json time(const proto::TimeRequest& rq) {
+    const KlSubmissionEntry& e = entry(rq.entry);
+    std::vector<const proto::Arguments*> arg_sets;
+    for (const proto::Arguments& a : rq.sets) arg_sets.push_back(&a);
+    keep_mappings(arg_sets, rq.keep);
+    for (std::size_t k = 0; k < rq.sets.size(); ++k) ensure_graph(k, rq.entry, e, args_of(rq.sets[k], e));
+    auto* clock = reinterpret_cast<unsigned long long*>(maps.at(rq.clock));
+    const std::size_t max_marks = rq.clock.bytes / (2 * sizeof(unsigned long long));
+    std::size_t slot = 0;
+    kl::SampleHooks h;
+    h.before = [&](cudaStream_t, long long j, bool last) {
+      slot = ask(proto::message("next", proto::Next{j, last})).get<proto::NextAnswer>().slot;
+      if (slot >= graphs.size() || !graphs[slot].exec) throw std::runtime_error("compare named a slot with no graph");
     };
-    for (int w = 0; w < warmup; ++w) {
-      do_poison(w);
-      check(cudaGraphLaunch(exec, stream), "cudaGraphLaunch");
-    }
-    check(cudaStreamSynchronize(stream), "the warm-up");
-    double current = 1.0;
-    std::vector<double> samples;
-    std::vector<long long> held(snaps.size(), -1);  // which sample each snapshot holds
-    bool converged = false;
-    const auto t0 = std::chrono::steady_clock::now();
-    for (std::size_t j = 0;; ++j) {
-      scale(ins, factors[j] / current);
-      current = factors[j];
-      do_poison(static_cast<int>(j));
-      kl::read_through(flush, flush_bytes, flush_sink, stream);
-      kl::stamp_kernel<<<1, 1, 0, stream>>>(clock + 2 * j);
-      check(cudaEventRecord(start, stream), "cudaEventRecord");
-      check(cudaGraphLaunch(exec, stream), "cudaGraphLaunch");
-      check(cudaEventRecord(stop, stream), "cudaEventRecord");
-      kl::stamp_kernel<<<1, 1, 0, stream>>>(clock + 2 * j + 1);
-      check(cudaEventSynchronize(stop), "a timed sample");
-      float ms = 0;
-      check(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
-      samples.push_back(ms);
-      for (std::size_t k = 0; k + 1 < snaps.size() && k < snap_at.size(); ++k)
-        if (snap_at[k] == j) {
-          check(cudaMemcpyAsync(snaps[k], output, out_bytes, cudaMemcpyDeviceToDevice, stream), "a snapshot");
-          held[k] = static_cast<long long>(j);
-        }
-      const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      const auto verdict = j + 1 >= max_samples ? kl::StopRule::Verdict::capped : rule.check(samples, wall);
-      if (verdict == kl::StopRule::Verdict::more) continue;
-      converged = verdict == kl::StopRule::Verdict::converged;
-      // The last sample's output, whatever it was.
-      check(cudaMemcpyAsync(snaps.back(), output, out_bytes, cudaMemcpyDeviceToDevice, stream), "a snapshot");
-      held.back() = static_cast<long long>(j);
-      break;
-    }
-    scale(ins, 1.0 / current);  // the inputs as compare loaded them
-    check(cudaStreamSynchronize(stream), "the timed samples");
-    return {{"ok", true}, {"samples", samples}, {"converged", converged}, {"held", held}};
+    h.op = [&](cudaStream_t st, long long) { check(cudaGraphLaunch(graphs[slot].exec, st), "cudaGraphLaunch"); };
+    h.after = [&](long long) { settled("a timed sample"); };
+    h.extra = 1;
+    const kl::Timing t = sampler(rq.flush).run(h, rq.rule, rq.warmup, clock, max_marks);
+    settled("its timed samples");
+    return proto::ok_reply(proto::TimeReply{t.samples_ms, t.converged});
+  }
+
+  // CUDA's own start-up, done before the module is loaded: the context, a stream, a captured graph
+  // replayed once, so the threads CUDA starts are counted before the submission can start any.
+  void start_cuda() {
+    check(cudaSetDevice(device), "cudaSetDevice");
+    check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
+    cudaGraph_t g = nullptr;
+    cudaGraphExec_t x = nullptr;
+    check(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal), "cudaStreamBeginCapture");
+    warm_kernel<<<1, 1, 0, stream>>>();
+    check(cudaStreamEndCapture(stream, &g), "cudaStreamEndCapture");
+    check(cudaGraphInstantiate(&x, g, 0), "cudaGraphInstantiate");
+    check(cudaGraphLaunch(x, stream), "cudaGraphLaunch");
+    check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+    cudaGraphExecDestroy(x);
+    cudaGraphDestroy(g);
+    deadline = std::make_unique<Deadline>(out_fd);
+    threads = thread_count();
   }
 
   void serve() {
-    check(cudaSetDevice(device), "cudaSetDevice");
-    check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
-    check(cudaEventCreate(&start), "cudaEventCreate");
-    check(cudaEventCreate(&stop), "cudaEventCreate");
-    reply({{"ok", true}, {"ready", true}});
+    start_cuda();
+    mod = load_module(module_path);
+    settled("loading its module (a static initializer)");
+    reply(proto::ok_reply(proto::Ready{}));
     char* line = nullptr;
     std::size_t cap = 0;
     while (getline(&line, &cap, in) > 0) {
@@ -394,13 +418,20 @@ struct Server {
         const json cmd = json::parse(line);
         const std::string op = cmd.at("op");
         if (op == "quit") break;
-        if (op == "bind") reply_json = bind(cmd);
-        else if (op == "run") reply_json = run(cmd);
-        else if (op == "time") reply_json = time(cmd);
-        else reply_json = {{"ok", false}, {"error", "unknown command " + op}};
+        settled("the last request (a kernel started while this process was stopped)");
+        if (op == "bind") reply_json = bind(cmd.get<proto::BindRequest>());
+        else if (op == "run") reply_json = run(cmd.get<proto::RunRequest>());
+        else if (op == "time") reply_json = time(cmd.get<proto::TimeRequest>());
+        else reply_json = proto::error_reply({"", "unknown command " + op});
+      } catch (const Refusal& ex) {
+        drop_graphs();
+        reply_json = proto::error_reply({ex.kind, ex.what()});
+      } catch (const kl::SampleStateError& ex) {
+        drop_graphs();
+        reply_json = proto::error_reply({"contract", ex.what()});
       } catch (const std::exception& ex) {
-        drop_graph();
-        reply_json = {{"ok", false}, {"error", ex.what()}};
+        drop_graphs();
+        reply_json = proto::error_reply({"", ex.what()});
         // A fault that killed this context ends the process: compare starts a new one.
         if (cudaDeviceSynchronize() != cudaSuccess) {
           reply(reply_json);
@@ -438,23 +469,28 @@ int main(int argc, char** argv) {
     std::fclose(listing_out);
     return rc;
   }
-  if (argc == 4 && std::string(argv[1]) == "--serve") {
+  if (argc >= 6 && std::string(argv[1]) == "--serve") {
     Server s;
+    s.module_path = argv[2];
     s.device = std::atoi(argv[3]);
-    s.in = fdopen(3, "r");
-    s.out = fdopen(4, "w");
+    // Under a tool that adds threads of its own to the process (compute-sanitizer), the thread
+    // count says nothing: compare says so (KL_SANDBOX_WRAPPER).
+    s.thread_check = !(argc == 7 && std::string(argv[6]) == "--no-thread-check");
+    s.in = std::fopen(argv[4], "r");
+    s.out = std::fopen(argv[5], "w");
     if (!s.in || !s.out) return 2;
+    s.out_fd = fileno(s.out);
     try {
-      s.mod = load_module(argv[2]);
       s.serve();
     } catch (const std::exception& e) {
-      const std::string msg = json{{"ok", false}, {"error", e.what()}}.dump() + "\n";
+      const auto* r = dynamic_cast<const Refusal*>(&e);
+      const std::string msg = proto::error_reply({r ? r->kind : std::string(), e.what()}).dump() + "\n";
       std::fwrite(msg.data(), 1, msg.size(), s.out);
       std::fflush(s.out);
       return 1;
     }
     return 0;
   }
-  std::fprintf(stderr, "usage: kl-sandbox --list MODULE | --serve MODULE DEVICE (started by compare)\n");
+  std::fprintf(stderr, "usage: kl-sandbox --list MODULE | --serve MODULE DEVICE IN OUT [--no-thread-check] (started by compare)\n");
   return 2;
 }
