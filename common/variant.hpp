@@ -60,6 +60,22 @@ inline constexpr std::string_view kFeatureCpAsync = "cp.async";
 inline constexpr std::string_view kFeatureClusters = "thread-block clusters and distributed shared memory";
 inline constexpr std::string_view kFeatureFp64Mma = "FP64 tensor-core mma";
 
+// What the runner lends a variant's tune hook to time the kernels it chooses among: each `op` (it
+// enqueues one run of a candidate on the stream it is given) is timed as the runner times a
+// variant, through the runner's one sampling loop (compare/core/tune_measure.hpp), and its median
+// in milliseconds comes back. A hook decides; it never times by itself. Called without one (a
+// caller that is not the runner), a hook measures nothing and keeps its model's first choice.
+struct Measure {
+  double (*fn)(const void* self, const char* label, void (*op)(const void* ctx, cudaStream_t), const void* ctx) = nullptr;
+  const void* self = nullptr;
+  explicit operator bool() const { return fn != nullptr; }
+  // `label` names the candidate in the runner's trace (KL_GEMM_AUTO_TRACE=1).
+  template <class Op>
+  double operator()(const char* label, const Op& op) const {
+    return fn(self, label, [](const void* ctx, cudaStream_t s) { (*static_cast<const Op*>(ctx))(s); }, &op);
+  }
+};
+
 // One descriptor type for every family. `Args` is the family's launch-argument struct
 // (common/args/<family>_args.hpp); `Args::Size` is what the optional hooks receive (the
 // problem's dimensions, nothing else).
@@ -84,14 +100,14 @@ struct Variant {
   // Called once before the first launch, outside any timed region (library handles, kernel
   // attributes such as the dynamic shared-memory opt-in); nullable.
   void (*prepare)() = nullptr;
-  // Called once per problem after prepare and before its first launch, outside any timed
-  // region, with the problem's own arguments (inputs loaded; output and workspace its to
-  // overwrite): the one hook that may synchronise and time. A variant that picks among kernels
-  // by measuring them (gemm_auto, as cuBLASLt's algorithm search or PyTorch's TunableOp) makes
-  // its choice for this size here and keeps it, so the kernel that is validated is the kernel
-  // that is timed; launch then only enqueues. Without a call (another caller, a shape never
-  // tuned) launch must still be correct; nullable.
-  void (*tune)(const Args&, cudaStream_t) = nullptr;
+  // Called once per problem after prepare and before its first launch, outside any timed region,
+  // with the problem's own arguments (inputs loaded; output and workspace its to overwrite) and
+  // the runner's Measure. A variant that picks among kernels by measuring them (gemm_auto, as
+  // cuBLASLt's algorithm search or PyTorch's TunableOp) asks `measure` to time each candidate,
+  // makes its choice for this size here and keeps it, so the kernel that is validated is the
+  // kernel that is timed; launch then only enqueues. Without a call, or with an empty Measure
+  // (another caller, a shape never tuned), launch must still be correct; nullable.
+  void (*tune)(const Args&, cudaStream_t, const Measure& measure) = nullptr;
   // The work this variant really does, in the family's unit, where it differs from the
   // family's count (cublas_syrk computes one triangle of A·Aᵀ); nullptr: the family's count.
   double (*work)(Size) = nullptr;

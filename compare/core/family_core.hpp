@@ -254,10 +254,10 @@ class TypedFamily final : public Family {
       else c.launch = [v, &p](void* ws, cudaStream_t s) { p.launch_variant(v, p.args(ws), s); };
     } else if (hook) {
       c.launch = [v, &p, hook](void* ws, cudaStream_t s) { v.launch(hook(p.args(ws), s), s); };
-      if (v.tune) c.tune = [v, &p, hook](void* ws, cudaStream_t s) { v.tune(hook(p.args(ws), s), s); };
+      if (v.tune) c.tune = [v, &p, hook](void* ws, cudaStream_t s, const Measure& m) { v.tune(hook(p.args(ws), s), s, m); };
     } else {
       c.launch = [v, &p](void* ws, cudaStream_t s) { v.launch(p.args(ws), s); };
-      if (v.tune) c.tune = [v, &p](void* ws, cudaStream_t s) { v.tune(p.args(ws), s); };
+      if (v.tune) c.tune = [v, &p](void* ws, cudaStream_t s, const Measure& m) { v.tune(p.args(ws), s, m); };
     }
     return c;
   }
@@ -295,21 +295,27 @@ class TypedFamily final : public Family {
       else if (has_requirements(sv.needs)) c.unsupported = check_on_this_device(sv.needs);
       if (c.unsupported.empty()) {
         const RemoteBind b = remote_bind(sv, &size, sizeof size);
-        if (!b.error.empty()) c.setup_error = "a hook failed in its sandbox: " + b.error;
+        if (!b.refused.empty()) c.refused = b.refused;
+        else if (!b.error.empty()) c.setup_error = "a hook failed in its sandbox: " + b.error;
         else if (!b.unsupported.empty()) c.unsupported = b.unsupported;
         c.workspace_bytes = b.workspace_bytes;
         c.rounding_depth = b.rounding_depth > 0 ? b.rounding_depth : p.default_depth();
         c.work = b.work;
       }
+    } catch (const StreamContractError& e) {
+      c.refused = e.what();
     } catch (const std::exception& e) {
       c.setup_error = e.what();
     }
-    c.remote = remote_launch(sv, [&p](void* ws) {
-      const Args<T> a = p.args(ws);
-      std::vector<unsigned char> bytes(sizeof a);
-      std::memcpy(bytes.data(), static_cast<const void*>(&a), sizeof a);
-      return bytes;
-    });
+    c.remote = remote_launch(
+        sv,
+        [&p](void* ws) {
+          const Args<T> a = p.args(ws);
+          std::vector<unsigned char> bytes(sizeof a);
+          std::memcpy(bytes.data(), static_cast<const void*>(&a), sizeof a);
+          return bytes;
+        },
+        ArgsKind<Args<T>>::pointers());
     c.launch = [](void*, cudaStream_t) { throw std::logic_error("a submission's variant runs in its sandbox"); };
     return c;
   }

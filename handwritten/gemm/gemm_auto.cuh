@@ -34,10 +34,10 @@
 //      shortlists those within gemm_plan::kShortlist of its best (gemm_shallow_k, the 32² tile,
 //      the stream-K forms and gemm14, which it has no constants for yet, always);
 //   3. tune (Variant::tune: once per shape and path, outside any timed region, on the caller's
-//      buffers) runs each shortlisted step, the GPU at rest before each, and keeps the fastest
-//      for this device, shape and path; launch only looks the choice up and enqueues it. Where
-//      nothing was measured (a caller that never tunes, a stream being captured,
-//      KL_GEMM_AUTO_TUNE=0) launch runs the model's first.
+//      buffers) has the runner's Measure time each shortlisted step, and keeps the fastest for
+//      this device, shape and path; launch only looks the choice up and enqueues it. Where
+//      nothing was measured (a caller that never tunes or lends no Measure, KL_GEMM_AUTO_TUNE=0
+//      in the runner) launch runs the model's first.
 //
 // Without cp.async (7.5) the one step is gemm8; double without FP64 tensor cores (8.6, 8.9, 12.0)
 // takes gemm9's FMA tile. Split partial tiles go to the workspace (sized for the largest split
@@ -45,7 +45,6 @@
 // class's step's, K for a tiled product (every candidate's depth is at most that).
 #pragma once
 
-#include "common/l2_flush.cuh"
 #include "handwritten/gemm/gemm8_warptiled.cuh"
 #include "handwritten/gemm/gemm10_swizzled.cuh"
 #include "handwritten/gemm/gemm9_pipelined.cuh"
@@ -63,15 +62,12 @@
 #endif
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <stdexcept>
+#include <string>
 #include <string_view>
-#include <thread>
 #include <tuple>
 #include <type_traits>
 #include <vector>
@@ -272,14 +268,6 @@ Choice choice_for(const GemmArgs<T>& g) {
   m.emplace(k, Chosen{first, false});
   return first;
 }
-// KL_GEMM_AUTO_TRACE=1: tune prints each step's median to stderr (why it chose what it chose).
-inline bool trace_on() {
-  static const bool on = [] {
-    const char* e = std::getenv("KL_GEMM_AUTO_TRACE");
-    return e && std::string_view(e) == "1";
-  }();
-  return on;
-}
 // A switch, not a table indexed by the enum: a step added to gemm_plan::Step without a name here
 // is a -Wswitch warning, not a wrong name in the trace.
 inline const char* step_name(Step s) {
@@ -304,47 +292,17 @@ inline const char* step_name(Step s) {
   }
   return "?";
 }
-// Whether tune measures (KL_GEMM_AUTO_TUNE=0: the model's first, as without tune).
-inline bool tuning_on() {
-  static const bool on = [] {
-    const char* e = std::getenv("KL_GEMM_AUTO_TUNE");
-    return !(e && std::string_view(e) == "0");
-  }();
-  return on;
-}
-
-// The steps of the shortlist timed on the caller's buffers as the runner times a variant
-// (compare/core/timing.cu): one step at a time, two untimed runs, then samples, each the runner's
-// read flush of the L2 (twice its size, common/l2_flush.cuh) and two events around one run, waited
-// for (cold inputs; the run's own kernels back to back behind the flush), until a tenth of a second
-// or 75 samples (at least 7); each step's median. The model's first is kept unless another step's
-// median is more than kTuneMargin below its own. Timed in rounds over the steps instead, each run
-// after another step's, the power-capped large DGEMMs ranked the 64² and 128² DMMA tiles the other
-// way from the runner's samples, so each step is timed as the runner times it, after itself. Before
-// each step the GPU rests as long as the step before it ran: without the rest a DGEMM step timed
-// after a few others read much slower than when timed first (the board's power limit holds its
-// clock down once the load is sustained), and tune ranked the steps by their place in the list; the
-// runner's samples of a step follow its validation, an idle GPU (docs/sgemm-ladder.md, "tune's
-// rest"). The choice is kept for this device, shape and path. Outside any timed region
-// (Variant::tune); a stream being captured cannot be timed, so nothing is chosen there. The flush
-// buffer is allocated per tuned shape and freed after it (one cudaMalloc per shape, outside any
-// timed region): kept for the process it would hold twice the L2 of the caller's memory for good.
-// Where it cannot be had (a full GPU), the runs go unflushed.
+// The steps of the shortlist, each timed by the runner's Measure (common/variant.hpp: its one
+// sampling loop, cold L2, the GPU at rest before each step as long as the step before it ran:
+// compare/core/tune_measure.hpp says why). The model's first is kept unless another step's median
+// is more than kTuneMargin below its own. The choice is kept for this device, shape and path.
+// Without a Measure nothing is chosen, and launch runs the model's first.
 constexpr double kTuneMargin = 0.015;
-// At most this many samples a step: a product of a few microseconds reaches the cap long before
-// the tenth of a second, and its median's spread shrinks as the square root of the samples; 75
-// cost it a few milliseconds of tuning. (The rows where gemm_auto still reads a few per cent
-// behind a listed step are the same size or a step whose samples fall in two modes:
-// docs/sgemm-ladder.md, "gemm_auto: measured, not ruled".)
-constexpr std::size_t kTuneSamples = 75;
 template <class T>
-void tune(const GemmArgs<T>& g, cudaStream_t s) {
-  if (shape_class({g.M, g.N, g.K}) != Shape::tiled || !here().cp_async || !tuning_on()) return;
+void tune(const GemmArgs<T>& g, cudaStream_t, const Measure& measure) {
+  if (!measure || shape_class({g.M, g.N, g.K}) != Shape::tiled || !here().cp_async) return;
   if constexpr (std::is_same_v<T, double>)
     if (!here().dmma) return;
-  cudaStreamCaptureStatus capturing = cudaStreamCaptureStatusNone;
-  KL_CUDA_CHECK(cudaStreamIsCapturing(s, &capturing));
-  if (capturing != cudaStreamCaptureStatusNone) return;
   const Key k = key_of(g);
   {
     std::lock_guard<std::mutex> lock(choices_mutex());
@@ -353,51 +311,13 @@ void tune(const GemmArgs<T>& g, cudaStream_t s) {
   const std::vector<Choice> list = shortlist<T>({g.M, g.N, g.K}, k.vec, k.tma);
   Choice best = list.front();
   if (list.size() > 1) {
-    cudaEvent_t e0, e1;
-    KL_CUDA_CHECK(cudaEventCreate(&e0));
-    KL_CUDA_CHECK(cudaEventCreate(&e1));
-    int dev = 0, l2 = 0;
-    KL_CUDA_CHECK(cudaGetDevice(&dev));
-    KL_CUDA_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
-    const std::size_t flush_bytes = (2 * static_cast<std::size_t>(l2) + 15) / 16 * 16;
-    void* flush = nullptr;
-    if (cudaMalloc(&flush, flush_bytes + 16) != cudaSuccess) {
-      cudaGetLastError();  // not sticky: time unflushed
-      flush = nullptr;
-    }
-    const auto timed = [&](const Choice& c) {
-      if (flush) read_through(flush, flush_bytes, reinterpret_cast<unsigned*>(static_cast<char*>(flush) + flush_bytes), s);
-      KL_CUDA_CHECK(cudaEventRecord(e0, s));
-      run<T>(c, g, s);
-      KL_CUDA_CHECK(cudaEventRecord(e1, s));
-      KL_CUDA_CHECK(cudaEventSynchronize(e1));
-      float ms = 0;
-      KL_CUDA_CHECK(cudaEventElapsedTime(&ms, e0, e1));
-      return static_cast<double>(ms);
-    };
     double best_ms = 0;
-    std::chrono::duration<double> busy{0};  // how long the step before ran
     for (std::size_t i = 0; i < list.size(); ++i) {
-      std::this_thread::sleep_for(busy);  // the rest (see above)
-      const auto t0 = std::chrono::steady_clock::now();
-      timed(list[i]);  // the runner's two warm-up runs (the first also loads the module)
-      timed(list[i]);
-      std::vector<double> ms;
-      double total = 0;
-      while (ms.size() < kTuneSamples && (ms.size() < 7 || total < 100.0)) total += ms.emplace_back(timed(list[i]));
-      busy = std::chrono::steady_clock::now() - t0;
-      const std::size_t mid = ms.size() / 2;
-      std::nth_element(ms.begin(), ms.begin() + static_cast<std::ptrdiff_t>(mid), ms.end());
-      const double median = ms[mid];
+      const std::string label = std::string(step_name(list[i].step)) + "/" + std::to_string(list[i].splits);
+      const double median = measure(label.c_str(), [&](cudaStream_t st) { run<T>(list[i], g, st); });
       if (i == 0) best_ms = median * (1 - kTuneMargin);  // the model's first, with its margin
       else if (median < best_ms) best = list[i], best_ms = median;
-      if (trace_on())
-        std::fprintf(stderr, "gemm_auto tune %dx%dx%d%s%s: %s/%d median %.4f ms of %zu\n", g.M, g.N, g.K, k.vec ? " vec" : "",
-                     k.tma ? " tma" : "", step_name(list[i].step), list[i].splits, median, ms.size());
     }
-    KL_CUDA_CHECK(cudaEventDestroy(e0));
-    KL_CUDA_CHECK(cudaEventDestroy(e1));
-    if (flush) KL_CUDA_CHECK(cudaFree(flush));
   }
   std::lock_guard<std::mutex> lock(choices_mutex());
   choices<T>()[k] = Chosen{best, true};

@@ -1,6 +1,7 @@
 // gemm and aat: the GPU fp64 reference against the host one; every variant × type at shapes
 // that no tile divides; mutants of every variant (k one short with A's leading dimension kept,
 // one element of A dropped, the last row never written) that must fail.
+#include "compare/core/tune_measure.hpp"
 #include "compare/families/family_product.hpp"
 #include "gpu_test_support.hpp"
 
@@ -344,7 +345,10 @@ TEST_CASE_TEMPLATE("gemm_auto: the model's step before tune and the measured one
       const double g = gamma_bound(s.K, unit_roundoff<T>());
       for (bool tuned : {false, true}) {
         CAPTURE(tuned);
-        if (tuned) v.tune(args, nullptr);
+        if (tuned) {
+          const TuneMeasure measure(Gpu::get().timer, "gemm_auto test");
+          v.tune(args, nullptr, measure.view());
+        }
         KL_CUDA_CHECK(cudaMemset(dC.get(), 0xff, (mn + 1) * sizeof(T)));
         if (ws_bytes) KL_CUDA_CHECK(cudaMemset(ws.get(), 0xff, ws_bytes));
         v.launch(args, nullptr);
