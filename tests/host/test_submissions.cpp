@@ -22,7 +22,7 @@ std::string left_out_line(const std::string& listing, const std::string& name) {
 }  // namespace
 
 TEST_CASE("the red team's builds and registrations: each refusal names its submission and file; the others are listed") {
-  const Run r = run_compare(std::string("--submissions ") + KL_REDTEAM_MANIFEST + " --list -f reduce,gemm");
+  const Run r = run_compare(std::string("--submissions ") + KL_REDTEAM_MANIFEST + " --list -f reduce,gemm,gemv");
   REQUIRE(r.code == 0);
   const std::string& out = r.output;
   CAPTURE(out);
@@ -45,7 +45,10 @@ TEST_CASE("the red team's builds and registrations: each refusal names its submi
   for (const char* v : {"clash_a/sum", "clash_b/sum", "noisy_init/sum", "honest_sum/sum", "honest_gemm/tiled16",
                         "capture_aware/sum", "guard_memo/sum", "content_cache/sum", "counter_cache/sum",
                         "write_before/sum", "host_graph/sum", "registry_tamper/sum", "input_mutation/sum", "spin/sum",
-                        "tf32_exact_detect/tf32"}) {
+                        "tf32_exact_detect/tf32", "transform_cache_sum/sum", "transform_cache_gemm/cached",
+                        "persist_window/sum", "stream_window/sum", "priority_node/sum", "cache_hints/sum",
+                        "left_running/sum", "inf_late/sum", "thread_start/sum", "limit_in_launch/sum",
+                        "honest_gemv/warp_per_row"}) {
     CAPTURE(v);
     CHECK(out.find(std::string(v) + " ") != std::string::npos);
   }
