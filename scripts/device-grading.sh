@@ -2,8 +2,9 @@
 # Grading outside submissions on a lent GPU, in one call (README "Method", docs/your-kernel.md):
 #   scripts/device-grading.sh OUTDIR [STAGES]
 # stages (default: all but multi):
-#   redteam  tests/redteam graded as an outside folder in one command each for reduce and gemm
-#   suite    the GPU suite's submission cases (the red team's verdicts, the examples)
+#   redteam  tests/redteam graded as an outside folder in one command each for reduce, gemm and gemv
+#   suite    the GPU suite's submission cases (the red team's verdicts, the examples, the timed
+#            samples' input sets, a kernel left running)
 #   default  the README's main job (compare, no arguments), its wall time, and its statuses
 #            against results/<gpu>/default.json (compare diff)
 #   scale    a 30-submission folder (scripts/make-class.sh): its first build and run, then one
@@ -24,21 +25,27 @@ if has redteam; then
   say "redteam: the folder graded as an outside folder"
   m="$build/submissions/redteam/manifest.json"
   t1=$SECONDS
-  "$build/compare" --submissions "$m" -f reduce -t float -s 1000,16777217 -v '*/*' --phase-timeout 5 --summary \
-    --out "$out" --name redteam-reduce -q > "$out/redteam-reduce.txt" 2>&1
+  # 16 and 32 MiB (4194304 and 8388608 floats): inputs that fit a persisting L2, where a window or
+  # cache hints would carry them across the flush.
+  "$build/compare" --submissions "$m" -f reduce -t float -s 1000,4194304,8388608,16777217 -v '*/*' --phase-timeout 5 \
+    --summary --out "$out" --name redteam-reduce -q > "$out/redteam-reduce.txt" 2>&1
   say "redteam reduce: exit $? in $((SECONDS - t1)) s"
   t1=$SECONDS
   "$build/compare" --submissions "$m" -f gemm -t float -s 255x257x4099 -v '*/*' --phase-timeout 5 --summary \
     --out "$out" --name redteam-gemm -q > "$out/redteam-gemm.txt" 2>&1
   say "redteam gemm: exit $? in $((SECONDS - t1)) s"
-  # results/<gpu>/grading/redteam-{reduce,gemm}.{md,summary.md,json[.gz]}: the large report gzipped
-  rm -f "$out"/redteam-*.csv
+  t1=$SECONDS
+  "$build/compare" --submissions "$m" -f gemv -t float -s 4097x1023 -v '*/*' --phase-timeout 5 --summary \
+    --out "$out" --name redteam-gemv -q > "$out/redteam-gemv.txt" 2>&1
+  say "redteam gemv: exit $? in $((SECONDS - t1)) s"
+  # results/<gpu>/grading/redteam-{reduce,gemm,gemv}.{md,summary.md,json[.gz]}: the large report gzipped
+  rm -f "$out"/redteam-*.csv "$out"/redteam-*.txt
   gzip -9 -n -f "$out/redteam-reduce.json"
-  grep -E "^\| [a-z_0-9]+ \| " "$out/redteam-reduce.summary.md" "$out/redteam-gemm.summary.md" | cut -c1-260 | tee -a "$log"
+  grep -E "^\| [a-z_0-9]+ \| " "$out"/redteam-{reduce,gemm,gemv}.summary.md | cut -c1-260 | tee -a "$log"
 fi
 
 if has suite; then
-  SUITE_TC='*red team*,*outside the tree*,*isolate*' device_suite
+  SUITE_TC='*red team*,*outside the tree*,*isolate*,*sample*,*left running*' device_suite
 fi
 
 if has default; then
@@ -106,9 +113,10 @@ fi
 
 if has sanitize; then
   m="$build/submissions/redteam/manifest.json"
-  # One log per process (compare and each sandbox); memcheck also over the timed phase (the
-  # sandbox's scaling, clock marks and flush), where its own slowdown fails the clock check (a FAIL
-  # row, exit 1, not a sanitizer error: those exit 9).
+  # One log per process: compare under the sanitizer here, each sandbox under its own through
+  # KL_SANDBOX_WRAPPER (the protocol's named pipes reach it there); memcheck also over the timed
+  # phase (the sampling loop, the input sets, the clock marks, the flush), where its own slowdown
+  # fails the clock check (a FAIL row, exit 1, not a sanitizer error: those exit 9).
   mkdir -p "$out/sanitize"
   for tool in memcheck racecheck synccheck; do
     t1=$SECONDS
@@ -116,7 +124,7 @@ if has sanitize; then
     [ "$tool" = memcheck ] && extra="--max-time 0.05 --min-samples 3"
     mkdir -p "$out/sanitize/$tool-sandboxes"
     KL_SANDBOX_LOG_DIR="$out/sanitize/$tool-sandboxes" KL_SANDBOX_WRAPPER="compute-sanitizer --tool $tool" \
-    compute-sanitizer --tool "$tool" --target-processes all --error-exitcode 9 --log-file "$out/sanitize/$tool-%p.log" \
+    compute-sanitizer --tool "$tool" --target-processes application-only --error-exitcode 9 --log-file "$out/sanitize/$tool-%p.log" \
       "$build/compare" --submissions "$m" -f reduce -t float -s 1000,100003 \
       -v 'honest_sum/*,clash_a/*,reduce3*' $extra --no-files -q > "$out/sanitize-$tool.txt" 2>&1
     rc=$?

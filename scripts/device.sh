@@ -38,7 +38,8 @@
 #             (not in the default list: the pictures are drawn from the reports, anywhere)
 #   walkthrough  docs/your-kernel.md's graded example (the examples' reduce kernels at n = 1000,
 #             1000003)                                              -> walkthrough.{md,summary.md,log}
-#   grading   scripts/device-grading.sh (outside submissions: docs/your-kernel.md)
+#   grading   scripts/device-grading.sh (outside submissions: docs/your-kernel.md; GRADING_STAGES:
+#             its stages, default all but multi)
 #   judging   scripts/device-judging.sh (compare diff's false alarms: docs/judging-progress.md)
 # OUT: where the files go (default results/<gpu>, <gpu> the first GPU's name in lower case without
 # the vendor and memory, e.g. h100, h200). STAGE_TIMEOUT: seconds one step may take (default
@@ -243,8 +244,8 @@ fi
 # leaves there is recorded, with the stage's command line.
 if has grading; then
   begin grading
-  BIN_DIR="${BIN_DIR:-}" bash scripts/device-grading.sh "$out/grading" || status=1
-  record "scripts/device-grading.sh $out/grading" $(find "$out/grading" -type f)
+  BIN_DIR="${BIN_DIR:-}" bash scripts/device-grading.sh "$out/grading" ${GRADING_STAGES:+"$GRADING_STAGES"} || status=1
+  record "scripts/device-grading.sh $out/grading ${GRADING_STAGES:-}" $(find "$out/grading" -type f)
 fi
 if has judging; then
   begin judging
