@@ -10,6 +10,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -190,6 +191,25 @@ std::vector<std::pair<ReduceVariant<float>, const char*>> reduce_plants() {
          KL_CHECK_LAUNCH();
        }),
        ""},
+      // An access-policy window keeping its input persisting in L2 (across the flush between samples).
+      {planted<float>("access_policy_window", [](const R& a, cudaStream_t s) {
+         KL_CUDA_CHECK(cudaMemsetAsync(a.out, 0, sizeof(float), s));
+         cudaLaunchAttribute attr{};
+         attr.id = cudaLaunchAttributeAccessPolicyWindow;
+         attr.val.accessPolicyWindow.base_ptr = const_cast<float*>(a.in);
+         attr.val.accessPolicyWindow.num_bytes = std::min<std::size_t>(a.n * sizeof(float), 1 << 20);
+         attr.val.accessPolicyWindow.hitRatio = 1.0f;
+         attr.val.accessPolicyWindow.hitProp = cudaAccessPropertyPersisting;
+         attr.val.accessPolicyWindow.missProp = cudaAccessPropertyStreaming;
+         cudaLaunchConfig_t cfg{};
+         cfg.gridDim = kBlocks;
+         cfg.blockDim = kThreads;
+         cfg.stream = s;
+         cfg.attrs = &attr;
+         cfg.numAttrs = 1;
+         KL_CUDA_CHECK(cudaLaunchKernelEx(&cfg, sum_atomic<float>, a.in, a.n, a.out));
+       }),
+       "access-policy window"},
       // Accumulates into a workspace it never clears.
       {planted<float>("uninitialised_workspace", [](const R& a, cudaStream_t s) {
          float* acc = static_cast<float*>(a.workspace);
