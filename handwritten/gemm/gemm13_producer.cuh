@@ -6,7 +6,7 @@
 
 #include "common/hopper.cuh"
 #include "handwritten/gemm/gemm13_config.hpp"
-#include "handwritten/gemm/gemm_plan.hpp"
+#include "handwritten/gemm/gemm_split_plan.hpp"
 
 #include <cstdint>
 

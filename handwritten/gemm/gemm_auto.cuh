@@ -46,6 +46,7 @@
 #pragma once
 
 #include "common/l2_flush.cuh"
+#include "handwritten/gemm/gemm_auto_plan.hpp"
 #include "handwritten/gemm/gemm8_warptiled.cuh"
 #include "handwritten/gemm/gemm10_swizzled.cuh"
 #include "handwritten/gemm/gemm9_pipelined.cuh"

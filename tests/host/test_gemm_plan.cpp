@@ -3,7 +3,7 @@
 // a layout that overwrites itself, a bank conflict the headers say is not there, a fragment
 // that misses an element or a split slice left empty fails here, before any GPU run.
 // (Figures in this file's comments are unmeasured: model constants, thresholds, wave fills.)
-#include "handwritten/gemm/gemm_plan.hpp"
+#include "handwritten/gemm/gemm_auto_plan.hpp"
 
 #include <doctest/doctest.h>
 
@@ -30,6 +30,10 @@ TEST_CASE("raster order: every tile of the grid exactly once") {
         raster_tile_at<unsigned>(by * gx + bx, gx, gy, tm32, tn32);
         REQUIRE(tm32 == tm);
         REQUIRE(tn32 == tn);
+        int tmg = -1, tng = -1;  // gemm13's unsplit grid (gemm_walk::slice_walk): the same order
+        raster_tile_grouped<kRasterRows>(int(by * gx + bx), int(gx), int(gy), tmg, tng);
+        REQUIRE(tmg == tm);
+        REQUIRE(tng == tn);
         REQUIRE(tm >= 0);
         REQUIRE(tm < int(gy));
         REQUIRE(tn >= 0);
@@ -37,6 +41,27 @@ TEST_CASE("raster order: every tile of the grid exactly once") {
         REQUIRE(seen.insert({tm, tn}).second);
       }
     CHECK(seen.size() == std::size_t(gx) * gy);
+  }
+}
+
+// gemm13's cluster form walks pairs of tile rows in bands of kRasterRows / 2 pairs, and rank r of
+// a pair takes its r-th tile row: every tile (pairs padded to whole, as its grid is) exactly once.
+TEST_CASE("raster order of pairs of tile rows (gemm13's cluster form): every tile exactly once") {
+  for (auto [gx, pairs] : std::vector<std::pair<int, int>>{{1, 1}, {7, 3}, {16, 4}, {33, 5}, {5, 9}}) {
+    CAPTURE(gx);
+    CAPTURE(pairs);
+    std::set<std::pair<int, int>> seen;
+    for (int id = 0; id < gx * pairs; ++id)
+      for (int rank = 0; rank < 2; ++rank) {
+        int pm = -1, tn = -1;
+        raster_tile_grouped<kRasterRows / 2>(id, gx, pairs, pm, tn);
+        REQUIRE(pm >= 0);
+        REQUIRE(pm < pairs);
+        REQUIRE(tn >= 0);
+        REQUIRE(tn < gx);
+        REQUIRE(seen.insert({2 * pm + rank, tn}).second);
+      }
+    CHECK(seen.size() == std::size_t(2 * gx * pairs));
   }
 }
 
