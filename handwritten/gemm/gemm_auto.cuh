@@ -59,7 +59,7 @@
 #include "handwritten/gemv/gevm5_fitted_tiles.cuh"
 #include "handwritten/gemv/gevm6_cluster_slabs.cuh"
 #if defined(KL_BUILD_SM90A)
-#include "handwritten/gemm/gemm13_tma_warpspecialized.cuh"
+#include "handwritten/gemm/gemm13_variants.cuh"
 #include "handwritten/gemm/gemm14_dmma_tma.cuh"
 #endif
 
@@ -115,7 +115,7 @@ inline const Here& here() {
     r.dmma = r.cp_async && (cc == 80 || cc == 90 || cc == 100);  // the FP64 tensor cores
     r.dmma_large = r.dmma && DmmaLarge::kSmemBytes <= device_smem_optin();
 #if defined(KL_BUILD_SM90A)
-    r.tma = r.huge && kernel_runs_here(reinterpret_cast<const void*>(gemm13::kernel_for<Gemm13>), 90) &&
+    r.tma = r.huge && kernel_runs_here(reinterpret_cast<const void*>(gemm13::kernel_transpose_a<Gemm13>), 90) &&
             Gemm13::kSmemBytes <= device_smem_optin();
     r.tma_dmma = r.dmma_large && kernel_runs_here(reinterpret_cast<const void*>(gemm14::kernel_for<kGemm14Stages, kGemm14Depth>), 90) &&
                  Gemm14::kSmemBytes <= device_smem_optin();

@@ -1,14 +1,13 @@
 // The index arithmetic of the last gemm steps (gemm10 to gemm14, the A·Aᵀ steps, gemm_shallow_k),
-// as pure functions of their inputs: where a block works, where a tile element lives in shared
-// memory, which element of an mma fragment a lane holds. The kernels call these (with blockIdx,
-// gridDim, laneid) and the host suite checks them exhaustively without a GPU
-// (tests/host/test_gemm_plan.cpp): every tile visited once, layouts bijective and conflict-free as
-// their comments claim, fragments covering their tiles once. How k is split across blocks
-// (split-K, stream-K) is gemm_split_plan.hpp's; which step gemm_auto runs, gemm_auto_plan.hpp's.
-// Host-compilable: no CUDA headers beyond the contract's.
+// as pure functions of their inputs: where a block works (the raster, the folded triangle, a
+// stream-K block's iterations), where a tile element lives in shared memory, which element of an
+// mma fragment a lane holds. The kernels call these (with blockIdx, gridDim, laneid) and the host
+// suite checks them exhaustively without a GPU (tests/host/test_gemm_plan.cpp): every tile visited
+// once, layouts bijective and conflict-free as their comments claim, fragments covering their
+// tiles once. How a launcher cuts k across blocks (the split-K and stream-K plans) is
+// gemm_split_plan.hpp's; which step gemm_auto runs, gemm_auto_plan.hpp's.
+// Host-compilable, and it needs nothing else: no CUDA header, not even the contract's.
 #pragma once
-
-#include "common/args/gemm_args.hpp"
 
 #include <cstddef>
 
@@ -79,24 +78,60 @@ KL_HD bool triangle_tile_of(int x, int y, int T, int& tm, int& tn) {
 constexpr int triangle_grid_x(int T) { return T + 1; }
 constexpr int triangle_grid_y(int T) { return (T + 1) / 2; }
 
-// Multiply-adds × 2 of the triangle's tiles (i <= j; TILE × TILE, the last ones cut at M), the
-// diagonal tiles whole: sum over i <= j of rows(i)·rows(j)·K = K·((sum rows)² + sum rows²) / 2.
-inline double triangle_flops(AatShape s, int tile) {
-  const long long T = div_up<long long>(s.M, tile), last = s.M - (T - 1) * tile;
-  const double sq = static_cast<double>(T - 1) * tile * tile + static_cast<double>(last) * last;
-  return static_cast<double>(s.K) * (static_cast<double>(s.M) * s.M + sq);
-}
 
-// Output tiles of bm × bn.
-inline long long tiles_of(GemmShape s, int bm, int bn) {
-  return static_cast<long long>(div_up(s.M, bm)) * div_up(s.N, bn);
-}
 
-// The tiles (i, j), i <= j, of a T × T tile grid (A·Aᵀ's triangle): T(T + 1)/2.
-inline long long triangle_tiles(int M, int tile) {
-  const long long T = div_up(M, tile);
-  return T * (T + 1) / 2;
+
+// ---- stream-K: where a block's iterations lie ------------------------------------------------
+// The plan (gemm_split_plan.hpp, StreamK) numbers a product's tiles in raster_tile_of's order and
+// gives block b its dp_waves data-parallel tiles, then q = per_block stream iterations from b·q;
+// these are what the kernels compute from it.
+
+// Where iteration t of block b's run lies: its tile and its k tile. The first dp_waves · kt
+// are the block's data-parallel tiles, the rest its stream iterations from b·q. I: a signed type
+// that holds the plan's tiles and b·q + q (the kernel takes int, which its launcher checks).
+template <class I>
+KL_HD void stream_iteration(I b, I t, I kt, I dp_waves, I blocks, I q, I& tile, I& k) {
+  const I dp_iters = dp_waves * kt;
+  if (t < dp_iters) {
+    tile = (t / kt) * blocks + b;
+    k = t % kt;
+  } else {
+    const I u = b * q + (t - dp_iters);
+    tile = dp_waves * blocks + u / kt;
+    k = u % kt;
+  }
 }
+// The iterations of block b's run: its data-parallel tiles' and its share of the stream part.
+template <class I>
+KL_HD I stream_run_length(I b, I kt, I dp_waves, I q, I tail_iters) {
+  const I u0 = b * q;
+  return dp_waves * kt + (u0 < tail_iters ? (tail_iters - u0 < q ? tail_iters - u0 : q) : 0);
+}
+// Where a block's segment that starts at run iteration t0 ends (exclusive), in a run of `run`
+// iterations: at its tile's last k tile or at the run's end. A segment starts at k tile 0 but the
+// block's first stream segment (t0 = dp_iters = dp_waves · kt), which starts at k tile
+// k0 = (b·q) % kt. gemm13's and gemm14's stream-K kernels cut their runs with it; kt iterations
+// are the whole tile.
+template <class I>
+KL_HD I stream_segment_end(I t0, I run, I kt, I dp_iters, I k0) {
+  const I end = t0 + kt - (t0 == dp_iters ? k0 : 0);
+  return end < run ? end : run;
+}
+// The blocks whose stream runs hold stream tile j (the j-th tile of the stream part): b0..b1.
+KL_HD void stream_tile_blocks(long long j, int kt, long long q, long long& b0, long long& b1) {
+  b0 = j * kt / q;
+  b1 = (j * kt + kt - 1) / q;
+}
+// The workspace slot (BM × BN elements each) of block b's partial segment of stream tile j: 2b
+// for its first stream segment, 2b + 1 for its last.
+KL_HD long long stream_slot(long long b, long long j, int kt, long long q) {
+  return 2 * b + (j == b * q / kt ? 0 : 1);
+}
+// The plan in int, as the stream-K kernels and their fixup take it (by value; made by
+// gemm_split_plan.hpp's stream_k_int where every count fits).
+struct StreamKInt {
+  int tiles_m, tiles_n, kt, blocks, dp_waves, per_block, tail_iters;
+};
 
 // ---- shared-memory layouts of K-contiguous tiles -------------------------------------------
 // Where element (r, c) of a tile (r: a row of the matrix, c: its k) lives: at(r, c). Row
