@@ -15,7 +15,6 @@
 #include "common/pdl.cuh"
 #include "handwritten/gemm/gemm13_transpose_a.cuh"
 
-
 namespace kl::gemm13 {
 
 // ---- stream-K: the kernel ---------------------------------------------------------------------

@@ -140,7 +140,7 @@ std::size_t stream_workspace(GemmShape sh) {
 template <class C>
 void prepare_stream() {
   prepare<C, kernel_transpose_a<C>>();
-  allow_smem(C::kSmemBytes, {kernel_stream<C>});
+  allow_smem(C::kSmemBytes, {static_cast<Kernel>(kernel_stream<C>)});
   fixup_programmatic_here<float, C::BM, C::BN, kVec<float>>();
 }
 // Where TMA cannot describe the product, the plan has no stream part, or a count the kernel takes
