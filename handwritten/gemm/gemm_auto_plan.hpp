@@ -4,16 +4,19 @@
 // No ladder kernel includes it.
 #pragma once
 
+#include "handwritten/gemm/gemm_auto_model.hpp"
+#include "handwritten/gemm/gemm_auto_steps.hpp"
 #include "handwritten/gemm/gemm_split_plan.hpp"
 
 #include <algorithm>
 #include <cstddef>
 #include <optional>
+#include <string_view>
 #include <vector>
 
 namespace kl::gemm_plan {
 
-// ---- gemm_auto's rule (gemm_auto.cuh applies it; the host suite checks its examples) ---------
+// ---- the shape's class (gemm_auto.cuh applies it; the host suite checks its examples) ---------
 // The shape's class, before any tile: one output column (N = 1) is a matrix-vector product, one
 // output row (M = 1) a vector-matrix product, K <= kThinK a store stream; the rest is tiled.
 enum class ShapeClass { gemv, gevm, thin_k, tiled };
@@ -24,24 +27,21 @@ inline ShapeClass shape_class(GemmShape s) {
   if (s.K <= kThinK) return ShapeClass::thin_k;
   return ShapeClass::tiled;
 }
-// Output tiles of bm × bn.
-// gemm_auto's small float step (gemm10 64×64×16, four blocks per SM) picks its split by a time
-// model instead: splitk_splits_for, which fills the resident blocks, split 513×257×129 three
-// ways where unsplit ran faster, 700×600×200 four ways (slower than unsplit) and 129×129×4097
-// sixteen ways (slower than 14: 144 blocks put two on twelve SMs), docs/sgemm-ladder.md, "Every
-// shape class". The model, in microseconds:
+
+// ---- the split model: how many slices a small step takes ------------------------------------
+// The small steps (gemm10's 64² float tile at four blocks per SM, gemm11's 32² DMMA tile at two)
+// pick their split by a time model rather than splitk_splits_for's fill of the resident blocks,
+// which split some products where unsplit ran faster (docs/sgemm-ladder.md, "Every shape class").
+// The model, in microseconds:
 //   k tiles of the deepest slice × kSplitTileUs × the busiest SM's load
 //   + where there is a split: kSplitReduceUs (the reduction's launch and ramp) and the
 //     reduction's bytes, (slices + 1) × M × N elements, at kSplitReduceBytesPerUs.
 // The load of j blocks on one SM, at most `blocks_per_sm` resident: one block 1, each further
 // resident block kSplitCoResident more (they share the SM's issue slots; 1 would be no overlap),
-// whole residency waves one after another. The constants were fitted on the H100 (12 shapes,
-// a trial log that journal/README.md indexes; the model's pick was close to the best split on each,
-// as this comment quantified at commit dc72026) and checked on 14 others (docs/sgemm-ladder.md,
-// "Every shape class": closer to the best split than the fill rule on average and at worst; its
-// worst, 3000×200×300, one slice where two were best); the SM count is the device's. The model
-// only ranks the splits of one shape, so its constants matter as ratios: the k tile's time
-// against the reduction's.
+// whole residency waves one after another. The constants were fitted on the H100 and are used on
+// every GPU (the SM count is the device's): the model only ranks the splits of one shape, so they
+// matter as ratios, the k tile's time against the reduction's (docs/sgemm-ladder.md, "Every shape
+// class", has the fit and its checks).
 // kSplitTileUs is a 64 × 64 × 16 k tile's; another tile of the same depth takes it in proportion
 // to its area (gemm11's 32² DMMA tile a quarter: the FP64 tensor cores of 8.0 and 9.0 do as many
 // multiply-adds per cycle as the FP32 lanes), so the reduction's fixed cost weighs four times as
@@ -66,8 +66,9 @@ inline int splitk_splits_modeled(GemmShape s, int bm, int bn, int bk, int blocks
 }
 
 // ---- gemm_auto's time model: which tiled steps are worth measuring for one shape ------------
-// One formula for every tiled step, its constants fitted per step on the H100's measured times
-// (docs/sgemm-ladder.md, "gemm_auto's rules"): the blocks of a wave overlap, so the busiest
+// One formula for every tiled step, its constants fitted per step and per GPU on measured times
+// (gemm_auto_model.hpp, scripts/fit_gemm_model.py; docs/sgemm-ladder.md, "gemm_auto's rules"):
+// the blocks of a wave overlap, so the busiest
 // multiprocessor's load is counted as in splitk_model_us (whole groups of `overlap` blocks, each
 // further block of a group `co` of a block's time), and
 //   t = launch_us + load × (block_us + k tiles of a slice × ktile_us) + us_per_mb × MB moved
@@ -112,170 +113,185 @@ inline std::vector<int> shortlist(const std::vector<double>& us) {
   return out;
 }
 
-// gemm_auto's steps for a tiled product (gemm_auto.cuh runs them), each one of the list's
-// configurations, the split ones with a count of slices.
-enum class Step { g9_64, g10_64, g9_128x8, g9_128x16, g10_128, g12, g13, g11_32, g11_64, g11_64pf, g11_128pf, shallow, g10_32, g13_stream, g11_stream, g14, g14_stream };
-struct StepChoice {
-  Step step;
-  int splits = 1;
-};
-// The model's constants per step (StepModel: tile, fitted overlap, launch µs, block µs, k tile µs,
-// co-resident share, µs per MB moved), fitted on the H100's times of these configurations over the
-// shapes docs/sgemm-ladder.md ("gemm_auto's rules") names. They only shortlist; tune chooses.
-// None for the steps it has no constants for yet: those are always measured where they apply
-// (auto_shortlist).
-inline std::optional<StepModel> model_of(Step s, bool vec = true) {
-  switch (s) {
-    case Step::g9_64:
-      if (!vec) return StepModel{64, 64, 16, 8, 0.07, 5.428, 0.536, 0.44, 0.166};  // its element path
-      return StepModel{64, 64, 16, 6, 4.08, 0.358, 0.529, 0.66, 0.048};
-    case Step::g10_64: return StepModel{64, 64, 16, 4, 4.00, 0.841, 0.622, 0.64, 0.0};
-    case Step::g9_128x8: return StepModel{128, 128, 8, 8, 4.50, 0.417, 0.802, 0.76, 0.136};
-    case Step::g9_128x16: return StepModel{128, 128, 16, 8, 4.54, 0.579, 1.487, 0.78, 0.124};
-    case Step::g10_128: return StepModel{128, 128, 16, 2, 3.60, 2.261, 1.674, 0.77, 0.093};
-    case Step::g12: return StepModel{256, 128, 16, 8, 4.25, 1.561, 2.719, 0.87, 0.143};
-    case Step::g13: return StepModel{128, 256, 32, 2, 1.26, 4.767, 5.268, 0.72, 0.130};
-    case Step::g11_32: return StepModel{32, 32, 16, 3, 4.20, 0.387, 0.213, 0.42, 0.010};
-    case Step::g11_64: return StepModel{64, 64, 16, 8, 3.85, 1.398, 0.528, 0.63, 0.003};
-    case Step::g11_64pf: return StepModel{64, 64, 16, 3, 4.24, 1.451, 0.385, 0.79, 0.001};
-    case Step::g11_128pf: return StepModel{128, 128, 16, 4, 2.23, 5.576, 1.126, 0.83, 0.064};
-    case Step::shallow:
-    case Step::g10_32:
-    case Step::g13_stream:
-    case Step::g11_stream:
-    case Step::g14:
-    case Step::g14_stream: break;
-  }
-  return std::nullopt;
-}
-// gemm_shallow_k's one-chunk depth (its kMaxK, checked where it is launched): the step is a
-// candidate only there (deeper, its chunked form is correct but not built for speed).
-constexpr int kShallowMaxK(bool dbl) { return dbl ? 48 : 64; }
+// ---- the steps (gemm_auto_steps.hpp's table) --------------------------------------------------
 // What the device, the build and the buffers allow: `vec`, 16-byte accesses to B and C (gemm9's
 // and gemm12's fast paths); `tma`, the TMA step of the type on an sm_90a build and a 9.0 device,
 // with descriptors for its buffers (float: gemm13, A, B and C; double: gemm14, A and B); `huge`,
-// gemm12's 97 KB of shared memory; `dmma_large`, gemm11's 128² tile's.
+// gemm12's 97 KB of shared memory; `dmma_large`, gemm11's 128² tile's. `model`: this GPU's time
+// model (gemm_auto_models.hpp), none where the GPU has no data file.
 struct AutoFeatures {
   bool vec = false, tma = false, huge = false, dmma_large = false;
   long long sms = 132;
+  const GpuModel* model = nullptr;
 };
-// Blocks per SM the split steps' counts assume (their Configs' kMinBlocks, checked where they are
-// launched): gemm10's 64² tile 4, gemm11's 32² tile 2.
-constexpr int kSplit64Blocks = 4, kSplitDmma32Blocks = 2;
-// The slices a split step may take: its time model's count (splitk_splits_modeled) and, for
-// gemm10's 64² tile, the list's fill rule too (gemm10_splitk), 1 always.
-inline std::vector<int> auto_split_counts(GemmShape sh, bool dbl, long long sms) {
-  std::vector<int> n{1};
-  const auto add = [&](int k) {
-    if (k > 1 && std::find(n.begin(), n.end(), k) == n.end()) n.push_back(k);
-  };
-  if (!dbl) {
-    add(splitk_splits_modeled(sh, 64, 64, 16, kSplit64Blocks, sms, 4));
-    add(splitk_splits(sh, 64, 64, 16, kSplit64Blocks));
-  } else {
-    add(splitk_splits_modeled(sh, 32, 32, 16, kSplitDmma32Blocks, sms, 8));
-  }
-  return n;
+enum : unsigned { kNeedsNothing = 0, kNeedsVec = 1, kNeedsHuge = 2, kNeedsTma = 4, kNeedsDmmaLarge = 8 };
+inline unsigned features_of(const AutoFeatures& f) {
+  return (f.vec ? kNeedsVec : 0u) | (f.huge ? kNeedsHuge : 0u) | (f.tma ? kNeedsTma : 0u) | (f.dmma_large ? kNeedsDmmaLarge : 0u);
 }
-// gemm13's tile in gemm_auto (gemm13::R232At, checked where it is launched) and its split count:
-// splitk_splits at one block per SM.
-constexpr int kG13Bm = 128, kG13Bn = 256, kG13Bk = 32;
-inline int g13_splits(GemmShape sh, long long sms) { return splitk_splits(sh, kG13Bm, kG13Bn, kG13Bk, 1, sms); }
-// gemm13's stream-K form where whole tiles leave the last wave (one block per SM) less than
+
+// The slice counts a step may take: 1 only; 1 and the split the time model picks
+// (splitk_splits_modeled at `blocks` blocks per SM); those and the list's fill rule (splitk_splits
+// at kFillSMs, gemm10_splitk's); 1 and the fill rule at the device's SMs where it splits.
+struct Splits {
+  enum Kind { one, modeled, modeled_and_fill, fill } kind;
+  int blocks = 1;
+};
+// Where tune measures a step: by its own modelled time (after the modelled ones where this GPU has
+// no constants for it), or just before the step `of` wherever the model shortlists that step
+// (`before`; `before_if_stream_first`: only where stream_first, else after the modelled ones).
+struct Rank {
+  enum Kind { own, before, before_if_stream_first } kind;
+  std::string_view of = {};
+};
+
+#define KL_AUTO_STEP_ID(step, ...) step,
+enum class Step { KL_GEMM_AUTO_STEPS(KL_AUTO_STEP_ID) };
+#undef KL_AUTO_STEP_ID
+struct StepRow;
+using Applies = bool (*)(const StepRow&, GemmShape, const AutoFeatures&);
+struct StepRow {
+  Step step;
+  bool dbl;
+  std::string_view name;
+  int bm, bn, bk;
+  unsigned needs;
+  Applies applies;
+  Splits splits;
+  Rank rank;
+  // A stream-K form (measured first or last among the forms that take one step's rank).
+  bool stream() const { return name.size() > 8 && name.substr(name.size() - 8) == "_streamk"; }
+};
+
+// The predicates of the table's `applies` column.
+inline bool always(const StepRow&, GemmShape, const AutoFeatures&) { return true; }
+// gemm_shallow_k's one-chunk depth (its kMaxK, checked where it is launched): the step is a
+// candidate only there (deeper, its chunked form is correct but not built for speed).
+constexpr int kShallowMaxK(bool dbl) { return dbl ? 48 : 64; }
+inline bool shallow_fits(const StepRow& r, GemmShape sh, const AutoFeatures&) { return sh.K <= kShallowMaxK(r.dbl); }
+// Four times the blocks of the 64² tile, a quarter of the k loop each: small products are
+// latency, not issue, bound.
+inline bool few_64_tiles(const StepRow&, GemmShape sh, const AutoFeatures& f) {
+  return tiles_of(sh, 64, 64) < 2 * f.sms || std::min(sh.M, sh.N) <= 32;
+}
+// A stream-K form where whole tiles leave the last wave (one block per SM) less than
 // kStreamFullWave full: there it can give every SM the same k tiles. Its data-parallel waves run
 // the unsplit kernel's k loop, so any number of waves before the last costs it nothing; where the
 // last wave is (almost) full the fixup is all it adds (docs/sgemm-ladder.md, "gemm13 stream-K").
 constexpr double kStreamFullWave = 0.9;
-inline bool stream_pays(GemmShape sh, int bm, int bn, long long sms) {
-  const long long last = tiles_of(sh, bm, bn) % sms;
-  return last != 0 && double(last) < kStreamFullWave * double(sms);
+inline bool stream_pays(const StepRow& r, GemmShape sh, const AutoFeatures& f) {
+  const long long last = tiles_of(sh, r.bm, r.bn) % f.sms;
+  return last != 0 && double(last) < kStreamFullWave * double(f.sms);
 }
-inline bool g13_stream_pays(GemmShape sh, long long sms) { return stream_pays(sh, kG13Bm, kG13Bn, sms); }
-// Its workspace (gemm13::stream_workspace for gemm13's tile).
-inline std::size_t g13_stream_workspace(GemmShape sh, long long sms, std::size_t elem_bytes) {
-  return stream_k_workspace(stream_k_plan(sh, kG13Bm, kG13Bn, kG13Bk, sms), kG13Bm, kG13Bn, elem_bytes);
-}
-// gemm11_pf's 128² DMMA tile (one block per SM, as gemm13's) as stream-K, by the same rule.
-constexpr int kG11Bm = 128, kG11Bn = 128;
-inline bool g11_stream_pays(GemmShape sh, long long sms) { return stream_pays(sh, kG11Bm, kG11Bn, sms); }
-// gemm13's and gemm14's stream-K forms are measured before their unsplit forms, so that tune's
-// margin is on their side, where K is at least kStreamFirstK: there the fixup, one partial tile
-// per cut tile whatever K is, is small beside the k loops the part-empty last wave leaves idle.
-// Shallower, the fixup can cost more than the wave saves (docs/sgemm-ladder.md, "tune's order").
+
+#define KL_AUTO_STEP_ROW(step, T, name, bm, bn, bk, needs, applies, splits, rank, ...) \
+  StepRow{Step::step, sizeof(T) == 8, name, bm, bn, bk, needs, applies, splits, rank},
+inline constexpr StepRow kSteps[] = {KL_GEMM_AUTO_STEPS(KL_AUTO_STEP_ROW)};
+#undef KL_AUTO_STEP_ROW
+inline constexpr const StepRow& row_of(Step s) { return kSteps[static_cast<int>(s)]; }
+
+// A step and the slices it runs with.
+struct StepChoice {
+  Step step;
+  int splits = 1;
+};
+
+// The stream-K forms are measured before the step whose rank they take (so that tune's margin is
+// on their side) where K is at least kStreamFirstK: there the fixup, one partial tile per cut tile
+// whatever K is, is small beside the k loops the part-empty last wave leaves idle. Shallower, the
+// fixup can cost more than the wave saves (docs/sgemm-ladder.md, "tune's order").
 constexpr int kStreamFirstK = 1024;
 inline bool stream_first(GemmShape sh) { return sh.K >= kStreamFirstK; }
-// Every step gemm_auto may run for a tiled product (float: `dbl` false; double on the FP64
-// tensor cores: true).
-inline std::vector<StepChoice> auto_candidates(GemmShape sh, bool dbl, AutoFeatures f) {
-  std::vector<StepChoice> c;
-  if (!dbl) {
-    for (int n : auto_split_counts(sh, false, f.sms)) c.push_back({Step::g10_64, n});
-    c.push_back({Step::g10_128});
-    c.push_back({Step::g9_64});  // on its element path too: at small shapes it beats gemm10's 64²
-    if (f.vec) {                 // the larger gemm9 tiles and gemm12 only on their 16-byte paths
-      c.push_back({Step::g9_128x8});
-      c.push_back({Step::g9_128x16});
-      if (f.huge) c.push_back({Step::g12});
+
+// The slice counts row r may take for shape sh (Splits), 1 first.
+inline std::vector<int> split_counts(const StepRow& r, GemmShape sh, long long sms) {
+  std::vector<int> n{1};
+  const auto add = [&](int k) {
+    if (k > 1 && std::find(n.begin(), n.end(), k) == n.end()) n.push_back(k);
+  };
+  const std::size_t elem = r.dbl ? 8 : 4;
+  switch (r.splits.kind) {
+    case Splits::one: break;
+    case Splits::modeled: add(splitk_splits_modeled(sh, r.bm, r.bn, r.bk, r.splits.blocks, sms, elem)); break;
+    case Splits::modeled_and_fill:
+      add(splitk_splits_modeled(sh, r.bm, r.bn, r.bk, r.splits.blocks, sms, elem));
+      add(splitk_splits(sh, r.bm, r.bn, r.bk, r.splits.blocks));
+      break;
+    case Splits::fill: {
+      const int k = splitk_splits(sh, r.bm, r.bn, r.bk, r.splits.blocks, sms);
+      if (used_splits(sh.K, k, r.bk) > 1) n.push_back(k);
+      break;
     }
-    if (f.tma) {
-      c.push_back({Step::g13});
-      // and split, where its tiles leave SMs idle: the fill rule at one block per SM (gemm13's
-      // split form, gemm13::splits, with the device's SMs)
-      const int n = g13_splits(sh, f.sms);
-      if (used_splits(sh.K, n, kG13Bk) > 1) c.push_back({Step::g13, n});
-      if (g13_stream_pays(sh, f.sms)) c.push_back({Step::g13_stream});
-    }
-    if (sh.K <= kShallowMaxK(false)) c.push_back({Step::shallow});
-    // gemm10's 32² tile where 64² tiles make less than two waves (four times the blocks, a
-    // quarter of the k loop each: small products are latency, not issue, bound) or where M or N
-    // fills less than half a 64-wide tile
-    if (tiles_of(sh, 64, 64) < 2 * f.sms || std::min(sh.M, sh.N) <= 32) c.push_back({Step::g10_32});
-  } else {
-    for (int n : auto_split_counts(sh, true, f.sms)) c.push_back({Step::g11_32, n});
-    c.push_back({Step::g11_64});
-    c.push_back({Step::g11_64pf});
-    if (f.dmma_large) {
-      c.push_back({Step::g11_128pf});
-      if (g11_stream_pays(sh, f.sms)) c.push_back({Step::g11_stream});
-      if (f.tma) {  // the same tile fed by TMA, and its stream-K form by the same rule
-        c.push_back({Step::g14});
-        if (g11_stream_pays(sh, f.sms)) c.push_back({Step::g14_stream});
-      }
-    }
-    if (sh.K <= kShallowMaxK(true)) c.push_back({Step::shallow});
   }
+  return n;
+}
+
+// Every step gemm_auto may run for a tiled product of this shape (float: `dbl` false; double on the
+// FP64 tensor cores: true), in the table's order: the rows of the type that this device, build and
+// these buffers allow and the shape calls for, each with every slice count it may take.
+inline std::vector<StepChoice> auto_candidates(GemmShape sh, bool dbl, const AutoFeatures& f) {
+  std::vector<StepChoice> c;
+  const unsigned have = features_of(f);
+  for (const StepRow& r : kSteps)
+    if (r.dbl == dbl && (r.needs & ~have) == 0 && r.applies(r, sh, f))
+      for (int n : split_counts(r, sh, f.sms)) c.push_back({r.step, n});
   return c;
 }
-// The candidates the model puts within kShortlist of its best, its best first, and the steps it
-// has no constants for (gemm_shallow_k, gemm10's 32² tile, the stream-K forms, gemm14)
-// wherever they are candidates: those are always measured, after the modelled ones, except
-// gemm14 and, where stream_first, gemm13's stream-K form. gemm14 is gemm11_pf's 128² tile with
-// its copies out of the k loop (the same tile and work, fewer instructions), so where the model
-// shortlists that tile gemm14 takes its rank, just before it, with its stream-K form between (or
-// first: stream_first): where the 128² tile is the model's first, gemm14 is, and tune's margin
-// keeps it unless another step measures clearly faster. gemm13's stream-K form, where
-// stream_first, takes the rank of gemm13 unsplit, just before it (docs/sgemm-ladder.md, "tune's
+
+// The (step, slices) pairs whose workspace gemm_auto asks for before tune has chosen: every row of
+// the type that the shape calls for, with every slice count it may take, whatever the buffers
+// allow (the workspace is sized before the buffers are known).
+inline std::vector<StepChoice> auto_workspace_choices(GemmShape sh, bool dbl, long long sms) {
+  std::vector<StepChoice> c;
+  AutoFeatures f;
+  f.sms = sms;
+  for (const StepRow& r : kSteps)
+    if (r.dbl == dbl && r.applies(r, sh, f))
+      for (int n : split_counts(r, sh, sms)) c.push_back({r.step, n});
+  return c;
+}
+// The steps to prepare on a device that allows `have` (kNeeds* bits; 16-byte buffers assumed).
+inline std::vector<Step> auto_prepared(bool dbl, unsigned have) {
+  std::vector<Step> out;
+  for (const StepRow& r : kSteps)
+    if (r.dbl == dbl && (r.needs & ~(have | kNeedsVec)) == 0) out.push_back(r.step);
+  return out;
+}
+
+// Step s's time model on this GPU: its row of the GPU's data (the element path's where the step
+// has one and B or C take no 16-byte accesses), none where the GPU has no constants for it.
+inline std::optional<StepModel> model_of(Step s, const AutoFeatures& f) {
+  if (!f.model) return std::nullopt;
+  const StepRow& r = row_of(s);
+  const ModelRow* m = f.vec ? nullptr : f.model->find(r.name, Path::element);
+  if (!m) m = f.model->find(r.name, Path::vec);
+  if (!m) return std::nullopt;
+  return StepModel{r.bm, r.bn, r.bk, m->overlap, m->launch_us, m->block_us, m->ktile_us, m->co, m->us_per_mb};
+}
+
+// The candidates the model puts within kShortlist of its best, its best first, and those it has no
+// constants for, wherever they are candidates: always measured, after the modelled ones, or, where
+// their rank says so, just before the step whose rank they take (gemm14 before gemm11_pf's 128²
+// tile, the same tile with its copies out of the k loop: where that tile is the model's first,
+// gemm14 is, and tune's margin keeps it unless another step measures clearly faster; gemm13's
+// stream-K form before gemm13 unsplit where stream_first). Of the forms that take one step's rank
+// the stream-K ones come first where stream_first, last elsewhere (docs/sgemm-ladder.md, "tune's
 // rest", "tune's order").
-inline bool modelled_step(Step s) { return model_of(s).has_value(); }
-inline std::vector<StepChoice> auto_shortlist(GemmShape sh, bool dbl, AutoFeatures f) {
+inline std::vector<StepChoice> auto_shortlist(GemmShape sh, bool dbl, const AutoFeatures& f) {
   std::vector<StepChoice> modelled, unmodelled, out;
-  for (const StepChoice& c : auto_candidates(sh, dbl, f)) (modelled_step(c.step) ? modelled : unmodelled).push_back(c);
+  for (const StepChoice& c : auto_candidates(sh, dbl, f)) (model_of(c.step, f) ? modelled : unmodelled).push_back(c);
   std::vector<double> us;
-  for (const StepChoice& c : modelled) us.push_back(step_model_us(*model_of(c.step, f.vec), sh, c.splits, f.sms, dbl ? 8 : 4));
-  // The unmodelled forms that take modelled step c's rank, measured just before it (each once):
-  // gemm14's two forms before the 128² tile they run, gemm13's stream-K form before gemm13
-  // unsplit where stream_first; a stream-K form ahead of an unsplit one where stream_first.
+  for (const StepChoice& c : modelled) us.push_back(step_model_us(*model_of(c.step, f), sh, c.splits, f.sms, dbl ? 8 : 4));
   const auto takes_rank_of = [&](StepChoice u, StepChoice c) {
-    if (c.step == Step::g11_128pf) return u.step == Step::g14 || u.step == Step::g14_stream;
-    return c.step == Step::g13 && c.splits == 1 && u.step == Step::g13_stream && stream_first(sh);
+    const Rank& k = row_of(u.step).rank;
+    return k.kind != Rank::own && c.splits == 1 && k.of == row_of(c.step).name &&
+           (k.kind == Rank::before || stream_first(sh));
   };
-  const auto is_stream = [](StepChoice u) { return u.step == Step::g14_stream || u.step == Step::g13_stream; };
   std::vector<bool> placed(unmodelled.size(), false);
   for (int i : shortlist(us)) {
     const StepChoice& c = modelled[static_cast<std::size_t>(i)];
     for (const bool stream : {stream_first(sh), !stream_first(sh)})
       for (std::size_t k = 0; k < unmodelled.size(); ++k)
-        if (!placed[k] && is_stream(unmodelled[k]) == stream && takes_rank_of(unmodelled[k], c))
+        if (!placed[k] && row_of(unmodelled[k].step).stream() == stream && takes_rank_of(unmodelled[k], c))
           out.push_back(unmodelled[k]), placed[k] = true;
     out.push_back(c);
   }
