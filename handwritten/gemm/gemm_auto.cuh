@@ -420,6 +420,7 @@ void launch(const GemmArgs<T>& g, cudaStream_t s) {
 template <class T>
 void prepare() {
   const Here& h = here();
+  (void)here_model();       // the device's name, asked here, outside any launch
   if (!h.cp_async) return;  // gemm8: static shared memory only
   if constexpr (std::is_same_v<T, double>) {
     if (!h.dmma) return gemm9::prepare<double, 128, 128, 8, 64, 32, 8, 8, 3>();
