@@ -68,6 +68,69 @@ __device__ __forceinline__ void release_read_slot(unsigned empty_bar) {
   if (threadIdx.x % 32 == 0) mbar_arrive(empty_bar);
 }
 
+// ---- a ring of TMA-filled slots -----------------------------------------------------------------
+// STAGES slots that a producer fills and consumer warps read, each guarded by two mbarriers:
+// full[s] completes when the slot's bytes have landed (and the producer's arrivals come), empty[s]
+// when every consumer has given the slot back. The barriers lie at `bar0` (full[0..STAGES), then
+// empty[0..STAGES), 8 bytes each); a step that needs more barriers lays them after (extra(b)).
+//
+// The consumers walk the slots in order: (stage, phase) is the next slot to read and the parity of
+// its full barrier's phase; advance() steps to the next, flipping the parity each time round. The
+// producer addresses its t-th fill of a run directly: slot t % STAGES, whose empty barrier has
+// completed its (t / STAGES)-th phase once the consumers left the fill before it there.
+template <int STAGES>
+struct Ring {
+  unsigned bar0;
+  int stage = 0, phase = 0;
+
+  __device__ __forceinline__ unsigned full(int s) const { return bar0 + 8 * s; }
+  __device__ __forceinline__ unsigned empty(int s) const { return bar0 + 8 * (STAGES + s); }
+  __device__ __forceinline__ unsigned extra(int b) const { return bar0 + 8 * (2 * STAGES + b); }
+
+  // One thread, before any other touches the barriers: full[s] completes on `full_arrivals`
+  // arrivals (and the bytes announced), empty[s] on `empty_arrivals`.
+  __device__ __forceinline__ void init(unsigned full_arrivals, unsigned empty_arrivals) const {
+#pragma unroll
+    for (int s = 0; s < STAGES; ++s) {
+      mbar_init(full(s), full_arrivals);
+      mbar_init(empty(s), empty_arrivals);
+    }
+  }
+
+  // ---- the producer's side: fill t of its run ----
+  __device__ __forceinline__ static int slot_of(int t) { return t % STAGES; }
+  // The parity of the empty phase that frees slot s for fill t (t >= STAGES).
+  __device__ __forceinline__ static unsigned released_parity(int t) { return ((t / STAGES) & 1) ^ 1; }
+  // Waits until the consumers have left the fill before t in slot s (none before the first round).
+  __device__ __forceinline__ void wait_released(int s, int t) const {
+    if (t >= STAGES) mbar_wait(empty(s), released_parity(t));
+  }
+  // The slot of fill t, once free.
+  __device__ __forceinline__ int acquire(int t) const {
+    const int s = slot_of(t);
+    wait_released(s, t);
+    return s;
+  }
+
+  // ---- the consumers' side: the slot at (stage, phase) ----
+  __device__ __forceinline__ void wait() const { mbar_wait(full(stage), phase); }
+  // This warp has read the slot with ordinary loads (release_read_slot: a proxy fence per lane,
+  // one arrival per warp).
+  __device__ __forceinline__ void release() const { release_read_slot(empty(stage)); }
+  // This thread is done with the slot (an empty barrier that counts threads).
+  __device__ __forceinline__ void arrive() const { mbar_arrive(empty(stage)); }
+  __device__ __forceinline__ void advance() { advance(stage, phase); }
+  // The position after this one (the slot a consumer that reads ahead waits for next).
+  __device__ __forceinline__ Ring next() const {
+    const int n = stage + 1 == STAGES ? 0 : stage + 1;
+    return {bar0, n, n == 0 ? phase ^ 1 : phase};
+  }
+  // The same step on a position kept outside the ring (stage s, parity phase).
+  __device__ __forceinline__ static void advance(int& s, int& phase) {
+    if (++s == STAGES) s = 0, phase ^= 1;
+  }
+};
+
 // ---- named barriers ---------------------------------------------------------------------------
 // A barrier among the `threads` threads (whole warps) that name barrier `id` (0 is __syncthreads').
 __device__ __forceinline__ void named_barrier(unsigned id, unsigned threads) {

@@ -1,4 +1,4 @@
-// gemm13's geometry (handwritten/gemm/gemm13_tma_warpspecialized.cuh): the tile, the lane grid,
+// gemm13's geometry (handwritten/gemm/gemm13_tma_warpspecialized.cuh and the steps after it): the tile, the lane grid,
 // the TMA boxes and swizzle, the shared-memory layout of the stages, the staging buffers and the
 // barriers, the setmaxnreg split and the barrier arrival counts, as compile-time functions of the
 // template arguments; the variant's name built from them; the forms the gemm list registers.
@@ -23,19 +23,19 @@ namespace kl::gemm13 {
 
 // The parameters (what the kernel's template arguments are): block tile BM × BN × BK, warp tile
 // WM × WN, thread tile TM × TN, STAGES ring slots; REGS: the FMA warps' registers under
-// setmaxnreg (0: no producer warpgroup); B_OUTER: the FFMA order; CLUSTER_M: 2 for the cluster
-// form; TRANSPOSE_A: the producer warpgroup transposes A.
-template <int BM_, int BN_, int BK_, int WM_, int WN_, int TM_, int TN_, int STAGES_, int REGS_, bool B_OUTER_,
-          int CLUSTER_M_ = 1, bool TRANSPOSE_A_ = false>
+// setmaxnreg (0: no producer warpgroup); CLUSTER_M: 2 for the cluster form; TRANSPOSE_A: the
+// producer warpgroup transposes A.
+template <int BM_, int BN_, int BK_, int WM_, int WN_, int TM_, int TN_, int STAGES_, int REGS_, int CLUSTER_M_ = 1,
+          bool TRANSPOSE_A_ = false>
 struct Config {
   static constexpr int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_, TM = TM_, TN = TN_, STAGES = STAGES_;
   static constexpr int REGS = REGS_, CLUSTER_M = CLUSTER_M_;
-  static constexpr bool B_OUTER = B_OUTER_, TRANSPOSE_A = TRANSPOSE_A_;
+  static constexpr bool TRANSPOSE_A = TRANSPOSE_A_;
   // The variant's name: the tile's (common/config_name.hpp), then the form: "_r<REGS>", "_at"
-  // (TRANSPOSE_A), "_c<CLUSTER_M>" (clusters), "_bouter" (B_OUTER).
+  // (TRANSPOSE_A), "_c<CLUSTER_M>" (clusters).
   static std::string name() {
     return tile_name("gemm13_tma_warpspecialized", BM, BN, BK, WM, WN, TM, TN, STAGES) + "_r" + std::to_string(REGS) +
-           (TRANSPOSE_A ? "_at" : "") + (CLUSTER_M > 1 ? "_c" + std::to_string(CLUSTER_M) : "") + (B_OUTER ? "_bouter" : "");
+           (TRANSPOSE_A ? "_at" : "") + (CLUSTER_M > 1 ? "_c" + std::to_string(CLUSTER_M) : "");
   }
 
   static constexpr bool SETMAXNREG = REGS != 0;
@@ -68,7 +68,7 @@ struct Config {
   // Transposing form (TRANSPOSE_A): TMA lands A's tile in a staging buffer after the stages
   // (the swizzled [m][k] boxes above); the producer warpgroup rewrites it into the stage as
   // [k][m] (BK rows of BM floats), which the FMA warps read like B.
-  static_assert(!TRANSPOSE_A || (SETMAXNREG && CLUSTER_M == 1 && !B_OUTER && TM % 4 == 0),
+  static_assert(!TRANSPOSE_A || (SETMAXNREG && CLUSTER_M == 1 && TM % 4 == 0),
                 "the producer warpgroup transposes; 4 consecutive rows per A load");
   // Two staging buffers where they fit in 227 KiB (the copy of tile t + 2 then flies while tile
   // t + 1 is transposed), else one.
@@ -107,14 +107,17 @@ struct Config {
 
 // The forms the gemm list registers (sm_90a builds), each said once: the list, gemm_auto and the
 // host suite name them (docs/sgemm-ladder.md, "gemm13: what Hopper adds to a CUDA-core GEMM").
-// _r232: TMA ring, a producer warpgroup, FMA warpgroups grown to 232 registers by setmaxnreg.
-using R232 = Config<256, 128, 32, 64, 64, 8, 16, 4, 232, false>;
-// _r232_at: the producer warpgroup also transposes A to [k][m]; 128 × 256 tiles (half the A).
-using R232At = Config<128, 256, 32, 64, 64, 8, 16, 4, 232, false, 1, true>;
-// _r0, the ablation: the same ring without the producer warpgroup (thread 0 of the FMA warps
-// issues the copies; no setmaxnreg).
-using R0 = Config<256, 128, 32, 64, 64, 8, 16, 4, 0, false>;
-// _r232_c2: _r232 in clusters of two vertically adjacent tiles, each B tile multicast to both.
-using R232C2 = Config<256, 128, 32, 64, 64, 8, 16, 4, 232, false, 2>;
+// _r232 (gemm13_tma_warpspecialized.cuh): TMA ring, a producer warpgroup, FMA warpgroups grown to
+// 232 registers by setmaxnreg.
+using R232 = Config<256, 128, 32, 64, 64, 8, 16, 4, 232>;
+// _r232_at (gemm13_transpose_a.cuh, and as split-K and stream-K, gemm13_stream_k.cuh): the
+// producer warpgroup also transposes A to [k][m]; 128 × 256 tiles (half the A).
+using R232At = Config<128, 256, 32, 64, 64, 8, 16, 4, 232, 1, true>;
+// _r0, an ablation (gemm13_ablations.cuh): the same ring without the producer warpgroup (thread 0
+// of the FMA warps issues the copies; no setmaxnreg).
+using R0 = Config<256, 128, 32, 64, 64, 8, 16, 4, 0>;
+// _r232_c2, an ablation (gemm13_ablations.cuh): _r232 in clusters of two vertically adjacent
+// tiles, each B tile multicast to both.
+using R232C2 = Config<256, 128, 32, 64, 64, 8, 16, 4, 232, 2>;
 
 }  // namespace kl::gemm13

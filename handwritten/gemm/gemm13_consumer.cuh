@@ -1,7 +1,7 @@
-// gemm13's FMA warps (handwritten/gemm/gemm13_tma_warpspecialized.cuh): the fragment loads of
-// one k step from a stage, its FFMAs, and the epilogue. The kernel keeps the loops over a tile's
-// k steps and over the ring, with its waits and arrivals: moved into a function of their own they
-// come out of ptxas scheduled differently.
+// gemm13's FMA warps (every form's kernel, gemm13_tma_warpspecialized.cuh on): the fragment loads
+// of one k step from a stage, its FFMAs, and the epilogue. Each kernel keeps the loops over a
+// tile's k steps and over the ring, with its waits and arrivals: moved into a function of their
+// own they come out of ptxas scheduled differently.
 //
 // A lands as [m][k] in boxes of 32 k (128-byte rows): a thread reads 4 consecutive k of one of
 // its rows with one LDS.128 and keeps TM rows × 4 k in registers for four k steps (hence a thread
@@ -34,6 +34,17 @@ struct FmaWarp {
   static constexpr int kGroups = BK / 4, kChunks = C::kABoxK / 4;  // k groups per tile, 16-byte chunks per A box row
   int lm, ln, wm0, wn0, x, a_off, b_off;
 
+  // Slot s of the ring, in the block's shared memory.
+  __device__ __forceinline__ static const unsigned char* stage(const unsigned char* smem_raw, int s) {
+    return smem_raw + s * C::kStageBytes;
+  }
+  __device__ __forceinline__ static void zero(float (&acc)[TM][TN]) {
+#pragma unroll
+    for (int i = 0; i < TM; ++i)
+#pragma unroll
+      for (int j = 0; j < TN; ++j) acc[i][j] = 0.f;
+  }
+
   // Group g (k = 4g .. 4g + 3) of the A tile in stage `st`: TM rows × 4 k, one LDS.128 per row.
   __device__ __forceinline__ void load_a(float4 (&a)[TM], const unsigned char* st, int g) const {
 #pragma unroll
@@ -55,7 +66,7 @@ struct FmaWarp {
   // acc += a4 ⊗ b (element e of a4[q] is this thread's row 4q + e), in 2 × 2 blocks: column pairs
   // outer; down each pair, row pairs in serpentine order (the turn reuses the last two rows);
   // within a block, column by column. The FFMAs are independent, so their order only steers
-  // ptxas's schedule and register assignment; this one ran fastest of the sixteen measured, ahead
+  // ptxas's schedule and register assignment; this one ran fastest of the orders measured, ahead
   // of the plain A-outer order, a row of TN FFMAs per A value (docs/sgemm-ladder.md, "The FFMA
   // order of the [k][m] form").
   __device__ __forceinline__ static void fma_step_km(float (&acc)[TM][TN], const float4 (&a4)[TM / 4], const float4 (&b)[TN / 4]) {
@@ -68,29 +79,17 @@ struct FmaWarp {
         ffma(2 * ip, 2 * jp), ffma(2 * ip + 1, 2 * jp), ffma(2 * ip, 2 * jp + 1), ffma(2 * ip + 1, 2 * jp + 1);
       }
   }
-  // acc += a[:, kk] ⊗ b: one FFMA per output, each output its own chain in k order. The order of
-  // the TM × TN FFMAs within a step is free: A-outer (each A value feeds TN FFMAs in a row) or
-  // B-outer (each B value feeds a column of TM FFMAs, rows walked in serpentine order so that the
-  // A value at the turn is reused: CUTLASS's SIMT order); it only changes the register operands
-  // that consecutive FFMAs share (reuse cache, register banks).
+  // acc += a[:, kk] ⊗ b: one FFMA per output, each output its own chain in k order, A-outer (each A
+  // value feeds TN FFMAs in a row). The order of the TM × TN FFMAs within a step is free: it only
+  // changes the register operands that consecutive FFMAs share (reuse cache, register banks);
+  // CUTLASS's B-outer serpentine order ran slower here (docs/sgemm-ladder.md, "gemm13: what
+  // Hopper adds to a CUDA-core GEMM").
   __device__ __forceinline__ static void fma_step(float (&acc)[TM][TN], const float4 (&a)[TM], const float4 (&b)[TN / 4], int kk) {
-    if constexpr (C::B_OUTER) {
 #pragma unroll
-      for (int col = 0; col < TN; ++col) {
-        const float bv = part(b[col / 4], col % 4);
+    for (int i = 0; i < TM; ++i) {
+      const float av = part(a[i], kk);
 #pragma unroll
-        for (int ii = 0; ii < TM; ++ii) {
-          const int i = col % 2 ? TM - 1 - ii : ii;
-          acc[i][col] = fmaf(part(a[i], kk), bv, acc[i][col]);
-        }
-      }
-    } else {
-#pragma unroll
-      for (int i = 0; i < TM; ++i) {
-        const float av = part(a[i], kk);
-#pragma unroll
-        for (int col = 0; col < TN; ++col) acc[i][col] = fmaf(av, part(b[col / 4], col % 4), acc[i][col]);
-      }
+      for (int col = 0; col < TN; ++col) acc[i][col] = fmaf(av, part(b[col / 4], col % 4), acc[i][col]);
     }
   }
 

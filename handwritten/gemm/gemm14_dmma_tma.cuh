@@ -38,8 +38,8 @@
 
 #include "common/hopper.cuh"
 #include "handwritten/gemm/gemm11_dmma_prefetch.cuh"
-#include "handwritten/gemm/gemm13_producer.cuh"
 #include "handwritten/gemm/gemm_schedule.cuh"
+#include "handwritten/gemm/gemm_walk.cuh"
 
 #include <algorithm>
 #include <string_view>
@@ -81,30 +81,31 @@ struct Config {
 using namespace hopper;
 
 // ---- the pieces both kernels share ------------------------------------------------------------
-// The ring's barriers (thread 0), before any thread touches them: full[s] completes on the
-// producer's arrive and the stage's bytes, empty[s] on one arrive per DMMA warp.
+// The ring (hopper::Ring) and its barriers (thread 0), before any thread touches them: full[s]
+// completes on the producer's arrive and the stage's bytes, empty[s] on one arrive per DMMA warp.
 template <class C>
-__device__ __forceinline__ void init_ring(unsigned smem, unsigned full0, unsigned empty0) {
+__device__ __forceinline__ Ring<C::STAGES> init_ring(unsigned smem) {
+  const Ring<C::STAGES> ring{smem + static_cast<unsigned>(C::kBarrierOffset)};
   if (threadIdx.x == 0) {
     if (smem % 1024 != 0) __trap();  // the swizzled boxes need 1024-byte aligned slots
-    for (int s = 0; s < C::STAGES; ++s) {
-      mbar_init(full0 + 8 * s, 1);
-      mbar_init(empty0 + 8 * s, C::kConsumerWarps);
+    for (int s = 0; s < C::STAGES; ++s) {  // (not Ring::init: its unrolled loop renumbers the PTX, which ptxas schedules differently)
+      mbar_init(ring.full(s), 1);
+      mbar_init(ring.empty(s), C::kConsumerWarps);
     }
     fence_mbarrier_init();
     fence_proxy_async_shared();
   }
   __syncthreads();
+  return ring;
 }
 
 // The producer's t-th k tile of its run, at k0 (elements) of the C tile at (row0, col0), into
 // slot t % STAGES once the DMMA warps have given that slot back (t >= STAGES).
 template <class C>
-__device__ __forceinline__ void fill(const CUtensorMap* map_a, const CUtensorMap* map_b, unsigned smem, unsigned full0,
-                                     unsigned empty0, int t, int k0, int row0, int col0) {
-  const int s = t % C::STAGES;
-  if (t >= C::STAGES) mbar_wait(empty0 + 8 * s, ((t / C::STAGES) & 1) ^ 1);  // the tile before it there is read
-  const unsigned full = full0 + 8 * s, stage = smem + s * C::kStageBytes;
+__device__ __forceinline__ void fill(const CUtensorMap* map_a, const CUtensorMap* map_b, unsigned smem,
+                                     const Ring<C::STAGES>& ring, int t, int k0, int row0, int col0) {
+  const int s = ring.acquire(t);  // the tile before it there is read
+  const unsigned full = ring.full(s), stage = smem + s * C::kStageBytes;
   mbar_arrive_expect_tx(full, C::kStageBytes);  // whole boxes: the zero fill counts too
 #pragma unroll
   for (int h = 0; h < C::kKParts; ++h) tma_load_2d(stage + h * C::kABoxBytes, map_a, full, k0 + 16 * h, row0);
@@ -112,25 +113,23 @@ __device__ __forceinline__ void fill(const CUtensorMap* map_a, const CUtensorMap
   for (int i = 0; i < C::kBBoxes; ++i) tma_load_2d(stage + C::kABytes + i * C::kBBoxBytes, map_b, full, col0 + 16 * i, k0);
 }
 
-// A DMMA warp's side of the ring: its fragment offsets in a stage, the slot it reads, and two
-// fragment sets (step s multiplies set s % 2 while the loads of step s + 1, or of the next k
-// tile's step 0, fill the other; a k tile has an even number of steps, so the sets need no tile
-// parity).
+// A DMMA warp's side of the ring: its fragment offsets in a stage, the slot it reads (the ring's
+// stage, whose phase is its full barrier's parity), and two fragment sets (step s multiplies set
+// s % 2 while the loads of step s + 1, or of the next k tile's step 0, fill the other; a k tile
+// has an even number of steps, so the sets need no tile parity).
 template <class C>
 struct DmmaWarp {
   static constexpr int kSteps = C::kSteps;
-  const double* ring;
-  unsigned full0, empty0;
+  const double* stages;
+  Ring<C::STAGES> ring;
   int a_off[C::kPartSteps], b_off[C::kPartSteps];  // within a 16-k part; part h adds h·kABoxBytes (A), h·16 rows (B)
-  int slot = 0, phase = 0;  // slot holds the next k tile to multiply; phase: its full[] parity
   double fa[2][C::kFragM][2], fb[2][C::kFragN][1];
 
   // Step s's fragment offsets in a stage (doubles). A: rows wm + g + 16·mi + 8·h, all ≡ g (mod 8),
   // so one swizzled offset per step and constants. B: fragment ni's column wn + 8·ni + g lies in
   // box wn/16 + ni/2 at column 8·(ni mod 2) + g: one offset per step for even ni, one for odd.
-  __device__ __forceinline__ DmmaWarp(const unsigned char* smem_raw, unsigned full0_, unsigned empty0_, int wm, int wn,
-                                      int g, int q)
-      : ring(reinterpret_cast<const double*>(smem_raw)), full0(full0_), empty0(empty0_) {
+  __device__ __forceinline__ DmmaWarp(const unsigned char* smem_raw, const Ring<C::STAGES>& ring_, int wm, int wn, int g, int q)
+      : stages(reinterpret_cast<const double*>(smem_raw)), ring(ring_) {
 #pragma unroll
     for (int s = 0; s < C::kPartSteps; ++s) {
       const int k = dmma_tma_k(s, q);
@@ -154,27 +153,26 @@ struct DmmaWarp {
   }
   // The first k tile's step 0, once it has landed.
   __device__ __forceinline__ void start() {
-    mbar_wait(full0, 0);
-    load(0, ring, 0);
+    ring.wait();
+    load(0, stages, 0);
   }
   // Multiplies the k tile in `slot` into acc. At its last step every load from the slot is issued
   // (the last step's in the one before): the slot goes back (release_read_slot: the proxy fence
   // makes those reads land before the refill can), and where `more` k tiles follow, the next
   // one's step 0 is loaded once it has landed.
   __device__ __forceinline__ void multiply_k_tile(double (&acc)[C::kFragM][C::kFragN][4], bool more) {
-    const double* cur = ring + slot * (C::kStageBytes / 8);
-    const int next = slot + 1 == C::STAGES ? 0 : slot + 1;
-    const int next_phase = next == 0 ? phase ^ 1 : phase;
+    const double* cur = stages + ring.stage * (C::kStageBytes / 8);
+    const Ring<C::STAGES> next = ring.next();
 #pragma unroll
     for (int s = 0; s < kSteps; ++s) {
       const int set = s & 1;
       if (s < kSteps - 1) {
         load(set ^ 1, cur, s + 1);
       } else {
-        release_read_slot(empty0 + 8 * slot);
+        ring.release();
         if (more) {
-          mbar_wait(full0 + 8 * next, next_phase);
-          load(set ^ 1, ring + next * (C::kStageBytes / 8), 0);
+          next.wait();
+          load(set ^ 1, stages + next.stage * (C::kStageBytes / 8), 0);
         }
       }
 #pragma unroll
@@ -182,8 +180,7 @@ struct DmmaWarp {
 #pragma unroll
         for (int ni = 0; ni < C::kFragN; ++ni) gemm11::dmma<4>(acc[mi][ni], fa[set][mi], fb[set][ni]);
     }
-    slot = next;
-    phase = next_phase;
+    ring = next;
   }
 };
 #endif
@@ -197,7 +194,6 @@ __global__ void __launch_bounds__(Config<STAGES, KD>::kThreads, 1)
   using C = Config<STAGES, KD>;
   extern __shared__ __align__(1024) unsigned char smem_raw[];
   const unsigned smem = static_cast<unsigned>(__cvta_generic_to_shared(smem_raw));
-  const unsigned full0 = smem + C::kBarrierOffset, empty0 = full0 + 8 * STAGES;
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   // The k tiles: computed in each branch, after its setmaxnreg (computed before it, ptxas kept
   // the count in local memory across the DMMA warps' loop).
@@ -209,7 +205,7 @@ __global__ void __launch_bounds__(Config<STAGES, KD>::kThreads, 1)
     block_work<C::BM, C::BN, false>(M, K, K, w);
     return w;
   };
-  init_ring<C>(smem, full0, empty0);
+  const Ring<STAGES> ring = init_ring<C>(smem);
 
   if (warp >= C::kConsumerWarps) {  // ---- the producer warpgroup: one thread issues the boxes ----
     setmaxnreg_dec<C::kRegsProducer>();
@@ -218,7 +214,7 @@ __global__ void __launch_bounds__(Config<STAGES, KD>::kThreads, 1)
       const int tiles = k_tiles();
       prefetch_tensormap(&map_a);
       prefetch_tensormap(&map_b);
-      for (int t = 0; t < tiles; ++t) fill<C>(&map_a, &map_b, smem, full0, empty0, t, t * C::BK, w.row0, w.col0);
+      for (int t = 0; t < tiles; ++t) fill<C>(&map_a, &map_b, smem, ring, t, t * C::BK, w.row0, w.col0);
     }
     return;
   }
@@ -228,7 +224,7 @@ __global__ void __launch_bounds__(Config<STAGES, KD>::kThreads, 1)
   // ---- the DMMA warps ----
   const int g = lane / 4, q = lane % 4;
   const int wm = (warp / C::kWarpsN) * C::WM, wn = (warp % C::kWarpsN) * C::WN;
-  DmmaWarp<C> dw(smem_raw, full0, empty0, wm, wn, g, q);
+  DmmaWarp<C> dw(smem_raw, ring, wm, wn, g, q);
   double acc[C::kFragM][C::kFragN][4];
   gemm11::zero_fragments(acc);
   dw.start();
@@ -246,7 +242,7 @@ __global__ void __launch_bounds__(Config<STAGES, KD>::kThreads, 1)
 
 // ---- stream-K ---------------------------------------------------------------------------------
 // gemm_plan::StreamK, in int, as gemm11_pf's and gemm13's forms: one block per SM, each running
-// the same number of k tiles of the product across tile boundaries (gemm13::StreamWalk: its
+// the same number of k tiles of the product across tile boundaries (gemm_walk::StreamWalk: its
 // data-parallel tiles first, then its stream iterations). The producer walks the run in order;
 // the DMMA warps multiply it segment by segment (a segment ends at its tile's last k tile or at
 // the run's end), the fragments flowing across segments as across k tiles, and store each
@@ -260,21 +256,20 @@ __global__ void __launch_bounds__(Config<STAGES, KD>::kThreads, 1)
   using C = Config<STAGES, KD>;
   extern __shared__ __align__(1024) unsigned char smem_raw[];
   const unsigned smem = static_cast<unsigned>(__cvta_generic_to_shared(smem_raw));
-  const unsigned full0 = smem + C::kBarrierOffset, empty0 = full0 + 8 * STAGES;
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const int bid = blockIdx.x;
   auto run_length = [&] { return gemm_plan::stream_run_length<int>(bid, p.kt, p.dp_waves, p.per_block, p.tail_iters); };
-  init_ring<C>(smem, full0, empty0);
+  const Ring<STAGES> ring = init_ring<C>(smem);
 
   if (warp >= C::kConsumerWarps) {  // ---- the producer: the run's k tiles in order ----
     setmaxnreg_dec<C::kRegsProducer>();
     if (threadIdx.x == C::kConsumers) {
       const int tiles = run_length();
-      const gemm13::StreamWalk<C::BM, C::BN, C::BK> walk{p, bid};
+      const gemm_walk::StreamWalk<C::BM, C::BN, C::BK> walk{p, bid};
       auto at = walk.start();
       prefetch_tensormap(&map_a);
       prefetch_tensormap(&map_b);
-      for (int t = 0; t < tiles; ++t, at.next()) fill<C>(&map_a, &map_b, smem, full0, empty0, t, at.at.k, at.at.row0, at.at.col0);
+      for (int t = 0; t < tiles; ++t, at.next()) fill<C>(&map_a, &map_b, smem, ring, t, at.at.k, at.at.row0, at.at.col0);
     }
     return;
   }
@@ -311,7 +306,7 @@ __global__ void __launch_bounds__(Config<STAGES, KD>::kThreads, 1)
           if (r < rows && cc < cols) dst[static_cast<std::size_t>(r) * ld + cc] = acc[mi][ni][e];
         }
   };
-  DmmaWarp<C> dw(smem_raw, full0, empty0, wm, wn, g, q);
+  DmmaWarp<C> dw(smem_raw, ring, wm, wn, g, q);
   double acc[C::kFragM][C::kFragN][4];
   gemm11::zero_fragments(acc);
   dw.start();

@@ -13,31 +13,24 @@
 //   K <= 4: gemm_thin_k (a store stream: no tiles, 16-byte stores).
 //
 // Then, for a real matrix product, the tile. Rules written from measurements picked the fastest
-// step on the shapes they were written from and missed by more than 3% on many shapes of a fresh
-// sweep of odd ones (docs/sgemm-ladder.md, "gemm_auto: measured, not ruled"): tile quantisation, co-resident blocks, the prologue of a few k tiles and
-// the 16-byte paths interact too finely for a handful of thresholds. So, as cuBLASLt's algorithm
-// search and PyTorch's TunableOp do, gemm_auto measures:
+// step on the shapes they were written from and missed on many shapes of a fresh sweep of odd
+// ones (docs/sgemm-ladder.md, "gemm_auto: measured, not ruled"): tile quantisation, co-resident
+// blocks, the prologue of a few k tiles and the 16-byte paths interact too finely for a handful of
+// thresholds. So, as cuBLASLt's algorithm search and PyTorch's TunableOp do, gemm_auto measures:
 //
-//   1. the candidates: the steps this device, build and these buffers can run (float: gemm10 64²
-//      unsplit and split, gemm10 128², gemm10 32² where 64² tiles make less than two waves or M or N is at most 32, gemm9 64² (on
-//      its element path too), and where B and C
-//      take 16-byte accesses gemm9 128² with 8- and 16-deep k tiles and gemm12 256 × 128, gemm13
-//      where TMA describes the operands on an sm_90a build (unsplit, split where its tiles leave
-//      SMs idle, stream-K where they leave the last wave part-empty); double on the FP64 tensor cores: gemm11 32² unsplit and
-//      split, 64² with and without its fragment prefetch, 128² prefetched where it fits, unsplit
-//      and, where its tiles leave the last wave part-empty, stream-K, and that tile fed by TMA,
-//      gemm14, where TMA describes A and B on an sm_90a build, unsplit and stream-K by the same
-//      rule); in both
-//      types gemm_shallow_k where K is one of its chunks (64 floats, 48 doubles);
+//   1. the candidates: the rows of its table of steps (gemm_auto_steps.hpp: each a configuration
+//      of the list, with what it needs and when the shape calls for it) that this device, build
+//      and these buffers allow, each with the slice counts it may take;
 //   2. a time model (gemm_plan::step_model_us: waves of co-resident blocks × (a block's fixed
-//      cost + its k tiles) + bytes moved + a split's reduction, constants fitted per step)
-//      shortlists those within gemm_plan::kShortlist of its best (gemm_shallow_k, the 32² tile,
-//      the stream-K forms and gemm14, which it has no constants for yet, always);
+//      cost + its k tiles) + bytes moved + a split's reduction, constants fitted per step and per
+//      GPU, gemm_auto_models.hpp) shortlists those within gemm_plan::kShortlist of its best; the
+//      steps it has no constants for are always measured (where their row says, just before the
+//      step whose tile they run); on a GPU without a model, every candidate is;
 //   3. tune (Variant::tune: once per shape and path, outside any timed region, on the caller's
 //      buffers) has the runner's Measure time each shortlisted step, and keeps the fastest for
 //      this device, shape and path; launch only looks the choice up and enqueues it. Where
 //      nothing was measured (a caller that never tunes or lends no Measure, KL_GEMM_AUTO_TUNE=0
-//      in the runner) launch runs the model's first.
+//      in the runner) launch runs the shortlist's first.
 //
 // Without cp.async (7.5) the one step is gemm8; double without FP64 tensor cores (8.6, 8.9, 12.0)
 // takes gemm9's FMA tile. Split partial tiles go to the workspace (sized for the largest split
@@ -45,6 +38,8 @@
 // class's step's, K for a tiled product (every candidate's depth is at most that).
 #pragma once
 
+#include "handwritten/gemm/gemm_auto_models.hpp"
+#include "handwritten/gemm/gemm_auto_plan.hpp"
 #include "handwritten/gemm/gemm8_warptiled.cuh"
 #include "handwritten/gemm/gemm10_swizzled.cuh"
 #include "handwritten/gemm/gemm9_pipelined.cuh"
@@ -57,7 +52,7 @@
 #include "handwritten/gemv/gevm5_fitted_tiles.cuh"
 #include "handwritten/gemv/gevm6_cluster_slabs.cuh"
 #if defined(KL_BUILD_SM90A)
-#include "handwritten/gemm/gemm13_tma_warpspecialized.cuh"
+#include "handwritten/gemm/gemm13_variants.cuh"
 #include "handwritten/gemm/gemm14_dmma_tma.cuh"
 #endif
 
@@ -76,8 +71,6 @@ namespace kl::gemm_auto {
 
 using namespace gemm_detail;
 
-constexpr int kBK = 16;  // the k tile of the split steps (gemm10 64², gemm11 32²)
-
 // What this device runs, asked once: gemm_auto picks only among the steps that run here. The cp.async steps need 8.0 and an image built for 8.0 or newer (their bodies are
 // guarded: a compute_75 image has them empty), each configuration its shared memory (gemm12's
 // 256 × 128 tile 97 KB: more than 8.6/8.9/12.0's 99 KB; gemm11's tiles 74 and 38 KB fit all).
@@ -93,12 +86,9 @@ struct Here {
 };
 // The double tiles (gemm11_pf's Config: the shared memory each needs).
 using DmmaLarge = gemm11::Config<128, 128, 16, 64, 32, 4, 4, gemm11::BLayout::kn>;
-static_assert(DmmaLarge::BM == gemm_plan::kG11Bm && DmmaLarge::BN == gemm_plan::kG11Bn,
-              "gemm_plan's stream-K rule for gemm11 is this tile's");
 #if defined(KL_BUILD_SM90A)
-using Gemm13 = gemm13::R232At;  // gemm13's fastest form in the list (sm_90a builds only)
-constexpr int kGemm14Stages = gemm14::kListedStages, kGemm14Depth = gemm14::kListedDepth;  // gemm14's in the list
-using Gemm14 = gemm14::Config<kGemm14Stages, kGemm14Depth>;
+using Gemm13 = gemm13::R232At;  // gemm13's form in the table (sm_90a builds only)
+using Gemm14 = gemm14::Config<gemm14::kListedStages, gemm14::kListedDepth>;  // gemm14's
 #endif
 inline const Here& here() {
   static const Here h = [] {
@@ -110,9 +100,10 @@ inline const Here& here() {
     r.dmma = r.cp_async && (cc == 80 || cc == 90 || cc == 100);  // the FP64 tensor cores
     r.dmma_large = r.dmma && DmmaLarge::kSmemBytes <= device_smem_optin();
 #if defined(KL_BUILD_SM90A)
-    r.tma = r.huge && kernel_runs_here(reinterpret_cast<const void*>(gemm13::kernel_for<Gemm13>), 90) &&
+    r.tma = r.huge && kernel_runs_here(reinterpret_cast<const void*>(gemm13::kernel_transpose_a<Gemm13>), 90) &&
             Gemm13::kSmemBytes <= device_smem_optin();
-    r.tma_dmma = r.dmma_large && kernel_runs_here(reinterpret_cast<const void*>(gemm14::kernel_for<kGemm14Stages, kGemm14Depth>), 90) &&
+    r.tma_dmma = r.dmma_large &&
+                 kernel_runs_here(reinterpret_cast<const void*>(gemm14::kernel_for<gemm14::kListedStages, gemm14::kListedDepth>), 90) &&
                  Gemm14::kSmemBytes <= device_smem_optin();
 #endif
     return r;
@@ -160,22 +151,76 @@ MatVecArgs<T> gemv_args(const GemmArgs<T>& g) { return {g.A, g.B, g.C, g.M, g.K,
 template <class T>
 MatVecArgs<T> gevm_args(const GemmArgs<T>& g) { return {g.B, g.A, g.C, g.K, g.N, g.workspace}; }
 
-// ---- tiled products: the steps, the model, the measured choice -------------------------------
+// ---- tiled products: the table's steps, the model, the measured choice -------------------------
+// The steps are gemm_auto_steps.hpp's table: gemm_plan derives the candidates and the shortlist
+// from it (host-checked), this file what each row runs, prepares and needs (its launch, prepare
+// and workspace columns).
 using gemm_plan::Step;
 using Choice = gemm_plan::StepChoice;
-static_assert(gemm10::Config<float, 64, 64, 16, 32, 32, 4, 8, 4, gemm10::BSource::kn>::kMinBlocks == gemm_plan::kSplit64Blocks);
-static_assert(gemm11::Config<32, 32, 16, 16, 16, 4, 8, gemm11::BLayout::kn>::kMinBlocks == gemm_plan::kSplitDmma32Blocks);
 #if defined(KL_BUILD_SM90A)
-static_assert(Gemm13::BM == gemm_plan::kG13Bm && Gemm13::BN == gemm_plan::kG13Bn && Gemm13::BK == gemm_plan::kG13Bk);
+#define KL_SM90A(expr, otherwise) expr
+#else
+#define KL_SM90A(expr, otherwise) otherwise
 #endif
+[[noreturn]] inline void throw_not_built() { throw std::logic_error("gemm_auto: a step this build does not have"); }
+
+// What a row of type T runs (n slices of g on stream s), prepares, and needs of the workspace.
+template <class T>
+struct StepOps {
+  Step step;
+  void (*run)(const GemmArgs<T>& g, int n, cudaStream_t s);
+  void (*prepare)();
+  std::size_t (*workspace)(GemmShape sh, int n, long long sms);
+};
+template <class T>
+const std::vector<StepOps<T>>& step_ops() {
+  static const std::vector<StepOps<T>> ops = [] {
+    std::vector<StepOps<T>> v;
+#define KL_AUTO_STEP_OPS(id, type, name, bm, bn, bk, needs, applies, splits, rank, launch, prepare_, workspace)       \
+  if constexpr (std::is_same_v<T, type>)                                                                              \
+    v.push_back({Step::id, [](const GemmArgs<T>& g, int n, cudaStream_t s) { (void)n, (void)g, (void)s; launch; },   \
+                 [] { prepare_; },                                                                                    \
+                 [](GemmShape sh, int n, long long sms) -> std::size_t {                                              \
+                   (void)sh, (void)n, (void)sms;                                                                      \
+                   return workspace;                                                                                  \
+                 }});
+    KL_GEMM_AUTO_STEPS(KL_AUTO_STEP_OPS)
+#undef KL_AUTO_STEP_OPS
+    return v;
+  }();
+  return ops;
+}
+template <class T>
+const StepOps<T>& ops_of(Step step) {
+  for (const StepOps<T>& o : step_ops<T>())
+    if (o.step == step) return o;
+  throw std::logic_error("gemm_auto: a step not built for this type");
+}
+#undef KL_SM90A
+// The table's split counts assume each split step's blocks per SM, and gemm_shallow_k's one chunk.
+static_assert(gemm10::Config<float, 64, 64, 16, 32, 32, 4, 8, 4, gemm10::BSource::kn>::kMinBlocks ==
+              gemm_plan::row_of(Step::g10_64).splits.blocks);
+static_assert(gemm11::Config<32, 32, 16, 16, 16, 4, 8, gemm11::BLayout::kn>::kMinBlocks ==
+              gemm_plan::row_of(Step::g11_32).splits.blocks);
 static_assert(gemm_shallow_k::kMaxK<float> == gemm_plan::kShallowMaxK(false) && gemm_shallow_k::kMaxK<double> == gemm_plan::kShallowMaxK(true));
 
+// This GPU's time model (gemm_auto_models.hpp), asked once: none where the GPU has no data file.
+inline const gemm_plan::GpuModel* here_model() {
+  static const gemm_plan::GpuModel* m = [] {
+    int dev = 0;
+    KL_CUDA_CHECK(cudaGetDevice(&dev));
+    cudaDeviceProp p{};
+    KL_CUDA_CHECK(cudaGetDeviceProperties(&p, dev));
+    return gemm_plan::model_for(p.name);
+  }();
+  return m;
+}
 // This device's features for these buffers (gemm_plan::AutoFeatures).
 template <class T>
 gemm_plan::AutoFeatures features(bool vec, bool tma) {
   const Here& h = here();
   return {.vec = vec, .tma = tma && (std::is_same_v<T, double> ? h.tma_dmma : h.tma), .huge = h.huge,
-          .dmma_large = h.dmma_large, .sms = sm_count()};
+          .dmma_large = h.dmma_large, .sms = sm_count(), .model = here_model()};
 }
 template <class T>
 std::vector<Choice> shortlist(GemmShape sh, bool vec, bool tma) {
@@ -184,38 +229,7 @@ std::vector<Choice> shortlist(GemmShape sh, bool vec, bool tma) {
 
 template <class T>
 void run(Choice c, const GemmArgs<T>& g, cudaStream_t s) {
-  if constexpr (std::is_same_v<T, float>) {
-    switch (c.step) {
-      case Step::g9_64: return gemm9::launch<float, 64, 64, 16, 32, 32, 4, 8, 4>(g, s);
-      case Step::g10_64: return gemm10::launch_split<float, 64, 64, 16, 32, 32, 4, 8, 4>(g, c.splits, s);
-      case Step::g10_32: return gemm10::launch_split<float, 32, 32, 16, 16, 16, 2, 4, 4>(g, 1, s);
-      case Step::g9_128x8: return gemm9::launch<float, 128, 128, 8, 64, 32, 8, 8, 3>(g, s);
-      case Step::g9_128x16: return gemm9::launch<float, 128, 128, 16, 64, 32, 8, 8, 3>(g, s);
-      case Step::g10_128: return gemm10::launch_split<float, 128, 128, 16, 64, 32, 8, 8, 3>(g, 1, s);
-      case Step::g12: return gemm12::launch<float, 256, 128, 16, 64, 64, 16, 8, 4>(g, s);
-#if defined(KL_BUILD_SM90A)
-      case Step::g13: return gemm13::launch_split<Gemm13>(g, c.splits, s);
-      case Step::g13_stream: return gemm13::launch_stream<Gemm13>(g, s);
-#endif
-      case Step::shallow: return gemm_shallow_k::launch<float>(g, s);
-      default: break;
-    }
-  } else {
-    switch (c.step) {
-      case Step::g11_32: return gemm11::launch_split<32, 32, 16, 16, 16, 4, 8>(g, c.splits, s);
-      case Step::g11_64: return gemm11::launch<64, 64, 16, 32, 32, 4, 8>(g, s);
-      case Step::g11_64pf: return gemm11_pf::launch<64, 64, 16, 32, 32, 4, 8>(g, s);
-      case Step::g11_128pf: return gemm11_pf::launch<128, 128, 16, 64, 32, 4, 4>(g, s);
-      case Step::g11_stream: return gemm11_pf::launch_stream<128, 128, 16, 64, 32, 4, 4>(g, s);
-#if defined(KL_BUILD_SM90A)
-      case Step::g14: return gemm14::launch<kGemm14Stages, kGemm14Depth>(g, s);
-      case Step::g14_stream: return gemm14::launch_stream<kGemm14Stages, kGemm14Depth>(g, s);
-#endif
-      case Step::shallow: return gemm_shallow_k::launch<double>(g, s);
-      default: break;
-    }
-  }
-  throw std::logic_error("gemm_auto: a step not built for this type");
+  ops_of<T>(c.step).run(g, c.splits, s);
 }
 
 // The measured choices, per device, shape and path (tune writes them, launch reads them).
@@ -268,30 +282,9 @@ Choice choice_for(const GemmArgs<T>& g) {
   m.emplace(k, Chosen{first, false});
   return first;
 }
-// A switch, not a table indexed by the enum: a step added to gemm_plan::Step without a name here
-// is a -Wswitch warning, not a wrong name in the trace.
-inline const char* step_name(Step s) {
-  switch (s) {
-    case Step::g9_64: return "gemm9_64";
-    case Step::g10_64: return "gemm10_64";
-    case Step::g10_32: return "gemm10_32";
-    case Step::g9_128x8: return "gemm9_128x8";
-    case Step::g9_128x16: return "gemm9_128x16";
-    case Step::g10_128: return "gemm10_128";
-    case Step::g12: return "gemm12";
-    case Step::g13: return "gemm13";
-    case Step::g13_stream: return "gemm13_stream";
-    case Step::g11_32: return "gemm11_32";
-    case Step::g11_64: return "gemm11_64";
-    case Step::g11_64pf: return "gemm11_64pf";
-    case Step::g11_128pf: return "gemm11_128pf";
-    case Step::g11_stream: return "gemm11_stream";
-    case Step::g14: return "gemm14";
-    case Step::g14_stream: return "gemm14_stream";
-    case Step::shallow: return "gemm_shallow_k";
-  }
-  return "?";
-}
+// A step's name in the trace: its name in the gemm list (the table's string literal, so
+// NUL-terminated).
+inline const char* step_name(Step s) { return gemm_plan::row_of(s).name.data(); }
 // The steps of the shortlist, each timed by the runner's Measure (common/variant.hpp: its one
 // sampling loop, cold L2, the GPU at rest before each step as long as the step before it ran:
 // compare/core/tune_measure.hpp says why). The model's first is kept unless another step's median
@@ -342,37 +335,24 @@ void launch(const GemmArgs<T>& g, cudaStream_t s) {
   run<T>(choice_for(g), g, s);
 }
 
-// The shared-memory opt-in of every configuration the rule can pick on this device.
+// The shared-memory opt-in of every configuration the rule can pick on this device: every row of
+// the table this device allows.
 template <class T>
 void prepare() {
   const Here& h = here();
+  (void)here_model();       // the device's name, asked here, outside any launch
   if (!h.cp_async) return;  // gemm8: static shared memory only
-  gemm_shallow_k::prepare<T>();
-  if constexpr (std::is_same_v<T, float>) {
-    if (h.huge) gemm12::prepare<float, 256, 128, 16, 64, 64, 16, 8, 4>();
-#if defined(KL_BUILD_SM90A)
-    if (h.tma) gemm13::prepare_stream<Gemm13>();  // its unsplit, split and stream-K kernels
-#endif
-    gemm9::prepare<float, 128, 128, 8, 64, 32, 8, 8, 3>();
-    gemm9::prepare<float, 128, 128, 16, 64, 32, 8, 8, 3>();
-    gemm9::prepare<float, 64, 64, 16, 32, 32, 4, 8, 4>();
-    gemm10::prepare<float, 128, 128, 16, 64, 32, 8, 8, 3>();
-    gemm10::prepare<float, 64, 64, 16, 32, 32, 4, 8, 4>();
-    gemm10::prepare<float, 32, 32, 16, 16, 16, 2, 4, 4>();
-  } else if (!h.dmma) {
-    gemm9::prepare<double, 128, 128, 8, 64, 32, 8, 8, 3>();
-  } else {
-    if (h.dmma_large) gemm11_pf::prepare_stream<128, 128, 16, 64, 32, 4, 4>();  // unsplit and stream-K
-#if defined(KL_BUILD_SM90A)
-    if (h.tma_dmma) gemm14::prepare_stream<kGemm14Stages, kGemm14Depth>();  // unsplit and stream-K
-#endif
-    gemm11_pf::prepare<64, 64, 16, 32, 32, 4, 8>();
-    gemm11::prepare<64, 64, 16, 32, 32, 4, 8>();
-    gemm11::prepare<32, 32, 16, 16, 16, 4, 8>();
+  if constexpr (std::is_same_v<T, double>) {
+    if (!h.dmma) return gemm9::prepare<double, 128, 128, 8, 64, 32, 8, 8, 3>();
   }
+  const bool tma = std::is_same_v<T, double> ? h.tma_dmma : h.tma;
+  const unsigned have = (h.huge ? gemm_plan::kNeedsHuge : 0u) | (tma ? gemm_plan::kNeedsTma : 0u) |
+                        (h.dmma_large ? gemm_plan::kNeedsDmmaLarge : 0u);
+  for (Step step : gemm_plan::auto_prepared(std::is_same_v<T, double>, have)) ops_of<T>(step).prepare();
 }
 
-// The largest workspace any of its split counts needs (the choice is made later, by tune).
+// The largest workspace any step it may pick needs, with any of its split counts (the choice is
+// made later, by tune).
 template <class T>
 std::size_t workspace_bytes(GemmShape sh) {
   const auto ws = [](const MatVecVariant<T>& v, MatrixShape m) { return v.workspace_bytes ? v.workspace_bytes(m) : 0; };
@@ -384,18 +364,9 @@ std::size_t workspace_bytes(GemmShape sh) {
   }
   if (!here().cp_async || (std::is_same_v<T, double> && !here().dmma)) return 0;
   std::size_t bytes = 0;
-  for (int n : gemm_plan::auto_split_counts(sh, std::is_same_v<T, double>, sm_count()))
-    bytes = std::max(bytes, splitk_workspace<T>(sh, n, kBK));
-  if constexpr (std::is_same_v<T, float>) {  // gemm13's split and stream-K (candidates only where TMA applies)
-    bytes = std::max(bytes, splitk_workspace<T>(sh, gemm_plan::g13_splits(sh, sm_count()), gemm_plan::kG13Bk));
-    if (gemm_plan::g13_stream_pays(sh, sm_count()))
-      bytes = std::max(bytes, gemm_plan::g13_stream_workspace(sh, sm_count(), sizeof(T)));
-  } else if (gemm_plan::g11_stream_pays(sh, sm_count())) {  // gemm11's and gemm14's stream-K (where the tile fits)
-    bytes = std::max(bytes, gemm11_pf::stream_workspace<128, 128, 16, 64, 32, 4, 4>(sh));
-#if defined(KL_BUILD_SM90A)
-    bytes = std::max(bytes, gemm14::stream_workspace<kGemm14Depth>(sh));
-#endif
-  }
+  const long long sms = sm_count();
+  for (const Choice& c : gemm_plan::auto_workspace_choices(sh, std::is_same_v<T, double>, sms))
+    bytes = std::max(bytes, ops_of<T>(c.step).workspace(sh, c.splits, sms));
   return bytes;
 }
 // A tiled product's depth is K: every step it may pick runs one k-ordered chain per output or a

@@ -13,7 +13,7 @@
 #include "handwritten/gemm/gemm_shallow_k.cuh"
 #include "handwritten/gemm/gemm_thin_k.cuh"
 #if defined(KL_BUILD_SM90A)
-#include "handwritten/gemm/gemm13_tma_warpspecialized.cuh"
+#include "handwritten/gemm/gemm13_variants.cuh"
 #include "handwritten/gemm/gemm14_dmma_tma.cuh"
 #endif
 #include "handwritten/gemm/gemm_global_16x16.cuh"
@@ -172,12 +172,12 @@ void append_last_steps(std::vector<GemmVariant<T>>& v) {
 #if defined(KL_BUILD_SM90A)
     // gemm13 (sm_90a: only in builds that name it, see CMakeLists.txt), its forms said in
     // gemm13_config.hpp (docs/sgemm-ladder.md, "gemm13: what Hopper adds to a CUDA-core GEMM")
-    v.push_back(gemm13_at(gemm13::variant<gemm13::R232>()));    // TMA ring, producer warpgroup, setmaxnreg
-    v.push_back(gemm13_at(gemm13::variant<gemm13::R232At>()));  // ... whose producer warpgroup also transposes A
-    v.push_back(gemm13_at(gemm13::variant_splitk<gemm13::R232At>()));  // ... with k split where its tiles leave SMs idle
-    v.push_back(gemm13_at(gemm13::variant_stream<gemm13::R232At>()));  // ... as stream-K: every SM the same k tiles
-    v.push_back(gemm13_at(gemm13::variant<gemm13::R0>()));      // the ablation: no producer warpgroup
-    v.push_back(gemm13_at(gemm13::variant<gemm13::R232C2>()));  // clusters of two tiles, B multicast to both
+    v.push_back(gemm13_at(gemm13::ring_variant<gemm13::R232>()));         // TMA ring, producer warpgroup, setmaxnreg
+    v.push_back(gemm13_at(gemm13::transpose_a_variant<gemm13::R232At>()));  // ... whose producer warpgroup also transposes A
+    v.push_back(gemm13_at(gemm13::splitk_variant<gemm13::R232At>()));       // ... with k split where its tiles leave SMs idle
+    v.push_back(gemm13_at(gemm13::stream_variant<gemm13::R232At>()));       // ... as stream-K: every SM the same k tiles
+    v.push_back(gemm13_at(gemm13::r0_variant<gemm13::R0>()));               // an ablation: no producer warpgroup
+    v.push_back(gemm13_at(gemm13::cluster_variant<gemm13::R232C2>()));      // an ablation: clusters of two tiles, B multicast
 #endif
   } else {
     v.push_back(gemm10_at<T, Tile<128, 128, 8, 64, 32, 8, 8, 3>>());

@@ -15,7 +15,7 @@
 #pragma once
 
 #include "handwritten/gemm/gemm_common.cuh"
-#include "handwritten/gemm/gemm_plan.hpp"
+#include "handwritten/gemm/gemm_split_plan.hpp"
 #include "common/pdl.cuh"
 
 #include <algorithm>
@@ -125,11 +125,10 @@ struct StagedTile {
 };
 
 // ---- split-K ----------------------------------------------------------------------------------
-// The plan (slices, workspace, rounding depth) is gemm_plan.hpp's.
+// The plan (slices, workspace, rounding depth) is gemm_split_plan.hpp's.
 using gemm_plan::k_per_split;
 using gemm_plan::splitk_depth;
 using gemm_plan::splitk_splits;
-using gemm_plan::splitk_splits_modeled;
 using gemm_plan::used_splits;
 
 // c[i] = ws[i] + ws[mn + i] + ... + ws[(splits - 1)·mn + i], in that order.
@@ -153,7 +152,7 @@ void launch_splitk_reduce(const T* ws, T* c, std::size_t mn, int splits, cudaStr
 }
 
 // ---- stream-K ----------------------------------------------------------------------------------
-// The plan and the walk are gemm_plan.hpp's (StreamK); gemm13's and gemm11's stream-K forms
+// The plan and the walk are gemm_split_plan.hpp's (StreamK); gemm13's and gemm11's stream-K forms
 // write the partial segments of a tile into BM × BN slots of the workspace (row pitch BN), and
 // this kernel adds them.
 //

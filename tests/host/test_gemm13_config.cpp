@@ -94,8 +94,7 @@ TEST_CASE("gemm13 names: each registered form's name, built from its parameters"
   CHECK(R0::name() == "gemm13_tma_warpspecialized_256x128x32_w64x64_t8x16_s4_r0");
   CHECK(R232C2::name() == "gemm13_tma_warpspecialized_256x128x32_w64x64_t8x16_s4_r232_c2");
   // A form nobody registers still says every parameter.
-  CHECK(Config<256, 128, 32, 64, 64, 8, 16, 4, 232, true>::name() ==
-        "gemm13_tma_warpspecialized_256x128x32_w64x64_t8x16_s4_r232_bouter");
+  CHECK(Config<256, 128, 32, 64, 64, 8, 16, 4, 0, 2>::name() == "gemm13_tma_warpspecialized_256x128x32_w64x64_t8x16_s4_r0_c2");
 }
 
 TEST_CASE("gemm13 geometry: the configurations of the gemm list") {
@@ -126,8 +125,8 @@ TEST_CASE("gemm13 geometry: the configurations of the gemm list") {
   // (32 KiB) for one beside 4 stages, two beside 3 (the forms measured: docs/sgemm-ladder.md,
   // "gemm13: what Hopper adds to a CUDA-core GEMM").
   CHECK(AT::kStaging == 2);
-  CHECK(Config<256, 128, 32, 64, 64, 8, 16, 4, 232, false, 1, true>::kStaging == 1);
-  CHECK(Config<256, 128, 32, 64, 64, 8, 16, 3, 232, false, 1, true>::kStaging == 2);
+  CHECK(Config<256, 128, 32, 64, 64, 8, 16, 4, 232, 1, true>::kStaging == 1);
+  CHECK(Config<256, 128, 32, 64, 64, 8, 16, 3, 232, 1, true>::kStaging == 2);
   CHECK(R232::kStaging == 0);
 }
 

@@ -3,12 +3,15 @@
 // a layout that overwrites itself, a bank conflict the headers say is not there, a fragment
 // that misses an element or a split slice left empty fails here, before any GPU run.
 // (Figures in this file's comments are unmeasured: model constants, thresholds, wave fills.)
-#include "handwritten/gemm/gemm_plan.hpp"
+#include "handwritten/gemm/gemm_auto_models.hpp"
+#include "handwritten/gemm/gemm_auto_plan.hpp"
 
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <fstream>
 #include <set>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -30,6 +33,10 @@ TEST_CASE("raster order: every tile of the grid exactly once") {
         raster_tile_at<unsigned>(by * gx + bx, gx, gy, tm32, tn32);
         REQUIRE(tm32 == tm);
         REQUIRE(tn32 == tn);
+        int tmg = -1, tng = -1;  // gemm13's unsplit grid (gemm_walk::slice_walk): the same order
+        raster_tile_grouped<kRasterRows>(int(by * gx + bx), int(gx), int(gy), tmg, tng);
+        REQUIRE(tmg == tm);
+        REQUIRE(tng == tn);
         REQUIRE(tm >= 0);
         REQUIRE(tm < int(gy));
         REQUIRE(tn >= 0);
@@ -37,6 +44,27 @@ TEST_CASE("raster order: every tile of the grid exactly once") {
         REQUIRE(seen.insert({tm, tn}).second);
       }
     CHECK(seen.size() == std::size_t(gx) * gy);
+  }
+}
+
+// gemm13's cluster form walks pairs of tile rows in bands of kRasterRows / 2 pairs, and rank r of
+// a pair takes its r-th tile row: every tile (pairs padded to whole, as its grid is) exactly once.
+TEST_CASE("raster order of pairs of tile rows (gemm13's cluster form): every tile exactly once") {
+  for (auto [gx, pairs] : std::vector<std::pair<int, int>>{{1, 1}, {7, 3}, {16, 4}, {33, 5}, {5, 9}}) {
+    CAPTURE(gx);
+    CAPTURE(pairs);
+    std::set<std::pair<int, int>> seen;
+    for (int id = 0; id < gx * pairs; ++id)
+      for (int rank = 0; rank < 2; ++rank) {
+        int pm = -1, tn = -1;
+        raster_tile_grouped<kRasterRows / 2>(id, gx, pairs, pm, tn);
+        REQUIRE(pm >= 0);
+        REQUIRE(pm < pairs);
+        REQUIRE(tn >= 0);
+        REQUIRE(tn < gx);
+        REQUIRE(seen.insert({2 * pm + rank, tn}).second);
+      }
+    CHECK(seen.size() == std::size_t(2 * gx * pairs));
   }
 }
 
@@ -591,356 +619,53 @@ TEST_CASE("split-K by the time model: gemm_auto's small float step, the measured
 }
 
 // gemm_auto's shortlist (handwritten/gemm/gemm_auto.cuh): the steps its time model puts within
-// kShortlist of its best, which tune then measures. For every product measured on the H100 with
-// the steps side by side (docs/sgemm-ladder.md, "gemm_auto's rules": the rules' shapes and a
-// sweep of odd ones), the shortlist must hold a step the measurement put within 3% of the
-// fastest; otherwise tune could not find it. Where the earlier rule's split (gemm_auto's row of
-// the same run) beat every step measured under its own name by more than 3%, the split is what
-// the shortlist must hold. The H100's features: 132 SMs, every tile fits, the
-// 16-byte and TMA paths wherever N (and for TMA K) is a multiple of 4 (compare's buffers are
-// aligned).
+// kShortlist of its best, which tune then measures. For every product measured with the steps side
+// by side (tests/fixtures/gemm_auto_measured.tsv, tagged by GPU, whose header says where the rows
+// come from), the shortlist under that GPU's model must hold a step the measurement put within 3%
+// of the fastest; otherwise tune could not find it.
 namespace {
+// A choice as the measurements name it: the step's name in the gemm list, and for a split form
+// /fill (the list's fill rule), /model (the time model's) or /split (the step's one split rule).
+std::string label(StepChoice c, GemmShape s) {
+  const StepRow& r = row_of(c.step);
+  std::string n(r.name);
+  if (c.splits == 1) return n;
+  if (r.splits.kind != Splits::modeled_and_fill) return n + "/split";
+  return n + (c.splits == splitk_splits(s, r.bm, r.bn, r.bk, r.splits.blocks) ? "/fill" : "/model");
+}
 struct Measured {
-  GemmShape shape;
+  std::string gpu;
   bool dbl;
-  const char* within_3pct;  // the steps within 3% of the fastest measured, by gemm_plan's names
+  GemmShape shape;
+  std::string within_3pct;  // the labels within 3% of the fastest, space-separated
 };
-const char* step_name(StepChoice c, GemmShape s) {
-  switch (c.step) {
-    case Step::g9_64: return "g9_64";
-    case Step::g10_64:
-      if (c.splits == 1) return "g10_64";
-      return c.splits == splitk_splits(s, 64, 64, 16, kSplit64Blocks) ? "g10_64_fill" : "g10_64_modeled";
-    case Step::g9_128x8: return "g9_128x8";
-    case Step::g9_128x16: return "g9_128x16";
-    case Step::g10_128: return "g10_128";
-    case Step::g12: return "g12";
-    case Step::g13: return c.splits == 1 ? "g13" : "g13_split";
-    case Step::g11_32: return c.splits == 1 ? "g11_32" : "g11_32_split";
-    case Step::g11_64: return "g11_64";
-    case Step::g11_64pf: return "g11_64pf";
-    case Step::g11_128pf: return "g11_128pf";
-    case Step::shallow: return "shallow";
-    case Step::g10_32: return "g10_32";
-    case Step::g13_stream: return "g13_stream";
-    case Step::g11_stream: return "g11_stream";
-    case Step::g14: return "g14";
-    case Step::g14_stream: return "g14_stream";
+std::vector<Measured> read_measured() {
+  std::ifstream in(std::string(KL_SOURCE_DIR) + "/tests/fixtures/gemm_auto_measured.tsv");
+  REQUIRE(in.good());
+  std::vector<Measured> out;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream f(line);
+    Measured m;
+    std::string type;
+    std::getline(f, m.gpu, '\t');
+    std::getline(f, type, '\t');
+    f >> m.shape.M >> m.shape.N >> m.shape.K;
+    f.ignore(1);
+    std::getline(f, m.within_3pct);
+    REQUIRE((type == "float" || type == "double"));
+    m.dbl = type == "double";
+    out.push_back(m);
   }
-  return "?";
+  return out;
 }
 }  // namespace
 
 TEST_CASE("gemm_auto's shortlist holds a step within 3% of the fastest measured, on every measured product") {
-  const Measured measured[] = {
-    // the rules' shapes and the first odd-shape sweep (the model's constants were fitted on these)
-    {{18, 65, 34}, true, "g11_32"},
-    {{23, 20, 1183}, true, "g11_32_split"},
-    {{28, 7956, 285}, true, "g11_32"},
-    {{33, 143, 7}, true, "g11_32"},
-    {{41, 13608, 1412}, true, "g11_64pf"},
-    {{50, 15098, 16}, true, "g11_64"},
-    {{89, 3215, 952}, true, "g11_32"},
-    {{91, 18, 260}, true, "g11_32"},
-    {{95, 11040, 421}, true, "g11_32 g11_64pf"},
-    {{123, 93, 549}, true, "g11_32_split"},
-    {{136, 40, 100}, true, "g11_32"},
-    {{211, 223, 227}, true, "g11_32"},
-    {{222, 9197, 40}, true, "g11_32 g11_64"},
-    {{251, 16, 6}, true, "g11_32"},
-    {{300, 5000, 20}, true, "g11_64"},
-    {{328, 8124, 725}, true, "g11_64pf"},
-    {{353, 348, 342}, true, "g11_32"},
-    {{512, 512, 512}, true, "g11_32"},
-    {{513, 257, 129}, true, "g11_32"},
-    {{513, 512, 216}, true, "g11_32"},
-    {{517, 517, 287}, true, "g11_32"},
-    {{544, 549, 90}, true, "g11_32"},
-    {{640, 640, 640}, true, "g11_64pf"},
-    {{700, 600, 200}, true, "g11_64pf"},
-    {{703, 2537, 10}, true, "g11_128pf g11_32 g11_64pf"},
-    {{724, 675, 60}, true, "g11_32 g11_64 g11_64pf"},
-    {{777, 1333, 97}, true, "g11_32"},
-    {{838, 3352, 98}, true, "g11_64"},
-    {{943, 572, 66}, true, "g11_32"},
-    {{994, 743, 464}, true, "g11_64pf"},
-    {{999, 1001, 33}, true, "g11_64 g11_64pf"},
-    {{1000, 1000, 1000}, true, "g11_64pf"},
-    {{1024, 1024, 64}, true, "g11_64"},
-    {{1024, 1024, 65}, true, "g11_64pf"},
-    {{1050, 1688, 54}, true, "g11_64"},
-    {{1089, 2152, 335}, true, "g11_64pf"},
-    {{1111, 2222, 100}, true, "g11_64"},
-    {{1135, 2996, 283}, true, "g11_64pf"},
-    {{1234, 4096, 56}, true, "g11_64"},
-    {{1372, 1368, 759}, true, "g11_128pf"},
-    {{1451, 1457, 501}, true, "g11_64pf"},
-    {{1500, 900, 60}, true, "g11_64"},
-    {{2000, 3000, 33}, true, "g11_64"},
-    {{2048, 512, 64}, true, "g11_64"},
-    {{2048, 2048, 2048}, true, "g11_128pf"},
-    {{2500, 2500, 50}, true, "g11_64"},
-    {{2740, 3163, 276}, true, "g11_64 g11_64pf"},
-    {{3000, 2000, 40}, true, "g11_64"},
-    {{3001, 2999, 61}, true, "g11_64"},
-    {{3308, 615, 34}, true, "g11_128pf g11_64"},
-    {{3356, 928, 286}, true, "g11_64pf"},
-    {{3517, 228, 51}, true, "g11_64 g11_64pf"},
-    {{4000, 4000, 48}, true, "g11_64"},
-    {{4048, 120, 1498}, true, "g11_64pf"},
-    {{4096, 4096, 4096}, true, "g11_128pf"},
-    {{4097, 4095, 17}, true, "g11_64"},
-    {{4145, 996, 10}, true, "g11_64"},
-    {{5000, 700, 48}, true, "g11_64"},
-    {{5415, 5409, 529}, true, "g11_128pf"},
-    {{5751, 1450, 24}, true, "g11_64"},
-    {{5850, 1056, 14}, true, "g11_64"},
-    {{6000, 6000, 24}, true, "g11_64"},
-    {{6096, 95, 725}, true, "g11_64pf"},
-    {{6558, 72, 58}, true, "g11_32"},
-    {{8192, 8192, 32}, true, "g11_64"},
-    {{9861, 276, 64}, true, "g11_64"},
-    {{10526, 62, 244}, true, "g11_64pf"},
-    {{11331, 72, 1600}, true, "g11_64pf"},
-    {{18, 65, 34}, false, "g9_64"},
-    {{23, 20, 1183}, false, "g10_64_fill"},
-    {{28, 7956, 285}, false, "g9_64"},
-    {{33, 143, 7}, false, "g9_64"},
-    {{41, 13608, 1412}, false, "g10_64_modeled"},
-    {{50, 15098, 16}, false, "g10_64 g10_64_fill"},
-    {{89, 3215, 952}, false, "g10_64_fill"},
-    {{91, 18, 260}, false, "g10_64_modeled"},
-    {{95, 11040, 421}, false, "g9_64"},
-    {{123, 93, 549}, false, "g10_64_fill"},
-    {{136, 40, 100}, false, "g9_64"},
-    {{211, 223, 227}, false, "g10_32"},
-    {{222, 9197, 40}, false, "g10_64 g10_64_fill"},
-    {{251, 16, 6}, false, "g9_64"},
-    {{300, 5000, 20}, false, "g9_64"},
-    {{328, 8124, 725}, false, "g9_64"},
-    {{353, 348, 342}, false, "g10_64_fill"},
-    {{512, 512, 512}, false, "g10_32 g10_64_modeled"},
-    {{513, 257, 129}, false, "g10_32"},
-    {{513, 512, 216}, false, "g9_64"},
-    {{517, 517, 287}, false, "g10_64_modeled"},
-    {{544, 549, 90}, false, "g10_64"},
-    {{640, 640, 640}, false, "g10_64_fill"},
-    {{700, 600, 200}, false, "g9_64"},
-    {{703, 2537, 10}, false, "g10_128 g10_64 g10_64_fill"},
-    {{724, 675, 60}, false, "g10_64 g10_64_fill"},
-    {{777, 1333, 97}, false, "g10_64 g10_64_fill"},
-    {{838, 3352, 98}, false, "g9_64"},
-    {{943, 572, 66}, false, "g9_64"},
-    {{994, 743, 464}, false, "g10_64_fill"},
-    {{999, 1001, 33}, false, "g10_64 g10_64_fill"},
-    {{1000, 1000, 1000}, false, "g13_split"},
-    {{1024, 1024, 64}, false, "g9_64"},
-    {{1024, 1024, 65}, false, "g9_64"},
-    {{1050, 1688, 54}, false, "g9_128x8 g9_64"},
-    {{1089, 2152, 335}, false, "g9_64"},
-    {{1111, 2222, 100}, false, "g10_64 g10_64_fill"},
-    {{1135, 2996, 283}, false, "g12 g13 g9_64"},
-    {{1234, 4096, 56}, false, "g9_64"},
-    {{1372, 1368, 759}, false, "g9_128x16"},
-    {{1451, 1457, 501}, false, "g10_64 g10_64_fill g9_64"},
-    {{1500, 900, 60}, false, "g9_64"},
-    {{2000, 3000, 33}, false, "g9_128x8"},
-    {{2048, 512, 64}, false, "g9_64"},
-    {{2048, 2048, 2048}, false, "g13"},
-    {{2500, 2500, 50}, false, "g9_64"},
-    {{2740, 3163, 276}, false, "g10_64 g10_64_fill"},
-    {{3000, 2000, 40}, false, "g9_128x8"},
-    {{3001, 2999, 61}, false, "g10_64 g10_64_fill"},
-    {{3308, 615, 34}, false, "g10_128 g10_64 g10_64_fill"},
-    {{3356, 928, 286}, false, "g12 g13"},
-    {{3517, 228, 51}, false, "g9_64"},
-    {{4000, 4000, 48}, false, "g9_128x16 g9_64"},
-    {{4048, 120, 1498}, false, "g10_64_fill g9_64"},
-    {{4096, 4096, 4096}, false, "g13"},
-    {{4097, 4095, 17}, false, "g10_128 g10_64 g10_64_fill"},
-    {{4145, 996, 10}, false, "g12 g13 g9_128x16 g9_128x8 g9_64"},
-    {{5000, 700, 48}, false, "g9_64"},
-    {{5415, 5409, 529}, false, "g10_128 g10_64_fill"},
-    {{5751, 1450, 24}, false, "g10_64 g10_64_fill"},
-    {{5850, 1056, 14}, false, "g9_64"},
-    {{6000, 6000, 24}, false, "g9_128x8"},
-    {{6096, 95, 725}, false, "g10_64_fill"},
-    {{6558, 72, 58}, false, "g9_64"},
-    {{8192, 8192, 32}, false, "g9_128x16"},
-    {{9861, 276, 64}, false, "g9_64"},
-    {{10526, 62, 244}, false, "g10_64 g10_64_fill g9_64"},
-    {{11331, 72, 1600}, false, "g10_64 g10_64_fill"},
-    // two more sweeps (the element path's constants were fitted on these too)
-    {{26, 7825, 63}, true, "g11_32"},
-    {{33, 80, 571}, true, "g11_32_split"},
-    {{48, 640, 315}, true, "g11_32"},
-    {{67, 264, 17}, true, "g11_32"},
-    {{87, 3581, 1767}, true, "g11_32"},
-    {{118, 3532, 103}, true, "g11_64pf"},
-    {{145, 12108, 293}, true, "g11_64pf"},
-    {{150, 9128, 686}, true, "g11_64pf"},
-    {{255, 3996, 653}, true, "g11_64pf"},
-    {{359, 7660, 355}, true, "g11_64pf"},
-    {{444, 24, 195}, true, "g11_32"},
-    {{486, 716, 14}, true, "g11_32"},
-    {{581, 588, 69}, true, "g11_32"},
-    {{586, 710, 7}, true, "g11_32"},
-    {{647, 27, 358}, true, "g11_32"},
-    {{669, 666, 65}, true, "g11_32 g11_64pf"},
-    {{685, 916, 117}, true, "g11_32 g11_64pf"},
-    {{746, 745, 340}, true, "g11_32 g11_64pf"},
-    {{769, 79, 686}, true, "g11_32"},
-    {{817, 3860, 521}, true, "g11_64pf"},
-    {{1009, 852, 570}, true, "g11_64pf"},
-    {{1173, 1172, 74}, true, "g11_64"},
-    {{1289, 1284, 651}, true, "g11_128pf"},
-    {{1562, 1560, 722}, true, "g11_64pf"},
-    {{1767, 1840, 305}, true, "g11_64pf"},
-    {{1901, 3473, 35}, true, "g11_64"},
-    {{2022, 3524, 89}, true, "g11_64"},
-    {{2082, 2082, 385}, true, "g11_64pf"},
-    {{2307, 1114, 134}, true, "g11_64 g11_64pf"},
-    {{2436, 4904, 40}, true, "g11_64"},
-    {{3277, 3280, 972}, true, "g11_64pf"},
-    {{3427, 75, 735}, true, "g11_32"},
-    {{3499, 3800, 34}, true, "g11_64"},
-    {{3722, 6680, 16}, true, "g11_64"},
-    {{3781, 62, 864}, true, "g11_64pf"},
-    {{4609, 544, 11}, true, "g11_64"},
-    {{4811, 164, 94}, true, "g11_64 g11_64pf"},
-    {{5644, 956, 28}, true, "g11_64"},
-    {{7527, 76, 113}, true, "g11_64pf"},
-    {{9367, 384, 183}, true, "g11_64pf"},
-    {{12258, 30, 567}, true, "g11_32"},
-    {{15924, 192, 1903}, true, "g11_64pf"},
-    {{26, 7825, 63}, false, "g9_64"},
-    {{33, 80, 571}, false, "g10_64_fill"},
-    {{48, 640, 315}, false, "g10_64_modeled"},
-    {{67, 264, 17}, false, "g9_64"},
-    {{87, 3581, 1767}, false, "g10_64_modeled"},
-    {{118, 3532, 103}, false, "g9_64"},
-    {{145, 12108, 293}, false, "g9_64"},
-    {{150, 9128, 686}, false, "g9_64"},
-    {{255, 3996, 653}, false, "g9_64"},
-    {{359, 7660, 355}, false, "g9_64"},
-    {{444, 24, 195}, false, "g10_64_fill"},
-    {{486, 716, 14}, false, "g9_64"},
-    {{581, 588, 69}, false, "g9_64"},
-    {{586, 710, 7}, false, "g10_64 g10_64_fill"},
-    {{647, 27, 358}, false, "g10_64_modeled"},
-    {{669, 666, 65}, false, "g10_64"},
-    {{685, 916, 117}, false, "g9_64"},
-    {{746, 745, 340}, false, "g10_64_fill"},
-    {{769, 79, 686}, false, "g10_64_modeled"},
-    {{817, 3860, 521}, false, "g12 g13"},
-    {{1009, 852, 570}, false, "g9_64"},
-    {{1173, 1172, 74}, false, "g9_64"},
-    {{1289, 1284, 651}, false, "g9_128x16"},
-    {{1562, 1560, 722}, false, "g9_64"},
-    {{1767, 1840, 305}, false, "g12 g13"},
-    {{1901, 3473, 35}, false, "g10_64 g10_64_fill"},
-    {{2022, 3524, 89}, false, "g9_64"},
-    {{2082, 2082, 385}, false, "g10_64 g10_64_fill"},
-    {{2307, 1114, 134}, false, "g10_64 g10_64_fill"},
-    {{2436, 4904, 40}, false, "g9_128x8"},
-    {{3277, 3280, 972}, false, "g13"},
-    {{3427, 75, 735}, false, "g10_64_fill"},
-    {{3499, 3800, 34}, false, "g9_128x8"},
-    {{3722, 6680, 16}, false, "g9_128x16 g9_128x8 g9_64"},
-    {{3781, 62, 864}, false, "g10_64_modeled"},
-    {{4609, 544, 11}, false, "g9_128x16 g9_64"},
-    {{4811, 164, 94}, false, "g9_64"},
-    {{5644, 956, 28}, false, "g9_64"},
-    {{7527, 76, 113}, false, "g9_64"},
-    {{9367, 384, 183}, false, "g12 g13 g9_128x16 g9_128x8 g9_64"},
-    {{12258, 30, 567}, false, "g10_32"},
-    {{15924, 192, 1903}, false, "g9_64"},
-    {{22, 161, 85}, true, "g11_32"},
-    {{31, 4847, 82}, true, "g11_32"},
-    {{36, 104, 8}, true, "g11_32"},
-    {{39, 127, 14}, true, "g11_32"},
-    {{46, 66, 439}, true, "g11_32_split"},
-    {{55, 12620, 1626}, true, "g11_64pf"},
-    {{63, 4160, 292}, true, "g11_32"},
-    {{96, 18, 73}, true, "g11_32"},
-    {{180, 5385, 21}, true, "g11_64"},
-    {{238, 8290, 1107}, true, "g11_128pf"},
-    {{243, 4001, 1625}, true, "g11_64pf"},
-    {{257, 43, 18}, true, "g11_32"},
-    {{284, 12305, 582}, true, "g11_64pf"},
-    {{331, 54, 337}, true, "g11_32"},
-    {{378, 381, 284}, true, "g11_32"},
-    {{711, 500, 91}, true, "g11_32"},
-    {{741, 1229, 253}, true, "g11_64pf"},
-    {{796, 2408, 512}, true, "g11_64pf"},
-    {{839, 840, 781}, true, "g11_64pf"},
-    {{1021, 546, 9}, true, "g11_32"},
-    {{1403, 1444, 24}, true, "g11_64"},
-    {{1521, 3485, 58}, true, "g11_64"},
-    {{1570, 1574, 289}, true, "g11_64pf"},
-    {{1765, 1764, 125}, true, "g11_64 g11_64pf"},
-    {{1851, 687, 44}, true, "g11_64"},
-    {{1952, 1236, 24}, true, "g11_64"},
-    {{2006, 1144, 104}, true, "g11_64"},
-    {{2046, 2044, 304}, true, "g11_64pf"},
-    {{2666, 2581, 19}, true, "shallow"},
-    {{2776, 1782, 350}, true, "g11_128pf g11_64 g11_64pf"},
-    {{3039, 128, 1818}, true, "g11_64pf"},
-    {{3076, 2320, 404}, true, "g11_64pf"},
-    {{3363, 72, 476}, true, "g11_64pf"},
-    {{3500, 600, 145}, true, "g11_64 g11_64pf"},
-    {{3811, 3812, 494}, true, "g11_128pf g11_64pf"},
-    {{3822, 2339, 7}, true, "shallow"},
-    {{3864, 273, 434}, true, "g11_64pf"},
-    {{4185, 4184, 435}, true, "g11_128pf g11_64pf"},
-    {{6130, 44, 277}, true, "g11_32"},
-    {{6272, 362, 418}, true, "g11_64pf"},
-    {{13985, 148, 18}, true, "g11_32 g11_64 shallow"},
-    {{15751, 189, 160}, true, "g11_64 g11_64pf"},
-    {{22, 161, 85}, false, "g9_64"},
-    {{31, 4847, 82}, false, "g9_64"},
-    {{36, 104, 8}, false, "g9_64"},
-    {{39, 127, 14}, false, "g9_64"},
-    {{46, 66, 439}, false, "g10_64_fill"},
-    {{55, 12620, 1626}, false, "g10_64_fill"},
-    {{63, 4160, 292}, false, "g10_64_fill g9_64"},
-    {{96, 18, 73}, false, "g9_64"},
-    {{180, 5385, 21}, false, "shallow"},
-    {{238, 8290, 1107}, false, "g10_128"},
-    {{243, 4001, 1625}, false, "g10_64_fill"},
-    {{257, 43, 18}, false, "g10_64 g10_64_fill g9_64 shallow"},
-    {{284, 12305, 582}, false, "g10_64 g10_64_fill"},
-    {{331, 54, 337}, false, "g10_64_modeled"},
-    {{378, 381, 284}, false, "g10_64_modeled"},
-    {{711, 500, 91}, false, "g9_64"},
-    {{741, 1229, 253}, false, "g10_64"},
-    {{796, 2408, 512}, false, "g10_64 g10_64_fill"},
-    {{839, 840, 781}, false, "g10_64_fill"},
-    {{1021, 546, 9}, false, "g10_32 g10_64_fill"},
-    {{1403, 1444, 24}, false, "shallow"},
-    {{1521, 3485, 58}, false, "shallow"},
-    {{1570, 1574, 289}, false, "g10_64 g10_64_fill g9_64"},
-    {{1765, 1764, 125}, false, "g9_64"},
-    {{1851, 687, 44}, false, "g10_64 g10_64_fill"},
-    {{1952, 1236, 24}, false, "shallow"},
-    {{2006, 1144, 104}, false, "g9_64"},
-    {{2046, 2044, 304}, false, "g12 g13"},
-    {{2666, 2581, 19}, false, "shallow"},
-    {{2776, 1782, 350}, false, "g10_64 g10_64_fill"},
-    {{3039, 128, 1818}, false, "g10_64_modeled"},
-    {{3076, 2320, 404}, false, "g13"},
-    {{3363, 72, 476}, false, "g10_64 g9_64"},
-    {{3500, 600, 145}, false, "g9_64"},
-    {{3811, 3812, 494}, false, "g9_128x16"},
-    {{3822, 2339, 7}, false, "shallow"},
-    {{3864, 273, 434}, false, "g10_64 g10_64_fill"},
-    {{4185, 4184, 435}, false, "g9_128x16"},
-    {{6130, 44, 277}, false, "g9_64"},
-    {{6272, 362, 418}, false, "g10_64 g10_64_fill"},
-    {{13985, 148, 18}, false, "shallow"},
-    {{15751, 189, 160}, false, "g10_64 g10_64_fill"},
-  };
+  const std::vector<Measured> measured = read_measured();
+  CHECK(measured.size() >= 200);
   for (const Measured& m : measured) {
+    CAPTURE(m.gpu);
     CAPTURE(m.shape.M);
     CAPTURE(m.shape.N);
     CAPTURE(m.shape.K);
@@ -949,15 +674,16 @@ TEST_CASE("gemm_auto's shortlist holds a step within 3% of the fastest measured,
     f.vec = m.shape.N % 4 == 0;
     f.tma = f.vec && m.shape.K % 4 == 0;
     f.huge = f.dmma_large = true;
+    f.model = model_for(m.gpu);
+    REQUIRE(f.model != nullptr);
     const std::vector<StepChoice> list = auto_shortlist(m.shape, m.dbl, f);
     REQUIRE(!list.empty());
     bool found = false;
     std::string names;
     for (const StepChoice& c : list) {
-      const std::string n = step_name(c, m.shape);
+      const std::string n = label(c, m.shape);
       names += n + " ";
-      const std::string ok = std::string(" ") + m.within_3pct + " ";
-      found = found || ok.find(" " + n + " ") != std::string::npos;
+      found = found || (" " + m.within_3pct + " ").find(" " + n + " ") != std::string::npos;
     }
     CAPTURE(names);
     CHECK(found);
@@ -970,6 +696,7 @@ TEST_CASE("gemm_auto's candidates: what the device and the buffers allow, splits
     CHECK((c.step == Step::g10_64 || c.step == Step::g10_128 || c.step == Step::g9_64));  // gemm9 64² elementwise
   AutoFeatures all;
   all.vec = all.tma = all.huge = all.dmma_large = true;
+  all.model = &kModelH100;
   const auto f = auto_candidates({4096, 4096, 4096}, false, all);
   CHECK(f.size() == 8);  // gemm10 64² (1 slice: the tiles fill the GPU), 128²; gemm9 ×3, gemm12, gemm13, its stream-K
   // gemm13 split where its 128 × 256 tiles leave SMs idle (float 1000³: 32 tiles, 4 slices of 8
@@ -1017,8 +744,9 @@ TEST_CASE("gemm_auto's candidates: what the device and the buffers allow, splits
   CHECK(has_shallow(auto_candidates({4097, 4095, 64}, false, all)));
   CHECK_FALSE(has_shallow(auto_candidates({4097, 4095, 65}, false, all)));
   CHECK(has_shallow(auto_shortlist({4097, 4095, 17}, false, all)));
-  CHECK(has_shallow(auto_shortlist({4097, 4095, 48}, true, all)));
-  CHECK_FALSE(has_shallow(auto_candidates({4097, 4095, 49}, true, all)));
+  const auto has_shallow_double = has(Step::shallow_double);
+  CHECK(has_shallow_double(auto_shortlist({4097, 4095, 48}, true, all)));
+  CHECK_FALSE(has_shallow_double(auto_candidates({4097, 4095, 49}, true, all)));
   const auto d = auto_candidates({100, 100, 4096}, true, all);
   CHECK(d.front().step == Step::g11_32);
   CHECK(std::any_of(d.begin(), d.end(), [](StepChoice c) { return c.step == Step::g11_32 && c.splits > 1; }));

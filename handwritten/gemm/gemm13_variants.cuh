@@ -1,0 +1,225 @@
+// gemm13's forms as the gemm list registers them (sm_90a builds): the launchers (tensor maps
+// encoded on the host, slabs of tile rows, split-K, stream-K, clusters), the fallback to gemm12
+// where TMA cannot describe the operands, and the variants. The kernels and their lessons are the
+// step files': gemm13_tma_warpspecialized.cuh, gemm13_transpose_a.cuh, gemm13_stream_k.cuh,
+// gemm13_ablations.cuh. Every launcher only enqueues.
+#pragma once
+
+#include "handwritten/gemm/gemm12_fragment_prefetch.cuh"
+#include "handwritten/gemm/gemm13_ablations.cuh"
+#include "handwritten/gemm/gemm13_stream_k.cuh"
+#include "handwritten/gemm/gemm_schedule.cuh"
+
+#include <string_view>
+
+namespace kl {
+inline constexpr std::string_view kFeatureTma = "TMA (cp.async.bulk.tensor) and mbarrier";
+}
+
+namespace kl::gemm13 {
+
+using namespace gemm_detail;
+
+inline constexpr std::string_view kFeatureTmaMulticast =
+    "thread-block clusters and distributed shared memory (TMA multicast, cp.async.bulk.tensor, mbarrier)";
+
+// ---- every form's -----------------------------------------------------------------------------
+// The signature every form's kernel has.
+using Kernel = void (*)(CUtensorMap, CUtensorMap, float*, int, int, int, int, std::size_t, StreamArgs);
+
+// Whether the TMA path applies: 16-byte row pitches and bases for A, B and C.
+inline bool tma_ok(const GemmArgs<float>& g) {
+  return g.K % 4 == 0 && g.N % 4 == 0 && aligned16(g.A) && aligned16(g.B) && aligned16(g.C);
+}
+
+// The fallback for products TMA cannot describe: gemm12 on its measured tile (the list names it
+// from these parameters, as the variant's `fallback`).
+struct Fallback {
+  static constexpr int BM = 256, BN = 128, BK = 16, WM = 64, WN = 64, TM = 16, TN = 8, STAGES = 4;
+  static void prepare() { gemm12::prepare<float, BM, BN, BK, WM, WN, TM, TN, STAGES>(); }
+  static void launch(const GemmArgs<float>& g, cudaStream_t s) { gemm12::launch<float, BM, BN, BK, WM, WN, TM, TN, STAGES>(g, s); }
+};
+
+template <class C, Kernel KERNEL>
+void prepare() {
+  allow_smem(C::kSmemBytes, {KERNEL});
+  Fallback::prepare();
+  (void)tensor_map_encoder();  // ask the driver once, outside any timed launch
+}
+
+// The tensor maps the kernels read: A (rows × K) in boxes of kABoxK × BM, swizzled as the FMA
+// warps' reads expect; B (K × N) in boxes of BN × kBPartK (each CTA's part of the k rows in the
+// cluster form).
+template <class C>
+CUtensorMap map_a_of(const float* a, int rows, int K) {
+  return encode_map(a, rows, K, C::BM, C::kABoxK, swizzle_for_row(C::kRowBytes));
+}
+template <class C>
+CUtensorMap map_b_of(const float* b, int K, int N) {
+  return encode_map(b, K, N, C::kBPartK, C::BN, CU_TENSOR_MAP_SWIZZLE_NONE);
+}
+
+// Only enqueues: encodes the two maps on the host (by value into the kernel's parameters) and
+// launches `slices` slices of k, k_split deep, each slice's tiles `stride` elements after the last
+// one's in g.C (1, K, 0: the whole product straight into C); slabs of at most 65535 tile rows as
+// every gemm launcher (launch_tiled).
+template <class C, Kernel KERNEL>
+void launch_slices(const GemmArgs<float>& g, int k_split, int slices, std::size_t stride, cudaStream_t s) {
+  const CUtensorMap map_b = map_b_of<C>(g.B, g.K, g.N);
+  launch_tiled(g, C::BM, C::BN, [&](dim3 grid, const float* A, float* Cp, int M) {
+    const CUtensorMap map_a = map_a_of<C>(A, M, g.K);
+    grid.z = slices;
+    KERNEL<<<grid, C::kThreads, C::kSmemBytes, s>>>(map_a, map_b, Cp, M, g.N, g.K, k_split, stride, StreamArgs{});
+  });
+}
+
+template <class C, Kernel KERNEL>
+void launch(const GemmArgs<float>& g, cudaStream_t s) {
+  if (!tma_ok(g)) return Fallback::launch(g, s);
+  launch_slices<C, KERNEL>(g, g.K, 1, 0, s);
+}
+
+// The variant of a form (its Config and kernel), under the name the Config builds.
+template <class C, Kernel KERNEL>
+GemmVariant<float> form_variant(std::string_view lesson, std::string_view feature = kFeatureTma) {
+  return {.info = {keep_name(C::name()), "beyond the documents", lesson},
+          .needs = {.compute_capability = 90, .feature = feature, .shared_bytes = C::kSmemBytes,
+                    .clusters = C::CLUSTER_M > 1, .kernel = reinterpret_cast<const void*>(KERNEL)},
+          .launch = launch<C, KERNEL>,
+          .prepare = prepare<C, KERNEL>};
+}
+
+// This step: the TMA ring with a producer warpgroup (R232).
+template <class C>
+GemmVariant<float> ring_variant() {
+  static_assert(C::SETMAXNREG && C::CLUSTER_M == 1 && !C::TRANSPOSE_A, "the ring's own form");
+  return form_variant<C, kernel_ring<C>>(
+      "Hopper: TMA tile loads into an mbarrier ring, a producer warp, FMA warps that only multiply");
+}
+
+// The transposing form (R232At), unsplit.
+template <class C>
+GemmVariant<float> transpose_a_variant() {
+  static_assert(C::TRANSPOSE_A);
+  return form_variant<C, kernel_transpose_a<C>>(
+      "Hopper: TMA tile loads, a producer warpgroup that also transposes A to [k][m], FMA warps that only multiply");
+}
+
+// ---- split-K: the transposing kernel over slices of k ------------------------------------------
+// C = A·B in `splits` slices of k (gemm_schedule.cuh's plan, as gemm10's and gemm11's): one slice
+// is the unsplit launch; several write their partial tiles into consecutive M × N slices of
+// g.workspace (grid.z = the slices), which splitk_reduce adds into C in slice order.
+template <class C>
+void launch_split(const GemmArgs<float>& g, int splits, cudaStream_t s) {
+  static_assert(C::TRANSPOSE_A);
+  const int ks = k_per_split(g.K, splits, C::BK), used = used_splits(g.K, splits, C::BK);
+  if (used <= 1 || !tma_ok(g)) return launch<C, kernel_transpose_a<C>>(g, s);
+  const std::size_t mn = static_cast<std::size_t>(g.M) * g.N;
+  GemmArgs<float> h = g;
+  h.C = static_cast<float*>(g.workspace);
+  launch_slices<C, kernel_transpose_a<C>>(h, ks, used, mn, s);
+  launch_splitk_reduce(h.C, g.C, mn, used, s);
+}
+// The list's split count: the fill rule of gemm10_splitk (splitk_splits, kFillSMs), one block per
+// SM (gemm13's tiles hold all of one SM's shared memory).
+template <class C>
+int splits(GemmShape sh) {
+  return splitk_splits(sh, C::BM, C::BN, C::BK, 1);
+}
+
+// ---- stream-K: the plan, the launch --------------------------------------------------------------
+template <class C>
+gemm_plan::StreamK stream_plan(GemmShape sh) {
+  return gemm_plan::stream_k_plan(sh, C::BM, C::BN, C::BK, sm_count());
+}
+template <class C>
+std::size_t stream_workspace(GemmShape sh) {
+  return gemm_plan::stream_k_workspace(stream_plan<C>(sh), C::BM, C::BN, sizeof(float));
+}
+// Its unsplit, split and stream kernels' shared memory, and the fixup's launch attribute.
+template <class C>
+void prepare_stream() {
+  prepare<C, kernel_transpose_a<C>>();
+  allow_smem(C::kSmemBytes, {static_cast<Kernel>(kernel_stream<C>)});
+  fixup_programmatic_here<float, C::BM, C::BN, kVec<float>>();
+}
+// Where TMA cannot describe the product, the plan has no stream part, or a count the kernel takes
+// in int would overflow, it runs unsplit.
+template <class C>
+void launch_stream(const GemmArgs<float>& g, cudaStream_t s) {
+  const gemm_plan::StreamK p = stream_plan<C>({g.M, g.N, g.K});
+  gemm_plan::StreamKInt pi;  // the kernels count in int (stream_k_int)
+  if (!tma_ok(g) || p.tail_iters == 0 || !gemm_plan::stream_k_int(p, pi)) return launch<C, kernel_transpose_a<C>>(g, s);
+  const CUtensorMap map_a = map_a_of<C>(g.A, g.M, g.K), map_b = map_b_of<C>(g.B, g.K, g.N);
+  float* partials = static_cast<float*>(g.workspace);
+  kernel_stream<C><<<static_cast<unsigned>(p.blocks), C::kThreads, C::kSmemBytes, s>>>(
+      map_a, map_b, g.C, g.M, g.N, g.K, 0, 0, StreamArgs{partials, pi});
+  KL_CHECK_LAUNCH();
+  launch_stream_k_fixup<float, C::BM, C::BN, kVec<float>>(partials, g.C, g.M, g.N, p, pi, s);
+}
+
+// ---- the split-K and stream-K variants ------------------------------------------------------------
+// The split-K form: "<its name>_splitk". Where TMA cannot describe the product it runs the
+// fallback unsplit (no workspace is used then).
+template <class C>
+GemmVariant<float> splitk_variant() {
+  GemmVariant<float> v = transpose_a_variant<C>();
+  v.info.name = keep_name(C::name() + "_splitk");
+  v.info.lesson =
+      "Hopper: gemm13 with k split over blockIdx.z where its tiles alone leave SMs idle; partial tiles in the "
+      "workspace, an ordered reduction (no atomics)";
+  v.launch = [](const GemmArgs<float>& g, cudaStream_t s) { launch_split<C>(g, splits<C>({g.M, g.N, g.K}), s); };
+  v.workspace_bytes = [](GemmShape sh) { return splitk_workspace<float>(sh, splits<C>(sh), C::BK); };
+  v.rounding_depth = [](GemmShape sh) { return splitk_depth(sh.K, splits<C>(sh), C::BK); };
+  return v;
+}
+
+// The stream-K form: "<its name>_streamk". Its rounding depth is K: a tile's segments hold
+// disjoint runs of its k, at least one k each, so the longest chain plus one addition per further
+// segment is at most K.
+template <class C>
+GemmVariant<float> stream_variant() {
+  GemmVariant<float> v = transpose_a_variant<C>();
+  v.info.name = keep_name(C::name() + "_streamk");
+  v.info.lesson =
+      "Hopper: gemm13 as stream-K, one block per SM each running the same number of k tiles across tile boundaries; "
+      "partial tiles in the workspace, added in k order (no atomics)";
+  v.needs.kernel = reinterpret_cast<const void*>(kernel_stream<C>);
+  v.launch = launch_stream<C>;
+  v.prepare = prepare_stream<C>;
+  v.workspace_bytes = stream_workspace<C>;
+  return v;
+}
+
+// ---- the ablations (gemm13_ablations.cuh) ----------------------------------------------------------
+// The cluster form, unsplit only. Slabs of at most 65535 pairs of tile rows; the grid's x doubles (the pair's two
+// CTAs, cluster (CLUSTER_M, 1, 1)) and its y counts pairs, so when a slab has an odd number of
+// tile rows the last pair's rank-1 block lies wholly below M: it loads no A, multicasts its half
+// of each B tile for its partner and stores nothing (its rows fail the epilogue's r < M).
+template <class C>
+void launch_cluster(const GemmArgs<float>& g, cudaStream_t s) {
+  if (!tma_ok(g)) return Fallback::launch(g, s);
+  const CUtensorMap map_b = map_b_of<C>(g.B, g.K, g.N);
+  launch_tiled(g, C::CLUSTER_M * C::BM, C::BN, [&](dim3 grid, const float* A, float* Cp, int M) {
+    const CUtensorMap map_a = map_a_of<C>(A, M, g.K);
+    KL_CUDA_CHECK(launch_with_cluster(kernel_cluster<C>, dim3(grid.x * C::CLUSTER_M, grid.y), dim3(C::kThreads),
+                                      dim3(C::CLUSTER_M), C::kSmemBytes, s, map_a, map_b, Cp, M, g.N, g.K, g.K,
+                                      std::size_t{0}, StreamArgs{}));
+  });
+}
+
+template <class C>
+GemmVariant<float> r0_variant() {
+  return form_variant<C, kernel_r0<C>>(
+      "Hopper: TMA tile loads into an mbarrier ring, a producer warp, FMA warps that only multiply");
+}
+template <class C>
+GemmVariant<float> cluster_variant() {
+  GemmVariant<float> v = form_variant<C, kernel_cluster<C>>(
+      "Hopper: gemm13 in clusters of two vertically adjacent tiles; each B tile multicast to the pair by TMA",
+      kFeatureTmaMulticast);
+  v.launch = launch_cluster<C>;
+  return v;
+}
+
+}  // namespace kl::gemm13

@@ -1,0 +1,81 @@
+// gemm_auto's table of steps (handwritten/gemm/gemm_auto_steps.hpp) against what it stands for:
+// every row names a configuration of the gemm list (so a run shows what each choice costs, and
+// the time model's rows and the measurements find it by that name), every GPU's model rows name
+// a row, and a GPU without a model measures every candidate.
+#include "common/args/gemm_args.hpp"
+#include "handwritten/gemm/gemm_auto_models.hpp"
+#include "handwritten/gemm/gemm_auto_plan.hpp"
+
+#include <doctest/doctest.h>
+
+#include <set>
+#include <string>
+#include <vector>
+
+using namespace kl;
+using namespace kl::gemm_plan;
+
+TEST_CASE_TEMPLATE("gemm_auto's table: each row's name is a step of the gemm list", T, float, double) {
+  std::set<std::string> names;
+  bool sm90a = false;
+  for (const auto& v : gemm_handwritten<T>()) {
+    names.insert(std::string(v.info.name));
+    sm90a = sm90a || v.info.name.rfind("gemm13_", 0) == 0 || v.info.name.rfind("gemm14_", 0) == 0;
+  }
+  int rows = 0;
+  for (const StepRow& r : kSteps) {
+    if (r.dbl != (sizeof(T) == 8)) continue;
+    CAPTURE(std::string(r.name));
+    if ((r.needs & kNeedsTma) && !sm90a) continue;  // the TMA steps are listed in sm_90a builds only
+    CHECK(names.count(std::string(r.name)) == 1);
+    ++rows;
+  }
+  CHECK(rows > 0);
+  if (!sm90a) MESSAGE("no sm_90a steps in this build: the TMA rows' names are not checked");
+}
+
+TEST_CASE("gemm_auto's table: the step ids are the rows' places, each name once per type") {
+  std::set<std::pair<bool, std::string>> seen;
+  for (std::size_t i = 0; i < sizeof(kSteps) / sizeof(kSteps[0]); ++i) {
+    CHECK(static_cast<std::size_t>(kSteps[i].step) == i);
+    CHECK(&row_of(kSteps[i].step) == &kSteps[i]);
+    CHECK(seen.insert({kSteps[i].dbl, std::string(kSteps[i].name)}).second);
+    if (kSteps[i].rank.kind != Rank::own) {  // a rank taken from a row of the same type
+      bool found = false;
+      for (const StepRow& r : kSteps) found = found || (r.dbl == kSteps[i].dbl && r.name == kSteps[i].rank.of);
+      CHECK(found);
+    }
+  }
+}
+
+TEST_CASE("gemm_auto's models: one per GPU by its name, every row a table row's") {
+  CHECK(model_for("NVIDIA H100 80GB HBM3") == &kModelH100);
+  CHECK(model_for("NVIDIA H100 PCIe") == &kModelH100);
+  CHECK(model_for("NVIDIA H200") == &kModelH200);
+  CHECK(model_for("NVIDIA A100-SXM4-80GB") == nullptr);
+  CHECK(model_for("NVIDIA GeForce RTX 4090") == nullptr);
+  for (const GpuModel* m : kGpuModels)
+    for (std::size_t i = 0; i < m->count; ++i) {
+      CAPTURE(std::string(m->gpu));
+      CAPTURE(std::string(m->rows[i].step));
+      bool found = false;
+      for (const StepRow& r : kSteps) found = found || r.name == m->rows[i].step;
+      CHECK(found);
+      CHECK(m->rows[i].overlap >= 1);
+    }
+}
+
+TEST_CASE("gemm_auto without a model: every candidate is measured, in the table's order") {
+  AutoFeatures f;
+  f.vec = f.tma = f.huge = f.dmma_large = true;
+  for (const bool dbl : {false, true})
+    for (GemmShape sh : {GemmShape{4096, 4096, 4096}, GemmShape{513, 257, 129}, GemmShape{1000, 1000, 1000},
+                         GemmShape{4097, 4095, 17}}) {
+      const std::vector<StepChoice> c = auto_candidates(sh, dbl, f), l = auto_shortlist(sh, dbl, f);
+      REQUIRE(c.size() == l.size());
+      for (std::size_t i = 0; i < c.size(); ++i) {
+        CHECK(c[i].step == l[i].step);
+        CHECK(c[i].splits == l[i].splits);
+      }
+    }
+}
