@@ -86,6 +86,7 @@ SandboxProcess::SandboxProcess(const std::string& exe, const std::string& module
   std::vector<std::string> args;
   const char* w = std::getenv("KL_SANDBOX_WRAPPER");
   const bool wrapped = w && *w;
+  wrapped_ = wrapped;
   if (wrapped) {
     std::istringstream words(w);
     for (std::string word; words >> word;) args.push_back(word);
@@ -129,8 +130,9 @@ SandboxProcess::~SandboxProcess() {
     resume();
     const std::string quit = "{\"op\":\"quit\"}\n";
     [[maybe_unused]] const ssize_t w = write(to_child_, quit.data(), quit.size());
-    // A moment to leave cleanly (its context torn down by the driver either way), then killed.
-    for (int i = 0; i < 50; ++i) {
+    // A moment to leave cleanly (its context torn down by the driver either way), then killed;
+    // under a wrapper (a sanitizer writing its summary at exit) up to half a minute.
+    for (int i = 0; i < (wrapped_ ? 3000 : 50); ++i) {
       int st = 0;
       if (waitpid(pid_, &st, WNOHANG) == pid_) {
         pid_ = -1;

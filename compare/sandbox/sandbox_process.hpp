@@ -46,6 +46,7 @@ class SandboxProcess {
   std::string buffer_, log_;
   std::string dir_;  // the folder of its two named pipes
   bool keep_log_ = false;  // KL_SANDBOX_LOG_DIR
+  bool wrapped_ = false;   // started under KL_SANDBOX_WRAPPER
 };
 
 // Runs `exe --list module` with a time limit; false (and why) when it did not finish cleanly.
