@@ -16,6 +16,7 @@ template <class T> struct GemmArgs;
 template <class T> struct AatArgs;
 template <class T> struct MatVecArgs;
 template <class T> struct RowsArgs;
+template <class T> struct ScanArgs;
 template <class T> struct TransposeArgs;
 template <class T> struct TableArgs;
 template <class T> struct AllreduceArgs;
@@ -32,6 +33,7 @@ KL_ARGS_KIND(GemmArgs)
 KL_ARGS_KIND(AatArgs)
 KL_ARGS_KIND(MatVecArgs)
 KL_ARGS_KIND(RowsArgs)
+KL_ARGS_KIND(ScanArgs)
 KL_ARGS_KIND(TransposeArgs)
 KL_ARGS_KIND(TableArgs)
 KL_ARGS_KIND(AllreduceArgs)
