@@ -17,6 +17,7 @@ template <class T> struct GemmArgs;
 template <class T> struct AatArgs;
 template <class T> struct MatVecArgs;
 template <class T> struct RowsArgs;
+template <class T> struct ScanArgs;
 template <class T> struct TransposeArgs;
 template <class T> struct TableArgs;
 template <class T> struct AllreduceArgs;
@@ -40,6 +41,7 @@ KL_ARGS_KIND(GemmArgs, offsetof(S, A), offsetof(S, B), offsetof(S, C), offsetof(
 KL_ARGS_KIND(AatArgs, offsetof(S, A), offsetof(S, C), offsetof(S, workspace))
 KL_ARGS_KIND(MatVecArgs, offsetof(S, A), offsetof(S, x), offsetof(S, y), offsetof(S, workspace))
 KL_ARGS_KIND(RowsArgs, offsetof(S, A), offsetof(S, out), offsetof(S, workspace))
+KL_ARGS_KIND(ScanArgs, offsetof(S, in), offsetof(S, out), offsetof(S, workspace))
 KL_ARGS_KIND(TransposeArgs, offsetof(S, A), offsetof(S, B))
 KL_ARGS_KIND(TableArgs, offsetof(S, y))
 KL_ARGS_KIND(AllreduceArgs)

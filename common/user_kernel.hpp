@@ -28,6 +28,7 @@
 #include "common/args/matvec_args.hpp"
 #include "common/args/reduce_args.hpp"
 #include "common/args/rows_args.hpp"
+#include "common/args/scan_args.hpp"
 #include "common/args/table_args.hpp"
 #include "common/args/transpose_args.hpp"
 
@@ -157,8 +158,8 @@ extern "C" __attribute__((visibility("default"), used)) inline const KlSubmissio
 
 #define KL_USER_CONCAT2(a, b) a##b
 #define KL_USER_CONCAT(a, b) KL_USER_CONCAT2(a, b)
-// Registers a variant into an existing family ("reduce", "dot", "rows", "gemm", "aat", "gemv",
-// "gevm", "transpose", "table"): KL_REGISTER_VARIANT("reduce", kl::ReduceVariant<float>{...})
+// Registers a variant into an existing family ("reduce", "dot", "rows", "scan", "gemm", "aat",
+// "gemv", "gevm", "transpose", "table"): KL_REGISTER_VARIANT("reduce", kl::ReduceVariant<float>{...})
 #define KL_REGISTER_VARIANT(family, ...)                                                       \
   namespace {                                                                                  \
   [[maybe_unused]] const bool KL_USER_CONCAT(kl_user_variant_, __LINE__) =                     \

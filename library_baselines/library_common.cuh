@@ -8,6 +8,9 @@
 //   cub_reduce_depth     the summation-tree height of cub::DeviceReduce (Reduce, Sum,
 //                        TransformReduce; Thrust's reduce and inner_product call it) on sm_90
 //   cub_segmented_depth  the same for cub::DeviceSegmentedReduce, one segment per block
+//   cub_lookback_depth   the summation-tree height of a decoupled look-back scan built the way
+//                        CUB builds it (cub::DeviceScan, Thrust's scans, the scan family's
+//                        cub_block_scan), and scan_depth_too_long, where no bound is left
 //
 // CUB documents no summation order (only run-to-run determinism on one GPU), so the depths are
 // read from the CCCL 3.0 source (cub/device/dispatch/dispatch_reduce.cuh, tuning_reduce.cuh,
@@ -26,7 +29,9 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <new>
+#include <type_traits>
 
 namespace kl::lib_detail {
 
@@ -126,6 +131,31 @@ template <class T>
 double cub_segmented_depth(std::size_t len) {
   using P = CubReducePolicy<T>;
   return static_cast<double>(ceil_div(len, P::tile) * P::items) + P::block_reduce;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The height of a decoupled look-back scan as CUB builds it (CCCL 3.0: agent/agent_scan.cuh,
+// agent/single_pass_scan_operators.cuh's TilePrefixCallbackOp, block/specializations/
+// block_scan_warp_scans.cuh), over at most `tiles` tiles whose threads hold at most `items`
+// elements, in blocks of at most `warps` warps. Within a tile each thread reduces its items in
+// order, the warp scans its threads' sums with shuffles (5 levels), the warps' sums are added one
+// after another, and each thread scans its items in order from its prefix. A tile's inclusive
+// prefix is an earlier tile's plus the aggregates between, summed by a tail-segmented warp
+// reduction over a window of 32 predecessors (at most ceil(log2(lanes)) roundings on the earlier
+// prefix's path), chained across windows, then the tile's own aggregate added: a link spanning d
+// tiles costs the earlier prefix at most ceil(log2(min(d, 32))) + 2 roundings and never more than
+// d, so the chain over all tiles is at most one rounding per tile, and the aggregates' paths add at
+// most the windows walked (ceil(tiles / 32)). The tile's own paths are counted twice over (once in
+// the aggregate, once in the element), with 8 for the adds in between.
+inline double cub_lookback_depth(std::size_t tiles, double items, double warps) {
+  return static_cast<double>(tiles) + static_cast<double>(ceil_div(tiles, std::size_t{32})) + 2 * (items + 5 + warps) + 8;
+}
+// Whether a chain of `depth` roundings in T is too long for any bound (gamma(depth) >= 1); integers
+// never (exact).
+template <class T>
+bool scan_depth_too_long(double depth) {
+  if constexpr (std::is_integral_v<T>) return false;
+  else return depth * (std::numeric_limits<T>::epsilon() / 2) >= 0.5;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The one device script: on a GPU machine, regenerates results/<gpu>/ (or OUT) stage by stage.
 #   scripts/device.sh [STAGE...]        (default: build suites sanitize default shapes ladders
-#                                        families profiles walkthrough; `all`: those and gemm_auto,
+#                                        families scan profiles walkthrough; `all`: those and gemm_auto,
 #                                        grading, judging: the whole of a one-GPU folder)
 # Stages, each optional, each writing the files results/README.md lists; each stage first deletes
 # the files OUT/MANIFEST.json lists for it, then records each file it writes there (stage, command
@@ -22,6 +22,13 @@
 #                                                                        rows_all_ops.*, transpose7*.*,
 #                                                                        reduce_2p28.*, reduce_odd.*,
 #                                                                        bank_mode_{4,8}.*
+#   scan      the scan ladder beside CUB and Thrust at 2^28 int and float, both forms, and odd
+#             sizes; 2^31 + 7 (64-bit indices); Nsight Compute over the last steps and CUB's;
+#             compute-sanitizer over the GPU suite's scan cases (docs/scan.md)
+#                                                                     -> scan.{md,json.gz},
+#                                                                        scan_2p31.{md,json.gz},
+#                                                                        ncu_scan.{md,json},
+#                                                                        sanitize_scan.txt
 #   profiles  Nsight Compute over the steps docs/ explain (the gemm ladders with --compute)
 #                                                                     -> ncu_*.{md,json}
 #   gemm_auto gemm_auto's measured choice against every listed step, one file per type (float,
@@ -48,8 +55,8 @@
 # its MANIFEST.json) and results/README.md, which the script regenerates when OUT is under results/.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-stages="${*:-build suites sanitize default shapes ladders families profiles walkthrough}"
-[ "$stages" != all ] || stages="build suites sanitize default gemm_auto shapes ladders families profiles walkthrough grading judging"
+stages="${*:-build suites sanitize default shapes ladders families scan profiles walkthrough}"
+[ "$stages" != all ] || stages="build suites sanitize default gemm_auto shapes ladders families scan profiles walkthrough grading judging"
 has() { [[ " $stages " == *" $1 "* ]]; }
 export PATH="$PATH:/usr/local/cuda/bin"
 build="${BUILD_DIR:-build}"
@@ -170,6 +177,21 @@ if has families; then  # docs/gemv.md, docs/rows-and-dot.md, docs/transpose-and-
   # docs/bank-modes.md: document 001's 8-byte bank mode asked for, and the 4-byte one beside it
   report bank_mode_4 gz -f gemm,aat -t double -s 2048 -v 'gemm_smem[123]*,aat_smem*' --smem-bank-mode 4
   report bank_mode_8 gz -f gemm,aat -t double -s 2048 -v 'gemm_smem[123]*,aat_smem*' --smem-bank-mode 8
+fi
+if has scan; then  # docs/scan.md
+  begin scan
+  # Every step beside CUB and Thrust: 2^28 (1 GiB of int or float each way) and sizes no tile divides.
+  report scan gz -f scan -t int,float -a form=inclusive,exclusive -s 2^28,1,31,33,1009,1000003
+  # 2^31 + 7: 64-bit indices in every step (validated and timed briefly; the device memory check
+  # skips it where it does not fit).
+  report scan_2p31 gz -f scan -t int,float -a form=inclusive,exclusive -s 2147483655 --max-time 0.05
+  # DRAM throughput of the last steps, cub_block_scan and cub::DeviceScan (one validation launch each).
+  profile ncu_scan -f scan -t int,float -s 2^28 -a form=inclusive,exclusive \
+    -v 'scan8*,scan9*,cub_device_scan,cub_block_scan'
+  # The suite where a build folder has it (tests/), or beside compare (a BIN_DIR of executables).
+  suite="$bin/tests/gpu_suite"; [ -x "$suite" ] || suite="$bin/gpu_suite"
+  KL_COMPARE_EXE="$bin/compare" KL_GPU_SUITE_QUICK=2 KL_GPU_SUITE_SANITIZER=1 sanitize sanitize_scan.txt sanitize_scan \
+    "$suite" --source-file='*test_scan.cu'
 fi
 if has profiles; then  # one validation launch per variant under ncu (scripts/profile.py)
   begin profiles

@@ -45,6 +45,8 @@ STAGES = {
     "shapes": "every shape class (`--sizes shapes`) over each ladder's last steps",
     "ladders": "the SGEMM and DGEMM ladders, the gemm targets",
     "families": "document 003's sizes, the dot types, every rows op, transpose7's sizes, the reduce steps, the bank modes",
+    "scan": "the scan ladder beside CUB and Thrust (2^28 and odd sizes, int and float, both forms; 2^31 + 7), "
+            "Nsight Compute over its last steps, compute-sanitizer over the suite's scan cases",
     "profiles": "Nsight Compute over the steps docs/ explain (scripts/profile.py)",
     "walkthrough": "docs/your-kernel.md's graded example",
     "plots": "scripts/plot_compare.py over the folder's reports",

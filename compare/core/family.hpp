@@ -153,6 +153,9 @@ class Family {
   virtual bool has_exact_inputs(DType t) const = 0;
   // The command-line settings this family reads (FamilySetting); none for most.
   virtual std::vector<FamilySetting> settings() const = 0;
+  // Whether the default comparison (no --family) runs it: every family whose variants have run on
+  // a GPU; `--family all` or its name runs any.
+  virtual bool in_default_run() const { return true; }
 };
 
 // Families register themselves (compare/families/<name>.cpp: KL_REGISTER_FAMILY), each with an

@@ -126,6 +126,8 @@ struct FamilyTraits {
   // Whether hand-written launches are stream-checked (captured and replayed: execute.cpp).
   static constexpr bool stream_check = true;
   static std::vector<std::pair<Dims, AxisValues>> extra_defaults() { return {}; }
+  // false: left out of the default comparison until its variants have run on a GPU.
+  static constexpr bool in_default_run = true;
 };
 
 inline VariantListing listing_of(const VariantInfo& i, const Requirements& needs = {}) {
@@ -152,6 +154,7 @@ class TypedFamily final : public Family {
   std::vector<StringAxis> axes() const override { return F::axes(); }
   std::vector<std::pair<Dims, AxisValues>> extra_defaults() const override { return F::extra_defaults(); }
   std::vector<FamilySetting> settings() const override { return F::settings(); }
+  bool in_default_run() const override { return F::in_default_run; }
   bool has_exact_inputs(DType t) const override {
     return dispatch_type(typename F::Types{}, t, [](auto tag) {
       return F::exact_inputs && !std::is_integral_v<typename decltype(tag)::type>;

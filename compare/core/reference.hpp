@@ -71,6 +71,19 @@ std::int32_t wrap_int32(std::int64_t exact);
 // Bound for a variant's sum: gamma(depth, u_T)·sum|x| plus the reference's own error.
 double sum_bound(const SumReference& ref, double depth, double unit_roundoff);
 
+// Prefix sums of x[0, n), inclusive (ref[i] = x_0 + ... + x_i) or exclusive (ref[0] = 0,
+// ref[i] = x_0 + ... + x_{i-1}), with each element's bound ingredients: abs[i], the sum of |x_j|
+// over the same terms (an upper bound of it: the fp64 sum's own rounding is allowed for), and
+// err[i], a bound on ref[i]'s own error. Floating types: compensated (Neumaier) running sums, the
+// array cut into chunks scanned on every core, each chunk started from the compensated sum of the
+// chunks before it; err[i] = u|ref[i]| + u·R_i, R_i the sum of the magnitudes of every compensation
+// term formed on the way to element i (each compensation add rounds by at most u times its
+// result, and the main sum's errors are captured exactly), so the bound holds whatever the inputs
+// and however long the prefix. Integers: the exact prefix, wrapped modulo 2^32 as CUDA's int adds
+// wrap (abs and err 0).
+template <class T>
+void reference_scan(const T* x, std::size_t n, bool inclusive, double* ref, double* abs, double* err);
+
 // Host product reference, C = A·B row-major (A M×K, B K×N) given by element strides so that
 // A·Aᵀ uses it too: a(i,k) = A[i*sa_i + k*sa_k], b(k,j) = B[k*sb_k + j*sb_j].
 // Fills C (M×N, compensated: CompensatedDot per element) and |A|·|B| (M×N, the bound's scale).
