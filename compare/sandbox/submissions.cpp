@@ -13,12 +13,7 @@
 #include <sstream>
 #include <unistd.h>
 
-#ifndef KL_SUBMISSIONS_MANIFEST
-#define KL_SUBMISSIONS_MANIFEST ""
-#endif
-#ifndef KL_SANDBOX_EXE
-#define KL_SANDBOX_EXE ""
-#endif
+#include "kl_submissions_paths.h"  // generated: KL_SUBMISSIONS_MANIFEST, KL_SANDBOX_EXE (CMakeLists.txt)
 
 namespace kl {
 namespace {
