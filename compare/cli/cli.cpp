@@ -189,6 +189,16 @@ std::vector<ListedVariant> listed_variants(const Family* f, const ListFilter& fi
   return out;
 }
 
+// Whether this build has the ladder's kernels (a -DKL_LADDER=OFF build has none: every family's
+// hand-written variants are then the submissions', named alice/NAME).
+bool ladder_built() {
+  for (const Family* f : all_families())
+    for (DType t : f->dtypes())
+      for (const auto& v : f->variants(t))
+        if (v.source == Source::handwritten && v.name.find('/') == std::string::npos) return true;
+  return false;
+}
+
 std::vector<const Family*> listed_families(const ListFilter& filter) {
   std::vector<const Family*> out;
   for (const Family* f : all_families())
@@ -205,6 +215,9 @@ std::string list_text(const ListFilter& filter) {
   if (everything) os << "families (compare --family NAME; compare --list -f NAME -t TYPE -v GLOB narrows this, --json for a program):\n";
   if (filter.families.empty())
     for (const UnbuiltFamily& u : unbuilt_families()) os << "\n" << u.name << ": " << u.why << "\n";
+  if (!ladder_built())
+    os << "\nno ladder in this build (configured with -DKL_LADDER=OFF, a grader build): each family lists its library "
+          "baselines and the submissions' variants\n";
   for (const Submission& b : submissions())
     if (!b.broken.empty()) os << "\nsubmission " << b.name << " (" << b.folder << "): left out: " << b.broken << "\n";
   for (const Family* f : listed_families(filter)) {
