@@ -14,17 +14,20 @@
 # and first error. Changing one submission rebuilds that module alone. compare never loads a
 # module: it runs each in its own kl-sandbox process (compare/sandbox/).
 #
-# kl_user_submissions(SET OUT_MANIFEST FOLDERS...) defines the modules of one set of folders and
-# writes BUILD/submissions/SET/manifest.json (what `compare --submissions` reads); OUT_MANIFEST
-# receives its path. Sets are independent: the same folder may be in two of them.
+# kl_user_submissions(SET OUT_MANIFEST [NOTE TEXT] FOLDERS...) defines the modules of one set of
+# folders and writes BUILD/submissions/SET/manifest.json (what `compare --submissions` reads);
+# OUT_MANIFEST receives its path. Sets are independent: the same folder may be in two of them.
+# NOTE: said after each build message of the set's submissions, for sets whose failures are
+# planted on purpose (the red team's), so a clean build's output says they are expected.
 
 set(KL_SUBMISSION_LAUNCHER ${CMAKE_CURRENT_LIST_DIR}/submission_compile.sh)
 
 function(kl_user_submissions set out_manifest)
+  cmake_parse_arguments(ARG "" "NOTE" "" ${ARGN})
   set(root ${CMAKE_BINARY_DIR}/submissions/${set})
   set(entries "")
   set(seen "")
-  foreach(dir IN LISTS ARGN)
+  foreach(dir IN LISTS ARG_UNPARSED_ARGUMENTS)
     get_filename_component(dir "${dir}" ABSOLUTE BASE_DIR "${CMAKE_SOURCE_DIR}")
     if(NOT IS_DIRECTORY "${dir}")
       message(FATAL_ERROR "KL_USER_KERNELS: ${dir} is not a folder")
@@ -69,6 +72,12 @@ function(kl_user_submissions set out_manifest)
         continue()
       endif()
       list(APPEND seen "${name}")
+      # What the compiler launcher says with its messages: the folder above the submission's (made
+      # relative in them, as compare's rows are) and the set's note.
+      get_filename_component(parent "${folder_${name}}" DIRECTORY)
+      string(REPLACE "'" "'\\''" parent "${parent}")  # quoted for the shell that sources the file
+      string(REPLACE "'" "'\\''" note "${ARG_NOTE}")
+      file(CONFIGURE OUTPUT ${status_dir}/submission.env CONTENT "parent='${parent}'\nnote='${note}'\n")
       string(MAKE_C_IDENTIFIER "kl_sub_${set}_${name}" t)
       add_library(${t} MODULE ${files_${name}})
       target_include_directories(${t} PRIVATE ${CMAKE_SOURCE_DIR})
