@@ -155,6 +155,9 @@ class Family {
   virtual bool has_exact_inputs(DType t) const = 0;
   // The command-line settings this family reads (FamilySetting); none for most.
   virtual std::vector<FamilySetting> settings() const = 0;
+  // Why none of its problems can run with these options wherever it runs ("" when they can), known
+  // without a GPU: --dry-run skips them so (allreduce with --gpus 1).
+  virtual std::string planned_skip(const RunOptions&) const { return {}; }
 };
 
 // Families register themselves (compare/families/<name>.cpp: KL_REGISTER_FAMILY), each with an
