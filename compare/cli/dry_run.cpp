@@ -147,6 +147,13 @@ std::string dry_run_text(const Plan& plan) {
     if (!family_skip.empty() && run_here == 0) os << "  skipped  every variant: " << family_skip << "\n";
     else for (const auto& [name, why] : skipped) os << "  skipped  " << name << ": " << why << "\n";
   }
+  if (!plan.submissions.empty()) {
+    os << "\nsubmissions:\n" << status_lines(plan.submissions);
+    std::string failing;
+    for (const SubmissionStatus& st : plan.submissions)
+      if (st.failed) failing += (failing.empty() ? "" : ", ") + st.name;
+    if (!failing.empty()) os << "  (a run of this command exits 1 whatever the grades: it names " << failing << ", who cannot be graded)\n";
+  }
   os << "\n" << plan.problems.size() << " problems, " << runs << " variant runs, " << skips << " skipped";
   if (!seconds.empty() && estimated > 0) {
     char b[200];

@@ -88,6 +88,7 @@ Report run_graded_on_gpus(const Plan& plan, std::ostream& out) {
   }
   print_table(out, rep);
   if (!notes.mixed_gpus.empty()) out << "\n  the GPUs differ (" << notes.mixed_gpus << "): their rows are not comparable\n";
+  if (!plan.summary) print_ungraded(plan, out);
   if (plan.write_files) {
     const std::string base = plan.out_dir + "/" + plan.basename;
     write_reports(base, rep);

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <fnmatch.h>
 #include <fstream>
 #include <map>
 #include <mutex>
@@ -260,12 +261,22 @@ std::vector<Submission>& submissions() {
   return list;
 }
 
+bool submission_in_shard(std::size_t i) { return static_cast<int>(i % static_cast<std::size_t>(g_shards)) == g_shard; }
+
+bool pattern_names_submission(const std::string& pattern, const std::string& name, bool* literally) {
+  const auto slash = pattern.find('/');
+  if (slash == std::string::npos) return false;
+  const std::string head = pattern.substr(0, slash);
+  if (literally) *literally = head == name;
+  return fnmatch(head.c_str(), name.c_str(), 0) == 0;
+}
+
 std::vector<const SubmissionVariant*> submission_variants(std::string_view family, DType t) {
   std::vector<const SubmissionVariant*> out;
   if (manifest_path().empty()) return out;
   const auto& all = submissions();
   for (std::size_t i = 0; i < all.size(); ++i) {
-    if (static_cast<int>(i % static_cast<std::size_t>(g_shards)) != g_shard) continue;
+    if (!submission_in_shard(i)) continue;
     for (const SubmissionVariant& v : all[i].variants)
       if (v.family == family && v.dtype == dtype_name(t)) out.push_back(&v);
   }

@@ -56,6 +56,13 @@ int submission_shards();  // N of --shard K/N (1: not sharded)
 // Every submission of the manifest, loaded (and listed through its sandbox) at the first call.
 std::vector<Submission>& submissions();
 
+// Whether the i-th submission is this shard's to grade (--shard K/N; always, unsharded).
+bool submission_in_shard(std::size_t i);
+
+// Whether a --variants pattern names submission `name`: the part before its '/' matches the name
+// as a glob ('alice/*', '*/*', 'stud*/sum'). `literally`: that part is the name itself, no glob.
+bool pattern_names_submission(const std::string& pattern, const std::string& name, bool* literally = nullptr);
+
 // The accepted variants of `family` with element type t.
 std::vector<const SubmissionVariant*> submission_variants(std::string_view family, DType t);
 
