@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fnmatch.h>
 #include <fstream>
@@ -208,6 +209,52 @@ void list_module(Submission& s) {
   for (auto& v : s.variants) v.needs.feature = v.feature;
 }
 
+bool has_cu_file(const fs::path& folder) {
+  std::error_code ec;
+  for (fs::recursive_directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec))
+    if (it->path().extension() == ".cu") return true;
+  return false;
+}
+
+// The build folder a manifest belongs to (BUILD/submissions/SET/manifest.json), as its messages name it.
+std::string build_folder_of(const std::string& manifest) {
+  return fs::path(manifest).parent_path().parent_path().parent_path().string();
+}
+
+// The sub-folders of the manifest's folders ("roots") that no entry names: added after the build
+// was configured. Left out, saying what builds them (the next build re-runs cmake, whose glob of
+// each folder's listing has changed). Hidden folders are not submissions.
+// Folders are compared by what they resolve to, so a folder reached through a link is the one it
+// links to.
+std::string resolved(const fs::path& p) {
+  std::error_code ec;
+  const fs::path r = fs::weakly_canonical(p, ec);
+  return (ec ? p.lexically_normal() : r).string();
+}
+
+void add_new_folders(const json& m, const std::string& path, std::vector<Submission>& out) {
+  std::set<std::string> known;
+  for (const Submission& s : out) known.insert(resolved(s.folder));
+  for (const auto& r : m.value("roots", json::array())) {
+    const fs::path root = r.get<std::string>();
+    std::vector<fs::path> found;
+    std::error_code ec;
+    for (fs::directory_iterator it(root, ec), end; !ec && it != end; it.increment(ec)) {
+      const std::string name = it->path().filename().string();
+      if (!it->is_directory(ec) || name.empty() || name[0] == '.') continue;
+      if (!known.count(resolved(it->path()))) found.push_back(it->path());
+    }
+    std::sort(found.begin(), found.end());
+    for (const fs::path& f : found) {
+      Submission sub;
+      sub.name = f.filename().string();
+      sub.folder = f.string();
+      sub.broken = "a new folder, not in this build yet: cmake --build " + build_folder_of(path) + " builds it";
+      out.push_back(std::move(sub));
+    }
+  }
+}
+
 std::vector<Submission> load() {
   std::vector<Submission> out;
   const std::string path = manifest_path();
@@ -226,6 +273,9 @@ std::vector<Submission> load() {
     sub.module = s.value("module", "");
     sub.status_dir = s.value("status_dir", "");
     sub.broken = s.value("broken", "");
+    // A folder that had nothing to build when the build was configured, and has a .cu file now.
+    if (!sub.broken.empty() && s.value("files", json::array()).empty() && has_cu_file(sub.folder))
+      sub.broken = "a .cu file added since the build was configured: cmake --build " + build_folder_of(path) + " builds it";
     if (!sub.broken.empty()) {
       out.push_back(std::move(sub));
       continue;
@@ -241,6 +291,7 @@ std::vector<Submission> load() {
     else list_module(sub);
     out.push_back(std::move(sub));
   }
+  add_new_folders(m, path, out);
   return out;
 }
 

@@ -191,4 +191,33 @@ TEST_CASE("the verdict table: one line per hand-written variant, then each submi
   CHECK(has(summary_csv(lines), "\nerin,erin/*,,left out: does not compile: erin/sum.cu(3): error: x,0,0,0,"));
 }
 
+TEST_CASE("a folder newer than the build, and one with nothing to build, are named with what to do") {
+  const auto dir = fresh_dir("kl_class_new_folder");
+  const auto labs = dir / "labs";
+  std::filesystem::create_directories(labs / "amy");
+  std::filesystem::create_directories(labs / "gina");
+  std::filesystem::create_directories(labs / ".git");
+  std::ofstream(labs / "amy" / "sum.cpp") << "// a .cpp by mistake\n";
+  std::ofstream(labs / "gina" / "sum.cu") << "// added after the build was configured\n";
+  const auto manifest = dir / "build" / "submissions" / "user" / "manifest.json";
+  std::filesystem::create_directories(manifest.parent_path());
+  std::ofstream(manifest) << "{\"set\": \"user\", \"roots\": [\"" << labs.string() << "\"], \"submissions\": [\n"
+                          << "{\"name\": \"amy\", \"folder\": \"" << (labs / "amy").string() << "\", \"status_dir\": \"\", "
+                          << "\"files\": [], \"module\": \"\", \"broken\": \"nothing to build: no .cu file in amy/ (it holds "
+                             "sum.cpp); a submission's kernels go in .cu files\"}]}\n";
+  const Run r = run_compare("--submissions " + manifest.string() + " --list-submissions");
+  REQUIRE(r.code == 0);
+  CAPTURE(r.output);
+  CHECK(has(r.output, "\n  amy: left out: nothing to build: no .cu file in amy/ (it holds sum.cpp)"));
+  CHECK(has(r.output, "\n  gina: left out: a new folder, not in this build yet: cmake --build " + (dir / "build").string() +
+                          " builds it\n"));
+  CHECK_FALSE(has(r.output, ".git"));
+  CHECK(count_lines(r.output) == 3);
+  // amy gets her .cu file: the build folder has not seen it yet.
+  std::ofstream(labs / "amy" / "sum.cu") << "// renamed\n";
+  const Run again = run_compare("--submissions " + manifest.string() + " --list-submissions");
+  CHECK(has(again.output, "\n  amy: left out: a .cu file added since the build was configured: cmake --build "));
+  std::filesystem::remove_all(dir);
+}
+
 }  // namespace kl::test
