@@ -5,12 +5,30 @@
 # STATUS_DIR: <source>.status and <source>.log per file, link.status and link.log. It always
 # succeeds, so one submission that does not compile never stops the build of the others: in its
 # place it leaves an empty object (the same command on an empty source) and compare reads the
-# status files and names the file, line and first error in the submission's row.
+# status files and names the file, line and first error in the submission's row. The build's
+# output gets one line per failure with that first error too. STATUS_DIR/submission.env (written
+# at configure time) gives the folder above the submission's, which the line leaves out of paths
+# as compare's rows do, and the set's note (a planted failure is said to be one).
 set -u
 status_dir=$1
 mode=$2
 shift 2
 mkdir -p "$status_dir"
+name=$(basename "$status_dir")
+parent="" note=""
+# shellcheck source=/dev/null
+[ -f "$status_dir/submission.env" ] && . "$status_dir/submission.env"
+suffix=${note:+ ($note)}
+
+# The first line of LOG that says "error" (else its first line), with PARENT/ left out of paths.
+first_error() {
+  local line
+  line=$(grep -m1 -i 'error' "$1" || true)
+  [ -n "$line" ] || line=$(grep -m1 -v '^[[:space:]]*$' "$1" || true)
+  [ -n "$parent" ] && line=${line//"$parent/"/}
+  printf '%s' "$line"
+}
+
 if [ "$mode" = compile ]; then
   src="" obj="" prev=""
   for a in "$@"; do
@@ -22,11 +40,12 @@ if [ "$mode" = compile ]; then
   log="$status_dir/$stem.log"
   if "$@" >"$log" 2>&1; then
     echo ok >"$status_dir/$stem.status"
-    cat "$log"
+    # Warnings go to the build's output, except a planted submission's (kept in its log).
+    [ -n "$note" ] || cat "$log"
     exit 0
   fi
   echo error >"$status_dir/$stem.status"
-  echo "submission $(basename "$status_dir"): $stem does not compile; left out (log: $log)" >&2
+  echo "submission $name: does not compile: $(first_error "$log"); left out$suffix (full log: $log)" >&2
   empty="$status_dir/.empty.cu"
   : >"$empty"
   args=() prev=""
@@ -48,6 +67,6 @@ if "$@" >"$log" 2>&1; then
   exit 0
 fi
 echo error >"$status_dir/link.status"
-echo "submission $(basename "$status_dir"): its module does not link; left out (log: $log)" >&2
+echo "submission $name: does not link: $(first_error "$log"); left out$suffix (full log: $log)" >&2
 [ -n "$out" ] && : >"$out"
 exit 0

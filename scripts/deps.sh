@@ -31,13 +31,10 @@ if [ ${#need[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
 fi
 
-if ! command -v nvcc >/dev/null; then
-  if [ -x /usr/local/cuda/bin/nvcc ]; then
-    echo 'deps: nvcc is in /usr/local/cuda/bin (add it to PATH, or the scripts use it directly)' >&2
-  else
-    echo "deps: error: no CUDA toolkit found (nvcc); install the CUDA toolkit 13.0 or newer" >&2
-    exit 1
-  fi
+# nvcc in /usr/local/cuda/bin alone is enough: the scripts add that folder to PATH themselves.
+if ! command -v nvcc >/dev/null && [ ! -x /usr/local/cuda/bin/nvcc ]; then
+  echo "deps: error: no CUDA toolkit found (nvcc); install the CUDA toolkit 13.0 or newer" >&2
+  exit 1
 fi
 # The toolkit the project is verified with (docs/method.md, "Which GPU, which toolkit"): 13.0 or
 # newer; 12.x's CCCL lacks cub::DeviceTransform and does not build. CMake checks it too.

@@ -44,7 +44,9 @@
 #   plots     scripts/plot_compare.py over OUT's reports              -> plots/*.png
 #             (not in the default list: the pictures are drawn from the reports, anywhere)
 #   walkthrough  docs/your-kernel.md's graded example (the examples' reduce kernels at n = 1000,
-#             1000003)                                              -> walkthrough.{md,summary.md,log}
+#             1000003), then the whole class with --variants naming every student (each one
+#             must get a row)                                   -> walkthrough.{md,summary.md,log},
+#                                                                  walkthrough-class.{md,summary.md,log}
 #   grading   scripts/device-grading.sh (outside submissions: docs/your-kernel.md; GRADING_STAGES:
 #             its stages, default all but multi)
 #   judging   scripts/device-judging.sh (compare diff's false alarms: docs/judging-progress.md)
@@ -254,6 +256,24 @@ if has walkthrough; then  # docs/your-kernel.md's GPU half: this repository's ex
   rm -f "$out/walkthrough.csv" "$out/walkthrough.summary.csv" "$out/walkthrough.json"
   record "compare --submissions submissions/examples/manifest.json -q -f reduce -t float -s 1000,1000003 --variants 'alice/*,bob/*' --summary --out $out --name walkthrough" \
     "$out/walkthrough.md" "$out/walkthrough.summary.md" "$out/walkthrough.log"
+  # The class (docs/your-kernel.md, "A class folder"): every student of examples/user_kernels named,
+  # those with no sum and those left out included; every one must have a row of the summary, and
+  # the run exits 1 (bob's sum is wrong).
+  students=$(cd examples/user_kernels && ls -d */ | tr -d /)
+  patterns=$(printf '%s/*,' $students)
+  patterns=${patterns%,}
+  set -f
+  "$bin/compare" --submissions "$bin/submissions/examples/manifest.json" -q -f reduce -t float -s 1000,1000003 \
+    --variants "$patterns" --summary --out "$out" --name walkthrough-class > "$out/walkthrough-class.log" 2>&1
+  rc=$?
+  set +f
+  missing=""
+  for s in $students; do grep -q "^| $s | " "$out/walkthrough-class.summary.md" 2>/dev/null || missing="$missing $s"; done
+  echo "=== walkthrough-class: exit $rc (1 expected), students without a row:${missing:- none}"
+  [ "$rc" -eq 1 ] && [ -z "$missing" ] || status=1
+  rm -f "$out/walkthrough-class.csv" "$out/walkthrough-class.summary.csv" "$out/walkthrough-class.json"
+  record "compare --submissions submissions/examples/manifest.json -q -f reduce -t float -s 1000,1000003 --variants '$patterns' --summary --out $out --name walkthrough-class" \
+    "$out/walkthrough-class.md" "$out/walkthrough-class.summary.md" "$out/walkthrough-class.log"
 fi
 if has plots; then
   begin plots

@@ -189,6 +189,16 @@ std::vector<ListedVariant> listed_variants(const Family* f, const ListFilter& fi
   return out;
 }
 
+// Whether this build has the ladder's kernels (a -DKL_LADDER=OFF build has none: every family's
+// hand-written variants are then the submissions', named alice/NAME).
+bool ladder_built() {
+  for (const Family* f : all_families())
+    for (DType t : f->dtypes())
+      for (const auto& v : f->variants(t))
+        if (v.source == Source::handwritten && v.name.find('/') == std::string::npos) return true;
+  return false;
+}
+
 std::vector<const Family*> listed_families(const ListFilter& filter) {
   std::vector<const Family*> out;
   for (const Family* f : all_families())
@@ -205,8 +215,11 @@ std::string list_text(const ListFilter& filter) {
   if (everything) os << "families (compare --family NAME; compare --list -f NAME -t TYPE -v GLOB narrows this, --json for a program):\n";
   if (filter.families.empty())
     for (const UnbuiltFamily& u : unbuilt_families()) os << "\n" << u.name << ": " << u.why << "\n";
-  for (const Submission& b : submissions())
-    if (!b.broken.empty()) os << "\nsubmission " << b.name << " (" << b.folder << "): left out: " << b.broken << "\n";
+  if (!ladder_built())
+    os << "\nno ladder in this build (configured with -DKL_LADDER=OFF, a grader build): each family lists its library "
+          "baselines and the submissions' variants\n";
+  if (const auto statuses = submission_statuses(filter.patterns); !statuses.empty())
+    os << "\nsubmissions (" << statuses.size() << "; compare --list-submissions lists them alone):\n" << status_lines(statuses);
   for (const Family* f : listed_families(filter)) {
     const auto variants = listed_variants(f, filter);
     if (!everything && variants.empty()) continue;
@@ -258,10 +271,20 @@ std::string list_json(const ListFilter& filter) {
     fams.push_back({{"name", f->name()}, {"summary", f->summary()}, {"metric", f->unit()}, {"types", types},
                     {"default_types", defaults}, {"default_sizes", sizes}, {"variants", vs}});
   }
-  nlohmann::json left_out = nlohmann::json::array();
-  for (const Submission& b : submissions())
-    if (!b.broken.empty()) left_out.push_back({{"submission", b.name}, {"folder", b.folder}, {"why", b.broken}});
-  return nlohmann::json{{"families", fams}, {"submissions_left_out", left_out}}.dump(1) + "\n";
+  nlohmann::json left_out = nlohmann::json::array(), subs = nlohmann::json::array();
+  for (const SubmissionStatus& st : submission_statuses(filter.patterns)) {
+    subs.push_back({{"submission", st.name}, {"left_out", st.left_out}, {"status", st.text}});
+    if (st.left_out) left_out.push_back({{"submission", st.name}, {"why", st.text.substr(std::string("left out: ").size())}});
+  }
+  return nlohmann::json{{"families", fams}, {"submissions", subs}, {"submissions_left_out", left_out}}.dump(1) + "\n";
+}
+
+std::string list_submissions_text() {
+  const auto statuses = submission_statuses({});
+  if (submission_manifest().empty()) return "no submissions: this build has no -DKL_USER_KERNELS (compare --submissions MANIFEST names one)\n";
+  const auto left_out = std::count_if(statuses.begin(), statuses.end(), [](const SubmissionStatus& s) { return s.left_out; });
+  return "submissions (" + std::to_string(statuses.size()) + ", " + std::to_string(left_out) + " left out; " +
+         submission_manifest() + "):\n" + status_lines(statuses);
 }
 
 Plan parse_command_line(int argc, const char* const* argv) {
@@ -325,8 +348,11 @@ Plan parse_command_line(int argc, const char* const* argv) {
   app.add_flag("--summary", plan.summary, "after the table, the verdict table: one line per hand-written variant (a submission's, alice/NAME, or a ladder step): passed or its first failure, best and worst % of the library, best % of the ceiling; also written as BASE.summary.md and .csv");
   std::string manifest;
   app.add_option("--submissions", manifest,
-                 "the submissions manifest to grade (written by a -DKL_USER_KERNELS build: BUILD/submissions/manifest.json; "
-                 "default: this build's own, if any)");
+                 "the submissions manifest to grade (written by a -DKL_USER_KERNELS build: "
+                 "BUILD/submissions/user/manifest.json; default: this build's own, if any)");
+  app.add_flag("--list-submissions", plan.list_submissions,
+               "list every submission with its status (what it registers, or why it was left out), one line each, "
+               "then exit (needs no GPU)");
   std::string shard;
   app.add_option("--shard", shard,
                  "K/N: grade only every N-th submission, starting at the K-th (0-based), e.g. one task of a Slurm "
@@ -381,6 +407,7 @@ Plan parse_command_line(int argc, const char* const* argv) {
     if (k < 0 || n < 1 || k >= n) throw UsageError("--shard takes K/N with 0 <= K < N (got '" + shard + "')");
     set_submission_shard(k, n);
   }
+  if (plan.list_submissions) return plan;
   if (!plan.dry_run_gpu.empty() && !plan.dry_run) throw UsageError("--gpu goes with --dry-run (a real run uses the GPU it finds: --device)");
   if (plan.list_filter.json && !plan.list_only) throw UsageError("--json goes with --list (compare diff has its own --json)");
   if (plan.list_only) {
@@ -481,6 +508,7 @@ Plan parse_command_line(int argc, const char* const* argv) {
   if (*sweep_opt) sweep_range = parse_sweep(sweep);
 
   std::set<std::string> matched_patterns;
+  std::vector<ChosenFamily> chosen;
   for (const Family* f : fams) {
     std::vector<DType> ts;
     if (wanted.empty()) {
@@ -494,6 +522,7 @@ Plan parse_command_line(int argc, const char* const* argv) {
         continue;
       }
     }
+    chosen.push_back({f, ts});
     const SizeSpec& spec = f->sizes();
     std::vector<Dims> dims;
     if (!size_texts.empty()) {
@@ -527,8 +556,11 @@ Plan parse_command_line(int argc, const char* const* argv) {
         for (const auto& [d, a] : f->extra_defaults()) plan.problems.push_back({f, ProblemKey{t, d, a}});
     }
   }
+  // A pattern that names a submission stays in the run even where it matches no variant (the
+  // submission was left out, or has nothing in these families): its status line says why, and
+  // every other submission is graded. One that names nothing at all is a typo.
   for (const auto& p : plan.run.variant_patterns) {
-    if (!matched_patterns.count(p) && submission_shards() == 1) {
+    if (!matched_patterns.count(p) && submission_shards() == 1 && !pattern_names_a_submission(p)) {
       std::set<std::string> seen;
       std::vector<std::string> names;
       for (const Family* f : fams)
@@ -541,7 +573,14 @@ Plan parse_command_line(int argc, const char* const* argv) {
                        "; compare --list -f FAMILY -v 'GLOB' shows them)");
     }
   }
-  if (plan.problems.empty()) throw UsageError("nothing to run: no selected family has the requested types and variants");
+  plan.submissions = submission_statuses(plan.run.variant_patterns, chosen);
+  // Nothing to run but a submission the command names that cannot be graded: main says why and
+  // exits 1, as a run would.
+  const bool a_failed_submission = std::any_of(plan.submissions.begin(), plan.submissions.end(),
+                                               [](const SubmissionStatus& st) { return st.failed; });
+  if (plan.problems.empty() && !a_failed_submission)
+    throw UsageError("nothing to run: no selected family has the requested types and variants" +
+                     std::string(plan.submissions.empty() ? "" : " (compare --dry-run says what each submission has)"));
   if (plan.worker >= 0) {
     if (static_cast<std::size_t>(plan.worker) >= plan.problems.size() || plan.worker_out.empty())
       throw UsageError("--worker: no such problem");

@@ -1,6 +1,7 @@
 // Command line of `compare`, parsed into a Plan. Bad input throws UsageError with one line.
 #pragma once
 
+#include "compare/cli/submission_status.hpp"
 #include "compare/core/family.hpp"
 #include "compare/testing/candidate_wrapper.hpp"
 
@@ -24,6 +25,7 @@ struct ListFilter {
 struct Plan {
   bool list_only = false;
   ListFilter list_filter;
+  bool list_submissions = false;  // --list-submissions: each submission's status, one line each
   bool help_only = false;
   std::string help_text;
   std::vector<PlannedProblem> problems;
@@ -61,6 +63,9 @@ struct Plan {
   // --dry-run [--gpu NAME]: print what would run, skip and take how long (compare/cli/dry_run.hpp).
   bool dry_run = false;
   std::string dry_run_gpu;
+  // Each submission the run names (compare/cli/submission_status.hpp): graded, not graded and why,
+  // or left out. Empty without a submissions manifest.
+  std::vector<SubmissionStatus> submissions;
 };
 
 // Parses argv into a Plan (throws UsageError). Works without a GPU.
@@ -69,8 +74,11 @@ Plan parse_command_line(int argc, const char* const* argv);
 // A family setting (--gpus N) the visible devices cannot honour: throws UsageError (one line).
 void check_settings(const Plan& plan, int device_count);
 
-// What `compare --list` prints: families, types, sizes, axes, variants with origin and lesson.
+// What `compare --list` prints: each submission -v names with its status (where a manifest is
+// in use), then families, types, sizes, axes, variants with origin and lesson.
 std::string list_text(const ListFilter& filter = {});
+// What `compare --list-submissions` prints: every submission of the manifest, one line each.
+std::string list_submissions_text();
 // The same as JSON: families with their variants (name, types, origin, lesson, source, needs).
 std::string list_json(const ListFilter& filter = {});
 

@@ -110,14 +110,18 @@ std::string dry_run_text(const Plan& plan) {
   double total = 0;
   for (const PlannedProblem& p : plan.problems) {
     std::vector<std::pair<std::string, std::string>> skipped;
-    std::size_t run_here = 0;
+    std::size_t run_here = 0, found_here = 0;
     double problem_s = kProblemSeconds;
     bool all_known = true;
+    // A reason the whole family cannot run with these options (allreduce with --gpus 1) skips
+    // every variant, as the runner's problem would.
+    const std::string family_skip = p.family->planned_skip(plan.run);
     for (const VariantListing& v : p.family->variants(p.key.dtype)) {
       const bool named = matches_any(v.name, plan.run.variant_patterns);
       const bool selected = v.source == Source::library ? (!plan.run.skip_library || (!plan.run.variant_patterns.empty() && named)) : named;
       if (!selected) continue;
-      const std::string why = gpu ? why_not_runnable(v.needs, limits, v.needs.kernel ? limits.compute_capability : 0) : "";
+      std::string why = family_skip;
+      if (why.empty() && gpu) why = why_not_runnable(v.needs, limits, v.needs.kernel ? limits.compute_capability : 0);
       if (!why.empty()) {
         skipped.emplace_back(v.name, why);
         continue;
@@ -125,30 +129,40 @@ std::string dry_run_text(const Plan& plan) {
       ++run_here;
       const auto it = seconds.find({std::string(p.family->name()), std::string(dtype_name(p.key.dtype)),
                                     p.family->shape_label(p.key), v.name});
-      if (it != seconds.end()) problem_s += it->second, ++estimated;
+      if (it != seconds.end()) problem_s += it->second, ++estimated, ++found_here;
       else all_known = false;
     }
     runs += run_here;
     skips += skipped.size();
-    total += problem_s;
+    if (run_here) total += problem_s;
     os << "\n" << p.family->name() << " " << dtype_name(p.key.dtype) << " " << p.family->shape_label(p.key) << ": " << run_here
        << " variant" << (run_here == 1 ? "" : "s") << " to run";
     if (!skipped.empty()) os << ", " << skipped.size() << " skipped";
-    if (!seconds.empty()) {
+    if (found_here) {
       char b[64];
       std::snprintf(b, sizeof b, "%s~%.1f s", all_known ? "" : ">", problem_s);
       os << " (" << b << ")";
     }
     os << "\n";
-    for (const auto& [name, why] : skipped) os << "  skipped  " << name << ": " << why << "\n";
+    if (!family_skip.empty() && run_here == 0) os << "  skipped  every variant: " << family_skip << "\n";
+    else for (const auto& [name, why] : skipped) os << "  skipped  " << name << ": " << why << "\n";
+  }
+  if (!plan.submissions.empty()) {
+    os << "\nsubmissions:\n" << status_lines(plan.submissions);
+    std::string failing;
+    for (const SubmissionStatus& st : plan.submissions)
+      if (st.failed) failing += (failing.empty() ? "" : ", ") + st.name;
+    if (!failing.empty()) os << "  (a run of this command exits 1 whatever the grades: it names " << failing << ", who cannot be graded)\n";
   }
   os << "\n" << plan.problems.size() << " problems, " << runs << " variant runs, " << skips << " skipped";
-  if (!seconds.empty()) {
+  if (!seconds.empty() && estimated > 0) {
     char b[200];
     std::snprintf(b, sizeof b, "; about %.0f s on the GPU, from %s (%zu of the %zu runs found there; the rest not counted)",
                   total, from.c_str(), estimated, runs);
     os << b;
-  } else if (gpu) {
+  } else if (!seconds.empty() && runs > 0) {
+    os << "; no estimate: none of these runs is in " << from;
+  } else if (gpu && seconds.empty()) {
     os << "; no committed run of " << gpu->name << " to estimate the time from";
   }
   os << "\n";

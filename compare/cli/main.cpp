@@ -40,6 +40,14 @@ int main(int argc, char** argv) {
       std::cout << (plan.list_filter.json ? list_json(plan.list_filter) : list_text(plan.list_filter));
       return kExitOk;
     }
+    if (plan.list_submissions) {
+      std::cout << list_submissions_text();
+      return kExitOk;
+    }
+    if (plan.problems.empty() && plan.worker < 0) {  // only submissions that cannot be graded
+      write_summary(plan, Report{}, std::cout);
+      return kExitFailures;
+    }
     std::string why;
     const int count = cuda_device_count(&why);
     if (count == 0) {
@@ -57,10 +65,10 @@ int main(int argc, char** argv) {
       if (plan.grade_gpus > count)
         throw UsageError("--grade-gpus " + std::to_string(plan.grade_gpus) + ": only " + std::to_string(count) +
                          " CUDA device" + (count == 1 ? "" : "s") + " visible");
-      return exit_code_for(run_graded_on_gpus(plan, std::cout));
+      return exit_code_for(plan, run_graded_on_gpus(plan, std::cout));
     }
     const Report rep = run_plan(plan, join_command_line(argc, args), std::cout);
-    return exit_code_for(rep);
+    return exit_code_for(plan, rep);
   } catch (const UsageError& e) {
     std::fprintf(stderr, "compare: error: %s\n", e.what());
     return kExitUsage;

@@ -171,6 +171,21 @@ int exit_code_for(const Report& r) {
   return kExitOk;
 }
 
+int exit_code_for(const Plan& plan, const Report& r) {
+  const int code = exit_code_for(r);
+  if (code != kExitOk) return code;
+  for (const SubmissionStatus& st : plan.submissions)
+    if (st.failed) return kExitFailures;
+  return kExitOk;
+}
+
+void print_ungraded(const Plan& plan, std::ostream& out) {
+  std::vector<SubmissionStatus> ungraded;
+  for (const SubmissionStatus& st : plan.submissions)
+    if (!st.graded) ungraded.push_back(st);
+  if (!ungraded.empty()) out << "\n  submissions this run names but did not grade:\n" << status_lines(ungraded);
+}
+
 Report run_plan(const Plan& plan, const std::string& command_line, std::ostream& out) {
   Report rep;
   RunMeta& m = rep.meta;
@@ -250,6 +265,7 @@ Report run_plan(const Plan& plan, const std::string& command_line, std::ostream&
   m.state_end = read_device_state(plan.device);  // NVML: works after the context is lost too
 
   print_table(out, rep);
+  if (!plan.summary) print_ungraded(plan, out);
   if (m.incomplete) out << "\n  INCOMPLETE: " << m.incomplete_reason << "\n";
   if (plan.write_files) {
     const std::string base = plan.out_dir + "/" + plan.basename;
@@ -261,10 +277,14 @@ Report run_plan(const Plan& plan, const std::string& command_line, std::ostream&
 }
 
 void write_summary(const Plan& plan, const Report& rep, std::ostream& out) {
-  std::vector<std::pair<std::string, std::string>> broken;
-  for (const Submission& b : submissions())
-    if (!b.broken.empty()) broken.emplace_back(b.name, b.broken);
-  const auto lines = summarize(rep, broken);
+  if (!plan.summary) {
+    print_ungraded(plan, out);
+    return;
+  }
+  std::vector<std::pair<std::string, std::string>> ungraded;
+  for (const SubmissionStatus& st : plan.submissions)
+    if (!st.graded) ungraded.emplace_back(st.name, st.text);
+  const auto lines = summarize(rep, ungraded);
   out << "\n" << summary_markdown(lines);
   if (plan.write_files) {
     const std::string base = plan.out_dir + "/" + plan.basename;

@@ -25,9 +25,16 @@ Report run_plan(const Plan& plan, const std::string& command_line, std::ostream&
 
 // The exit status for a finished (or stopped) run.
 int exit_code_for(const Report& r);
+// ...and 1 where the run did not fail but a submission it names could not be graded
+// (compare/cli/submission_status.hpp).
+int exit_code_for(const Plan& plan, const Report& r);
 
-// --summary: the verdict table of `rep` (every submission left out included) on `out`, and as
-// BASE.summary.md and .csv where the plan writes files.
+// Below the table: one line for each submission the run names but did not grade, and why.
+void print_ungraded(const Plan& plan, std::ostream& out);
+
+// --summary: the verdict table of `rep` (every submission the run names but did not grade
+// included, with why) on `out`, and as BASE.summary.md and .csv where the plan writes files.
+// Without --summary, the lines of print_ungraded.
 void write_summary(const Plan& plan, const Report& rep, std::ostream& out);
 
 // Installs the SIGINT handler that sets g_interrupted (a second Ctrl-C kills as usual).

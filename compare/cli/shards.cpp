@@ -59,6 +59,7 @@ Report run_graded_on_gpus(const Plan& plan, std::ostream& out) {
     pids.push_back(pid);
   }
   std::vector<Report> parts;
+  std::vector<std::string> labels;
   std::string failed;
   for (int g = 0; g < plan.grade_gpus; ++g) {
     int st = 0;
@@ -72,10 +73,12 @@ Report run_graded_on_gpus(const Plan& plan, std::ostream& out) {
       if (!std::filesystem::exists(file)) continue;
     }
     parts.push_back(load_report(file));
+    labels.push_back(file);
   }
   if (parts.empty()) throw std::runtime_error("--grade-gpus: no child wrote a report (" + failed + ")");
-  std::string warning;
-  Report rep = merge_reports(parts, warning);
+  // The children are one run: every one times the library, so only GPUs that differ are worth a line.
+  MergeNotes notes;
+  Report rep = merge_reports(parts, labels, notes);
   std::vector<const char*> argv;
   for (const auto& a : plan.argv) argv.push_back(a.c_str());
   rep.meta.command_line = join_command_line(static_cast<int>(argv.size()), argv.data());
@@ -84,7 +87,8 @@ Report run_graded_on_gpus(const Plan& plan, std::ostream& out) {
     rep.meta.incomplete_reason += (rep.meta.incomplete_reason.empty() ? "" : "; ") + failed;
   }
   print_table(out, rep);
-  if (!warning.empty()) out << "\n  " << warning << "\n";
+  if (!notes.mixed_gpus.empty()) out << "\n  the GPUs differ (" << notes.mixed_gpus << "): their rows are not comparable\n";
+  if (!plan.summary) print_ungraded(plan, out);
   if (plan.write_files) {
     const std::string base = plan.out_dir + "/" + plan.basename;
     write_reports(base, rep);
@@ -96,6 +100,11 @@ Report run_graded_on_gpus(const Plan& plan, std::ostream& out) {
 
 int merge_command(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
   CLI::App app{"compare merge: join reports (the shards of a graded folder) into one; needs no GPU"};
+  app.footer("Each submission's rows must come from one report: a submission graded in two is refused (exit 2), as "
+             "a typo would be (compare diff compares two runs). Library and ladder rows, which every shard times "
+             "again, are kept from the first report that has them, and merge says how many.\n"
+             "Exit status: 0 every row of the merged report passed (or was skipped); 1 a row failed or raised an "
+             "error; 2 bad input (a report that does not read, a submission in two reports, an unwritable folder).");
   std::vector<std::string> files;
   std::string dir = "compare-out", name = "compare";
   app.add_option("reports", files, "the reports (.json or .json.gz)")->required()->check(CLI::ExistingFile);
@@ -123,10 +132,16 @@ int merge_command(int argc, const char* const* argv, std::ostream& out, std::ost
     err << "compare merge: error: " << e.what() << "\n";
     return kExitUsage;
   }
-  std::string warning;
-  const Report rep = merge_reports(parts, warning);
+  MergeNotes notes;
+  Report rep;
+  try {
+    rep = merge_reports(parts, files, notes);
+  } catch (const MergeRefused& e) {
+    err << "compare merge: error: " << e.what() << "\n";
+    return kExitUsage;
+  }
   print_table(out, rep);
-  if (!warning.empty()) err << "compare merge: warning: " << warning << "\n";
+  for (const auto& n : notes.lines()) err << "compare merge: note: " << n << "\n";
   write_reports(dir + "/" + name, rep);
   out << "  wrote " << dir << "/" << name << ".json, .csv, .md (merged from " << parts.size() << " reports)\n";
   return exit_code_for(rep);

@@ -156,6 +156,9 @@ class Family {
   // Whether the default comparison (no --family) runs it: every family whose variants have run on
   // a GPU; `--family all` or its name runs any.
   virtual bool in_default_run() const { return true; }
+  // Why none of its problems can run with these options wherever it runs ("" when they can), known
+  // without a GPU: --dry-run skips them so (allreduce with --gpus 1).
+  virtual std::string planned_skip(const RunOptions&) const { return {}; }
 };
 
 // Families register themselves (compare/families/<name>.cpp: KL_REGISTER_FAMILY), each with an

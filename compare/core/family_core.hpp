@@ -120,6 +120,7 @@ void refuse_duplicate_names(std::string_view family, std::string_view type, cons
 struct FamilyTraits {
   static std::vector<StringAxis> axes() { return {}; }
   static std::vector<FamilySetting> settings() { return {}; }
+  static std::string planned_skip(const RunOptions&) { return {}; }
   // false where the random check is already an equality or there are no inputs (transpose,
   // table): no second, exact input set. Must agree with the Problem's exact_check_is_separate_.
   static constexpr bool exact_inputs = true;
@@ -155,6 +156,7 @@ class TypedFamily final : public Family {
   std::vector<std::pair<Dims, AxisValues>> extra_defaults() const override { return F::extra_defaults(); }
   std::vector<FamilySetting> settings() const override { return F::settings(); }
   bool in_default_run() const override { return F::in_default_run; }
+  std::string planned_skip(const RunOptions& opt) const override { return F::planned_skip(opt); }
   bool has_exact_inputs(DType t) const override {
     return dispatch_type(typename F::Types{}, t, [](auto tag) {
       return F::exact_inputs && !std::is_integral_v<typename decltype(tag)::type>;

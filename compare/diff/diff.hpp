@@ -188,6 +188,7 @@ struct DiffRow {
 
 struct DiffResult {
   RunFile old_run, new_run;  // metadata (rows moved into `rows`)
+  std::size_t old_rows = 0, new_rows = 0;  // how many rows each run had, counted before the move
   DiffOptions options;
   std::vector<std::string> warnings;  // runs not comparable, incomplete runs, few samples
   bool control_used = false;          // options.control, and the runs' library versions match

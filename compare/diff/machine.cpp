@@ -33,7 +33,7 @@ using namespace diff_text;
 // A number JSON can hold; null where it was not measured (0 stands for "none" in DiffRow).
 json number_or_null(double v) { return v > 0 && std::isfinite(v) ? json(v) : json(nullptr); }
 
-json side_json(const RunFile& f) {
+json side_json(const RunFile& f, std::size_t rows) {
   return {{"file", f.label},
           {"commit", f.meta.git_commit},
           {"dirty", f.dirty()},
@@ -42,7 +42,7 @@ json side_json(const RunFile& f) {
           {"complete", !f.meta.incomplete},
           {"passes", f.meta.passes},
           {"processes", f.meta.processes},
-          {"rows", f.rows.size()}};
+          {"rows", rows}};
 }
 
 json row_side(const std::optional<RunRow>& r) {
@@ -115,8 +115,8 @@ std::string diff_json(const DiffResult& d) {
     ++outcomes[std::string(row_outcome(r))];
   }
   json j = {{"schema", "kernel-ladder/compare-diff/1"},
-            {"old", side_json(d.old_run)},
-            {"new", side_json(d.new_run)},
+            {"old", side_json(d.old_run, d.old_rows)},
+            {"new", side_json(d.new_run, d.new_rows)},
             {"options",
              {{"alpha", d.options.alpha},
               {"threshold", d.options.threshold},

@@ -383,6 +383,8 @@ std::size_t pair_renamed(std::vector<DiffRow>& rows, std::vector<RunRow>& old_ro
 DiffResult diff_runs(RunFile old_run, RunFile new_run, const DiffOptions& options) {
   DiffResult d;
   d.options = options;
+  d.old_rows = old_run.rows.size();
+  d.new_rows = new_run.rows.size();
   // Matched by key and by occurrence, so a problem listed twice in one run pairs up in order.
   std::map<std::string, std::vector<std::size_t>> old_index;
   for (std::size_t i = 0; i < old_run.rows.size(); ++i) old_index[row_key(old_run.rows[i].row)].push_back(i);

@@ -193,6 +193,12 @@ struct AllreduceFamily : FamilyTraits {
                       "the push steps alternate two staging halves and two flag sets by the generation's parity";
              }}};
   }
+  // --gpus 1 is accepted (a one-GPU machine lists what it would skip) and skips every problem.
+  static std::string planned_skip(const RunOptions& opt) {
+    const long long gpus = opt.setting("gpus", 0);
+    if (gpus == 1) return "needs at least 2 GPUs; --gpus 1 drives one";
+    return {};
+  }
   template <class T> using Args = AllreduceArgs<T>;
   template <class T> static std::vector<Variant<Args<T>>> handwritten() { return allreduce_handwritten<T>(); }
   template <class T> static std::vector<Variant<Args<T>>> library() { return allreduce_library<T>(); }

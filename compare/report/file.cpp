@@ -5,13 +5,27 @@
 #include <cstdio>
 #include <filesystem>
 #include <stdexcept>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace kl {
 
 namespace {
 
-// A temporary file beside `p` with a unique name (mkstemp), removed again unless renamed.
+// The permissions a file created the ordinary way gets: 0666 less the process's umask. umask can
+// only be read by setting it, so it is read once and put back at once.
+mode_t created_file_mode() {
+  static const mode_t mode = [] {
+    const mode_t mask = umask(022);
+    umask(mask);
+    return static_cast<mode_t>(0666 & ~mask);
+  }();
+  return mode;
+}
+
+// A temporary file beside `p` with a unique name (mkstemp), removed again unless renamed. mkstemp
+// makes it 0600; it gets the mode an ordinary file would, so the report a run leaves behind is as
+// readable as any other file its user writes.
 struct TempFile {
   std::string path;
   bool keep = false;
@@ -19,8 +33,13 @@ struct TempFile {
     std::string tmpl = p.string() + ".XXXXXX";
     const int fd = mkstemp(tmpl.data());
     if (fd < 0) throw std::runtime_error("cannot create a temporary file beside " + p.string());
+    const bool moded = fchmod(fd, created_file_mode()) == 0;
     close(fd);
     path = tmpl;
+    if (!moded) {
+      std::remove(path.c_str());
+      throw std::runtime_error("cannot set the permissions of a temporary file beside " + p.string());
+    }
   }
   ~TempFile() {
     if (!keep) std::remove(path.c_str());

@@ -12,7 +12,9 @@ std::string to_markdown(const Report& rep) {
   const RunMeta& m = rep.meta;
   os << "# compare results\n\n";
   if (m.incomplete) os << "**Incomplete:** " << m.incomplete_reason << "\n\n";
-  if (m.has_device) {
+  if (m.has_device && m.device.sm_count == 0) {  // merged from several GPUs (compare/report/merge.hpp): a name only
+    os << "- device: " << m.device.name << "\n";
+  } else if (m.has_device) {
     const DeviceInfo& d = m.device;
     os << "- device: " << d.name << " (CC " << d.cc_major << '.' << d.cc_minor << ", " << d.sm_count
        << " SMs, " << fmt("%.0f", d.sm_clock_mhz) << " MHz, L2 " << (d.l2_bytes >> 20) << " MiB, "

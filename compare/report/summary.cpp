@@ -30,7 +30,7 @@ std::string md_cell(std::string s) {
 
 }  // namespace
 
-std::vector<SummaryLine> summarize(const Report& r, const std::vector<std::pair<std::string, std::string>>& broken) {
+std::vector<SummaryLine> summarize(const Report& r, const std::vector<std::pair<std::string, std::string>>& ungraded) {
   std::vector<SummaryLine> lines;
   std::map<std::string, std::size_t> at;
   for (const Row& row : r.rows) {
@@ -64,11 +64,11 @@ std::vector<SummaryLine> summarize(const Report& r, const std::vector<std::pair<
   }
   for (SummaryLine& l : lines)
     if (l.verdict.empty()) l.verdict = l.problems ? "passed" : "not run (every problem skipped)";
-  for (const auto& [name, why] : broken) {
+  for (const auto& [name, status] : ungraded) {
     SummaryLine l;
     l.submission = name;
     l.variant = name + "/*";
-    l.verdict = "left out: " + why;
+    l.verdict = status;
     lines.push_back(l);
   }
   return lines;

@@ -5,7 +5,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <filesystem>
+#include <fnmatch.h>
 #include <fstream>
 #include <map>
 #include <mutex>
@@ -13,12 +15,7 @@
 #include <sstream>
 #include <unistd.h>
 
-#ifndef KL_SUBMISSIONS_MANIFEST
-#define KL_SUBMISSIONS_MANIFEST ""
-#endif
-#ifndef KL_SANDBOX_EXE
-#define KL_SANDBOX_EXE ""
-#endif
+#include "kl_submissions_paths.h"  // generated: KL_SUBMISSIONS_MANIFEST, KL_SANDBOX_EXE (CMakeLists.txt)
 
 namespace kl {
 namespace {
@@ -212,6 +209,52 @@ void list_module(Submission& s) {
   for (auto& v : s.variants) v.needs.feature = v.feature;
 }
 
+bool has_cu_file(const fs::path& folder) {
+  std::error_code ec;
+  for (fs::recursive_directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec))
+    if (it->path().extension() == ".cu") return true;
+  return false;
+}
+
+// The build folder a manifest belongs to (BUILD/submissions/SET/manifest.json), as its messages name it.
+std::string build_folder_of(const std::string& manifest) {
+  return fs::path(manifest).parent_path().parent_path().parent_path().string();
+}
+
+// The sub-folders of the manifest's folders ("roots") that no entry names: added after the build
+// was configured. Left out, saying what builds them (the next build re-runs cmake, whose glob of
+// each folder's listing has changed). Hidden folders are not submissions.
+// Folders are compared by what they resolve to, so a folder reached through a link is the one it
+// links to.
+std::string resolved(const fs::path& p) {
+  std::error_code ec;
+  const fs::path r = fs::weakly_canonical(p, ec);
+  return (ec ? p.lexically_normal() : r).string();
+}
+
+void add_new_folders(const json& m, const std::string& path, std::vector<Submission>& out) {
+  std::set<std::string> known;
+  for (const Submission& s : out) known.insert(resolved(s.folder));
+  for (const auto& r : m.value("roots", json::array())) {
+    const fs::path root = r.get<std::string>();
+    std::vector<fs::path> found;
+    std::error_code ec;
+    for (fs::directory_iterator it(root, ec), end; !ec && it != end; it.increment(ec)) {
+      const std::string name = it->path().filename().string();
+      if (!it->is_directory(ec) || name.empty() || name[0] == '.') continue;
+      if (!known.count(resolved(it->path()))) found.push_back(it->path());
+    }
+    std::sort(found.begin(), found.end());
+    for (const fs::path& f : found) {
+      Submission sub;
+      sub.name = f.filename().string();
+      sub.folder = f.string();
+      sub.broken = "a new folder, not in this build yet: cmake --build " + build_folder_of(path) + " builds it";
+      out.push_back(std::move(sub));
+    }
+  }
+}
+
 std::vector<Submission> load() {
   std::vector<Submission> out;
   const std::string path = manifest_path();
@@ -230,6 +273,9 @@ std::vector<Submission> load() {
     sub.module = s.value("module", "");
     sub.status_dir = s.value("status_dir", "");
     sub.broken = s.value("broken", "");
+    // A folder that had nothing to build when the build was configured, and has a .cu file now.
+    if (!sub.broken.empty() && s.value("files", json::array()).empty() && has_cu_file(sub.folder))
+      sub.broken = "a .cu file added since the build was configured: cmake --build " + build_folder_of(path) + " builds it";
     if (!sub.broken.empty()) {
       out.push_back(std::move(sub));
       continue;
@@ -245,6 +291,7 @@ std::vector<Submission> load() {
     else list_module(sub);
     out.push_back(std::move(sub));
   }
+  add_new_folders(m, path, out);
   return out;
 }
 
@@ -265,12 +312,22 @@ std::vector<Submission>& submissions() {
   return list;
 }
 
+bool submission_in_shard(std::size_t i) { return static_cast<int>(i % static_cast<std::size_t>(g_shards)) == g_shard; }
+
+bool pattern_names_submission(const std::string& pattern, const std::string& name, bool* literally) {
+  const auto slash = pattern.find('/');
+  if (slash == std::string::npos) return false;
+  const std::string head = pattern.substr(0, slash);
+  if (literally) *literally = head == name;
+  return fnmatch(head.c_str(), name.c_str(), 0) == 0;
+}
+
 std::vector<const SubmissionVariant*> submission_variants(std::string_view family, DType t) {
   std::vector<const SubmissionVariant*> out;
   if (manifest_path().empty()) return out;
   const auto& all = submissions();
   for (std::size_t i = 0; i < all.size(); ++i) {
-    if (static_cast<int>(i % static_cast<std::size_t>(g_shards)) != g_shard) continue;
+    if (!submission_in_shard(i)) continue;
     for (const SubmissionVariant& v : all[i].variants)
       if (v.family == family && v.dtype == dtype_name(t)) out.push_back(&v);
   }

@@ -38,7 +38,10 @@ struct Submission {
   std::string name, folder, module;
   std::string status_dir;  // where its build's status files (and its cached listing) are
   std::string log;     // the full compiler log, where there is one
-  std::string broken;  // non-empty: why the whole submission is left out (one line)
+  // Non-empty: why the whole submission is left out (one line): it did not build, it registers
+  // what no family takes, its folder holds nothing to build, or the folder is newer than the
+  // build (not in its manifest yet).
+  std::string broken;
   std::vector<SubmissionVariant> variants;
   std::shared_ptr<SandboxProcess> process;  // started at first use, again after it died
 };
@@ -53,8 +56,17 @@ const std::string& submission_manifest();
 void set_submission_shard(int k, int n);
 int submission_shards();  // N of --shard K/N (1: not sharded)
 
-// Every submission of the manifest, loaded (and listed through its sandbox) at the first call.
+// Every submission of the manifest, loaded (and listed through its sandbox) at the first call;
+// then, left out, every sub-folder of the manifest's folders that the manifest does not know (a
+// folder added since the build was configured).
 std::vector<Submission>& submissions();
+
+// Whether the i-th submission is this shard's to grade (--shard K/N; always, unsharded).
+bool submission_in_shard(std::size_t i);
+
+// Whether a --variants pattern names submission `name`: the part before its '/' matches the name
+// as a glob ('alice/*', '*/*', 'stud*/sum'). `literally`: that part is the name itself, no glob.
+bool pattern_names_submission(const std::string& pattern, const std::string& name, bool* literally = nullptr);
 
 // The accepted variants of `family` with element type t.
 std::vector<const SubmissionVariant*> submission_variants(std::string_view family, DType t);

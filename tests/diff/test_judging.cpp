@@ -439,6 +439,9 @@ TEST_CASE("--json and --junit: one entry per row with its outcome, and the exit 
   const json v = json::parse(dir.read("out/v.json"));
   CHECK(v["schema"] == "kernel-ladder/compare-diff/1");
   CHECK(v["exit_status"] == 1);
+  // Each run's row count as it was read (counted before its rows are paired into the comparison).
+  CHECK(v["old"]["rows"] == 4);
+  CHECK(v["new"]["rows"] == 4);
   std::map<std::string, std::string> outcome;
   for (const json& row_j : v["rows"]) outcome[row_j["variant"]] = row_j["outcome"];
   CHECK(outcome["steady"] == "passed");

@@ -183,10 +183,12 @@ TEST_CASE("kernels from outside the tree: the examples' verdicts and the summary
   CHECK(WIFEXITED(gemv));
   CHECK(WEXITSTATUS(gemv) == 0);
   const auto g = load(dir / "gemv.json");
-  const int code = std::system((exe + " -f reduce -s 1000,100003 -v 'alice/*,bob/*'" + common +
+  // The whole class named (docs/your-kernel.md, "A class folder"): carol has no sum, erin does not
+  // compile, frank registers a name twice; none of them stops the grading of alice and bob.
+  const int code = std::system((exe + " -f reduce -s 1000,100003 -v 'alice/*,bob/*,carol/*,erin/*,frank/*'" + common +
                                 " --summary --name user >/dev/null 2>&1").c_str());
   CHECK(WIFEXITED(code));
-  CHECK(WEXITSTATUS(code) == 1);  // bob's kernel is wrong
+  CHECK(WEXITSTATUS(code) == 1);  // bob's kernel is wrong, erin and frank are left out
   auto j = load(dir / "user.json");
   for (const auto& r : g["results"]) j["results"].push_back(r);
   int alice = 0, bob = 0, carol = 0;
@@ -216,6 +218,10 @@ TEST_CASE("kernels from outside the tree: the examples' verdicts and the summary
   const std::string text((std::istreambuf_iterator<char>(md)), std::istreambuf_iterator<char>());
   CHECK(text.find("| alice | alice/warp_atomic | reduce | passed | 2/2") != std::string::npos);
   CHECK(text.find("| bob | bob/shared_tree | reduce | FAIL: reduce float n=1000: exact inputs") != std::string::npos);
+  CHECK(text.find("| carol | carol/* |  | not graded: no variant in reduce (float); it registers gemv: warp_per_row (float, double) |") !=
+        std::string::npos);
+  CHECK(text.find("| erin | erin/* |  | left out: does not compile: erin/reduce_block_sum.cu(") != std::string::npos);
+  CHECK(text.find("| frank | frank/* |  | left out: frank/reduce_two_grids.cu:") != std::string::npos);
   CHECK(std::filesystem::exists(dir / "user.summary.csv"));
   std::filesystem::remove_all(dir);
 }

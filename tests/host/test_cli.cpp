@@ -307,3 +307,21 @@ TEST_CASE("--dry-run --gpu NAME: what would run, what that GPU skips and why, wi
     CHECK(count_lines(r.output) == 1);
   }
 }
+
+#if KL_HAVE_NCCL
+TEST_CASE("--dry-run of the all-reduce on one GPU: every problem skipped, saying why, and no time estimated for it") {
+  const Run one = run_compare("--dry-run --gpu H100 --gpus 1 -f allreduce");
+  REQUIRE(one.code == 0);
+  CAPTURE(one.output);
+  CHECK(one.output.find(" problems, 0 variant runs, ") != std::string::npos);
+  CHECK(one.output.find("skipped  every variant: needs at least 2 GPUs; --gpus 1 drives one") != std::string::npos);
+  CHECK(one.output.find(" to run (") == std::string::npos);  // no problem carries an estimate
+  CHECK(one.output.find("about ") == std::string::npos);
+  // Two GPUs: every run counted, none skipped.
+  const Run two = run_compare("--dry-run --gpu H100 --gpus 2 -f allreduce");
+  REQUIRE(two.code == 0);
+  CAPTURE(two.output);
+  CHECK(two.output.find(" variant runs, 0 skipped") != std::string::npos);
+  CHECK(two.output.find(" 0 variant runs") == std::string::npos);
+}
+#endif

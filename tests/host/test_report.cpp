@@ -11,6 +11,7 @@
 #include <limits>
 #include <fstream>
 #include <sstream>
+#include <sys/stat.h>
 
 using namespace kl;
 
@@ -256,6 +257,20 @@ TEST_CASE("files are written whole, with no temporary left behind") {
   CHECK(content == "{\"a\": 1}\n");
   CHECK_FALSE(std::filesystem::exists(path + ".tmp"));
   CHECK_THROWS(write_file_atomic("/proc/nonexistent/dir/x.json", "x"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("a report file gets the permissions of any file its user writes, not the temporary file's 0600") {
+  const auto dir = std::filesystem::temp_directory_path() / "kl_report_mode_test";
+  std::filesystem::remove_all(dir);
+  const mode_t mask = umask(022);
+  umask(mask);
+  const std::string path = (dir / "out.json").string();
+  write_file_atomic(path, "{}\n");
+  struct stat st {};
+  REQUIRE(stat(path.c_str(), &st) == 0);
+  CHECK((st.st_mode & 0777) == (0666 & ~mask));
+  CHECK((st.st_mode & 0044) != 0);  // readable by others under the usual umasks (022, 002)
   std::filesystem::remove_all(dir);
 }
 

@@ -13,10 +13,10 @@ namespace {
 
 // The line `compare --list` gives a submission that was left out ("" if none).
 std::string left_out_line(const std::string& listing, const std::string& name) {
-  const std::string head = "submission " + name + " (";
+  const std::string head = "\n  " + name + ": left out: ";
   const auto at = listing.find(head);
   if (at == std::string::npos) return {};
-  return listing.substr(at, listing.find('\n', at) - at);
+  return listing.substr(at + 1, listing.find('\n', at + 1) - at - 1);
 }
 
 }  // namespace
