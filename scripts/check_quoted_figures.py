@@ -112,11 +112,14 @@ class History:
     def _start(self):
         if self.proc is None and self.error is None:
             try:
-                inside = subprocess.run(["git", "-C", self.repo, "rev-parse", "--git-dir"], capture_output=True, text=True)
+                inside = subprocess.run(["git", "-C", self.repo, "rev-parse", "--show-toplevel"], capture_output=True, text=True)
             except OSError as e:
                 self.error = f"git is not available ({e})"
                 return
-            if inside.returncode != 0:
+            # The folder must be a repository's top, not any folder inside one (a build folder in a
+            # checkout would otherwise borrow the checkout's history).
+            top = inside.stdout.strip()
+            if inside.returncode != 0 or not top or os.path.realpath(top) != os.path.realpath(self.repo):
                 self.error = f"{self.repo} is not a git repository"
                 return
             self.proc = subprocess.Popen(["git", "-C", self.repo, "cat-file", "--batch"], stdin=subprocess.PIPE,
