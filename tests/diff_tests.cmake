@@ -57,6 +57,12 @@ add_test(NAME compare_diff_incomplete_new
                  "-DARGS=${CMAKE_SOURCE_DIR}/tests/fixtures/diff/gemm-new-names-dirty.json;${CMAKE_SOURCE_DIR}/tests/fixtures/diff/incomplete.json"
                  -P ${CMAKE_SOURCE_DIR}/tests/scripts/check_diff_exit.cmake)
 
-# The layers include one way, in every build: common/ nothing above it, the report nothing of the
-# runner, the diff nothing but the report (tests/scripts/check_layering.cmake).
+# The rooms include one way, in every build: common/ nothing above it, the kernels nothing of the
+# runner, the report nothing of the runner, the core no family, sandbox or command line
+# (tests/scripts/check_layering.cmake, which lists every room). The selftest runs it over a tree
+# of three files that breaks the rule twice: it must name both includes.
 add_test(NAME layering COMMAND ${CMAKE_COMMAND} -DSRC=${CMAKE_SOURCE_DIR} -P ${CMAKE_SOURCE_DIR}/tests/scripts/check_layering.cmake)
+add_test(NAME layering_selftest COMMAND ${CMAKE_COMMAND} -DSRC=${CMAKE_SOURCE_DIR}/tests/fixtures/layering -DMIN_FILES=3
+                                        -P ${CMAKE_SOURCE_DIR}/tests/scripts/check_layering.cmake)
+set_tests_properties(layering_selftest PROPERTIES
+  PASS_REGULAR_EXPRESSION "compare/core/runner_part.hpp includes compare/sandbox/submissions.hpp.*handwritten/reduce/step.cuh includes compare/core/family.hpp|handwritten/reduce/step.cuh includes compare/core/family.hpp.*compare/core/runner_part.hpp includes compare/sandbox/submissions.hpp")

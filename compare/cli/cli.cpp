@@ -174,12 +174,12 @@ struct ListedVariant {
   VariantListing v;
   std::vector<std::string> types;
 };
-std::vector<ListedVariant> listed_variants(const Family* f, const ListFilter& filter) {
+std::vector<ListedVariant> listed_variants(const Family* f, const SubmissionSet& subs, const ListFilter& filter) {
   std::vector<ListedVariant> out;
   for (DType t : f->dtypes()) {
     const std::string tn(dtype_name(t));
     if (!filter.types.empty() && std::find(filter.types.begin(), filter.types.end(), tn) == filter.types.end()) continue;
-    for (const auto& v : f->variants(t)) {
+    for (const auto& v : f->variants(t, &subs)) {
       if (!filter.patterns.empty() && !matches_any(v.name, filter.patterns)) continue;
       auto it = std::find_if(out.begin(), out.end(), [&](const ListedVariant& l) { return l.v.name == v.name; });
       if (it == out.end()) out.push_back({v, {tn}});
@@ -194,8 +194,8 @@ std::vector<ListedVariant> listed_variants(const Family* f, const ListFilter& fi
 bool ladder_built() {
   for (const Family* f : all_families())
     for (DType t : f->dtypes())
-      for (const auto& v : f->variants(t))
-        if (v.source == Source::handwritten && v.name.find('/') == std::string::npos) return true;
+      for (const auto& v : f->variants(t, nullptr))
+        if (v.source == Source::handwritten) return true;
   return false;
 }
 
@@ -209,7 +209,7 @@ std::vector<const Family*> listed_families(const ListFilter& filter) {
 
 }  // namespace
 
-std::string list_text(const ListFilter& filter) {
+std::string list_text(const SubmissionSet& subs, const ListFilter& filter) {
   std::ostringstream os;
   const bool everything = filter.families.empty() && filter.types.empty() && filter.patterns.empty();
   if (everything) os << "families (compare --family NAME; compare --list -f NAME -t TYPE -v GLOB narrows this, --json for a program):\n";
@@ -218,10 +218,10 @@ std::string list_text(const ListFilter& filter) {
   if (!ladder_built())
     os << "\nno ladder in this build (configured with -DKL_LADDER=OFF, a grader build): each family lists its library "
           "baselines and the submissions' variants\n";
-  if (const auto statuses = submission_statuses(filter.patterns); !statuses.empty())
+  if (const auto statuses = submission_statuses(subs, filter.patterns); !statuses.empty())
     os << "\nsubmissions (" << statuses.size() << "; compare --list-submissions lists them alone):\n" << status_lines(statuses);
   for (const Family* f : listed_families(filter)) {
-    const auto variants = listed_variants(f, filter);
+    const auto variants = listed_variants(f, subs, filter);
     if (!everything && variants.empty()) continue;
     const SizeSpec& s = f->sizes();
     os << "\n" << f->name() << ": " << f->summary() << "\n";
@@ -255,10 +255,10 @@ std::string list_text(const ListFilter& filter) {
   return os.str();
 }
 
-std::string list_json(const ListFilter& filter) {
+std::string list_json(const SubmissionSet& subs, const ListFilter& filter) {
   nlohmann::json fams = nlohmann::json::array();
   for (const Family* f : listed_families(filter)) {
-    const auto variants = listed_variants(f, filter);
+    const auto variants = listed_variants(f, subs, filter);
     nlohmann::json vs = nlohmann::json::array();
     for (const ListedVariant& l : variants)
       vs.push_back({{"name", l.v.name}, {"types", l.types}, {"origin", l.v.origin}, {"lesson", l.v.lesson},
@@ -271,20 +271,20 @@ std::string list_json(const ListFilter& filter) {
     fams.push_back({{"name", f->name()}, {"summary", f->summary()}, {"metric", f->unit()}, {"types", types},
                     {"default_types", defaults}, {"default_sizes", sizes}, {"variants", vs}});
   }
-  nlohmann::json left_out = nlohmann::json::array(), subs = nlohmann::json::array();
-  for (const SubmissionStatus& st : submission_statuses(filter.patterns)) {
-    subs.push_back({{"submission", st.name}, {"left_out", st.left_out}, {"status", st.text}});
+  nlohmann::json left_out = nlohmann::json::array(), listed = nlohmann::json::array();
+  for (const SubmissionStatus& st : submission_statuses(subs, filter.patterns)) {
+    listed.push_back({{"submission", st.name}, {"left_out", st.left_out}, {"status", st.text}});
     if (st.left_out) left_out.push_back({{"submission", st.name}, {"why", st.text.substr(std::string("left out: ").size())}});
   }
-  return nlohmann::json{{"families", fams}, {"submissions", subs}, {"submissions_left_out", left_out}}.dump(1) + "\n";
+  return nlohmann::json{{"families", fams}, {"submissions", listed}, {"submissions_left_out", left_out}}.dump(1) + "\n";
 }
 
-std::string list_submissions_text() {
-  const auto statuses = submission_statuses({});
-  if (submission_manifest().empty()) return "no submissions: this build has no -DKL_USER_KERNELS (compare --submissions MANIFEST names one)\n";
+std::string list_submissions_text(const SubmissionSet& subs) {
+  if (subs.manifest().empty()) return "no submissions: this build has no -DKL_USER_KERNELS (compare --submissions MANIFEST names one)\n";
+  const auto statuses = submission_statuses(subs, {});
   const auto left_out = std::count_if(statuses.begin(), statuses.end(), [](const SubmissionStatus& s) { return s.left_out; });
   return "submissions (" + std::to_string(statuses.size()) + ", " + std::to_string(left_out) + " left out; " +
-         submission_manifest() + "):\n" + status_lines(statuses);
+         subs.manifest() + "):\n" + status_lines(statuses);
 }
 
 Plan parse_command_line(int argc, const char* const* argv) {
@@ -388,8 +388,11 @@ Plan parse_command_line(int argc, const char* const* argv) {
   plan.argv.assign(argv, argv + argc);
   if (!manifest.empty()) {
     if (!std::filesystem::exists(manifest)) throw UsageError("--submissions: no such file: " + manifest);
-    set_submission_manifest(std::filesystem::absolute(manifest).string());
+    manifest = std::filesystem::absolute(manifest).string();
+  } else {
+    manifest = default_submission_manifest();
   }
+  int shard_k = 0, shard_n = 1;
   if (!shard.empty()) {
     const auto slash = shard.find('/');
     int k = -1, n = 0;
@@ -405,8 +408,11 @@ Plan parse_command_line(int argc, const char* const* argv) {
       k = -1;
     }
     if (k < 0 || n < 1 || k >= n) throw UsageError("--shard takes K/N with 0 <= K < N (got '" + shard + "')");
-    set_submission_shard(k, n);
+    shard_k = k, shard_n = n;
   }
+  plan.submission_set = std::make_shared<SubmissionSet>(manifest, shard_k, shard_n, plan.device);
+  plan.run.remote = plan.submission_set.get();
+  const SubmissionSet& subs = *plan.submission_set;
   if (plan.list_submissions) return plan;
   if (!plan.dry_run_gpu.empty() && !plan.dry_run) throw UsageError("--gpu goes with --dry-run (a real run uses the GPU it finds: --device)");
   if (plan.list_filter.json && !plan.list_only) throw UsageError("--json goes with --list (compare diff has its own --json)");
@@ -542,14 +548,14 @@ Plan parse_command_line(int argc, const char* const* argv) {
     // Only families/types that have a variant the patterns select.
     for (DType t : ts) {
       bool any = false;
-      for (const auto& v : f->variants(t)) {
+      for (const auto& v : f->variants(t, &subs)) {
         for (const auto& p : plan.run.variant_patterns)
           if (matches_any(v.name, {p})) matched_patterns.insert(p), any = true;
       }
       // A shard of a graded folder (--shard, --grade-gpus) may hold no submission of a family the
       // others do: it still runs the family's problems (the library rows), so every shard's report
       // merges, rather than stopping on a pattern that only other shards match.
-      if (!plan.run.variant_patterns.empty() && !any && submission_shards() == 1) continue;
+      if (!plan.run.variant_patterns.empty() && !any && subs.shards() == 1) continue;
       for (const auto& d : dims)
         for (const auto& a : points) plan.problems.push_back({f, ProblemKey{t, d, a}});
       if (plain_defaults)
@@ -560,12 +566,12 @@ Plan parse_command_line(int argc, const char* const* argv) {
   // submission was left out, or has nothing in these families): its status line says why, and
   // every other submission is graded. One that names nothing at all is a typo.
   for (const auto& p : plan.run.variant_patterns) {
-    if (!matched_patterns.count(p) && submission_shards() == 1 && !pattern_names_a_submission(p)) {
+    if (!matched_patterns.count(p) && subs.shards() == 1 && !subs.named_by(p)) {
       std::set<std::string> seen;
       std::vector<std::string> names;
       for (const Family* f : fams)
         for (DType t : f->dtypes())
-          for (const auto& v : f->variants(t))
+          for (const auto& v : f->variants(t, &subs))
             if (v.source == Source::handwritten && seen.insert(v.name).second) names.push_back(v.name);
       std::vector<std::string> some(names.begin(), names.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(names.size(), 8)));
       const std::string more = names.size() > some.size() ? ", and " + std::to_string(names.size() - some.size()) + " more" : "";
@@ -573,7 +579,7 @@ Plan parse_command_line(int argc, const char* const* argv) {
                        "; compare --list -f FAMILY -v 'GLOB' shows them)");
     }
   }
-  plan.submissions = submission_statuses(plan.run.variant_patterns, chosen);
+  plan.submissions = submission_statuses(subs, plan.run.variant_patterns, chosen);
   // Nothing to run but a submission the command names that cannot be graded: main says why and
   // exits 1, as a run would.
   const bool a_failed_submission = std::any_of(plan.submissions.begin(), plan.submissions.end(),

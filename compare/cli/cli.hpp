@@ -5,11 +5,14 @@
 #include "compare/core/family.hpp"
 #include "compare/testing/candidate_wrapper.hpp"
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace kl {
+
+class SubmissionSet;  // compare/sandbox/submissions.hpp
 
 struct PlannedProblem {
   const Family* family;
@@ -63,6 +66,9 @@ struct Plan {
   // --dry-run [--gpu NAME]: print what would run, skip and take how long (compare/cli/dry_run.hpp).
   bool dry_run = false;
   std::string dry_run_gpu;
+  // The submissions this command grades (--submissions, or the build's own; --shard), loaded at
+  // their first use; run.remote points at them. Set by parse_command_line (but for --help).
+  std::shared_ptr<SubmissionSet> submission_set;
   // Each submission the run names (compare/cli/submission_status.hpp): graded, not graded and why,
   // or left out. Empty without a submissions manifest.
   std::vector<SubmissionStatus> submissions;
@@ -76,11 +82,11 @@ void check_settings(const Plan& plan, int device_count);
 
 // What `compare --list` prints: each submission -v names with its status (where a manifest is
 // in use), then families, types, sizes, axes, variants with origin and lesson.
-std::string list_text(const ListFilter& filter = {});
+std::string list_text(const SubmissionSet& subs, const ListFilter& filter = {});
 // What `compare --list-submissions` prints: every submission of the manifest, one line each.
-std::string list_submissions_text();
+std::string list_submissions_text(const SubmissionSet& subs);
 // The same as JSON: families with their variants (name, types, origin, lesson, source, needs).
-std::string list_json(const ListFilter& filter = {});
+std::string list_json(const SubmissionSet& subs, const ListFilter& filter = {});
 
 // The command line as one shell-quoted string (for the report).
 std::string join_command_line(int argc, const char* const* argv);

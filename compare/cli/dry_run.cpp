@@ -116,7 +116,7 @@ std::string dry_run_text(const Plan& plan) {
     // A reason the whole family cannot run with these options (allreduce with --gpus 1) skips
     // every variant, as the runner's problem would.
     const std::string family_skip = p.family->planned_skip(plan.run);
-    for (const VariantListing& v : p.family->variants(p.key.dtype)) {
+    for (const VariantListing& v : p.family->variants(p.key.dtype, plan.run.remote)) {
       const bool named = matches_any(v.name, plan.run.variant_patterns);
       const bool selected = v.source == Source::library ? (!plan.run.skip_library || (!plan.run.variant_patterns.empty() && named)) : named;
       if (!selected) continue;

@@ -5,7 +5,6 @@
 #include "compare/cli/runner.hpp"
 #include "compare/core/timing.hpp"
 #include "compare/core/watchdog.hpp"
-#include "compare/sandbox/sandbox_process.hpp"
 #include "compare/report/schema.hpp"
 
 #include <nlohmann/json.hpp>
@@ -95,7 +94,7 @@ std::vector<Row> run_isolated(const Plan& plan, std::size_t index, double copy_g
   const PlannedProblem& p = plan.problems.at(index);
   // The variants this problem runs, in ladder order (the injected fault after the first).
   std::vector<std::string> order;
-  for (const auto& v : p.family->variants(p.key.dtype))
+  for (const auto& v : p.family->variants(p.key.dtype, plan.run.remote))
     if (v.source == Source::library ? !plan.run.skip_library || (!plan.run.variant_patterns.empty() && matches_any(v.name, plan.run.variant_patterns))
                                     : matches_any(v.name, plan.run.variant_patterns))
       order.push_back(v.name);
@@ -103,7 +102,7 @@ std::vector<Row> run_isolated(const Plan& plan, std::size_t index, double copy_g
 
   auto with_listing = [&](Row r, const std::string& name) {
     r.variant = name;
-    for (const auto& v : p.family->variants(p.key.dtype))
+    for (const auto& v : p.family->variants(p.key.dtype, plan.run.remote))
       if (v.name == name) r.origin = v.origin, r.lesson = v.lesson, r.source = v.source;
     return r;
   };
@@ -176,7 +175,6 @@ int run_worker(const Plan& plan) {
   set_watchdog_hook(&worker_timed_out);
   WorkerLog log{f};
   const DeviceInfo dev = query_device(plan.device);
-  set_sandbox_device(plan.device);
   GpuTimer timer(dev.l2_bytes, plan.l2_flush);
   RunContext ctx{plan.run, dev, plan.worker_copy_gbps, timer, &WorkerLog::say, &log};
   const auto& p = plan.problems.at(static_cast<std::size_t>(plan.worker));

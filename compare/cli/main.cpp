@@ -37,11 +37,12 @@ int main(int argc, char** argv) {
       return kExitOk;
     }
     if (plan.list_only) {
-      std::cout << (plan.list_filter.json ? list_json(plan.list_filter) : list_text(plan.list_filter));
+      std::cout << (plan.list_filter.json ? list_json(*plan.submission_set, plan.list_filter)
+                                          : list_text(*plan.submission_set, plan.list_filter));
       return kExitOk;
     }
     if (plan.list_submissions) {
-      std::cout << list_submissions_text();
+      std::cout << list_submissions_text(*plan.submission_set);
       return kExitOk;
     }
     if (plan.problems.empty() && plan.worker < 0) {  // only submissions that cannot be graded

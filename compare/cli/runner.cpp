@@ -3,8 +3,6 @@
 #include "common/cuda_check.hpp"
 #include "compare/core/device_state.hpp"
 #include "compare/core/family.hpp"
-#include "compare/sandbox/sandbox_process.hpp"
-#include "compare/sandbox/submissions.hpp"
 #include "compare/cli/isolate.hpp"
 #include "compare/report/passes.hpp"
 #include "compare/report/summary.hpp"
@@ -197,7 +195,6 @@ Report run_plan(const Plan& plan, const std::string& command_line, std::ostream&
 
   m.device = query_device(plan.device);
   m.has_device = true;
-  set_sandbox_device(plan.device);
   if (plan.smem_bank_mode) {
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"

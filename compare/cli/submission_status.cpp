@@ -57,13 +57,9 @@ bool chosen_has(const std::vector<ChosenFamily>& chosen, const SubmissionVariant
 
 }  // namespace
 
-std::vector<SubmissionStatus> submission_statuses(const std::vector<std::string>& patterns,
+std::vector<SubmissionStatus> submission_statuses(const SubmissionSet& set, const std::vector<std::string>& patterns,
                                                   const std::vector<ChosenFamily>& chosen) {
-  std::vector<const Submission*> mine;
-  const auto& all = submissions();
-  for (std::size_t i = 0; i < all.size(); ++i)
-    if (submission_in_shard(i)) mine.push_back(&all[i]);
-  return statuses_of(mine, patterns, chosen);
+  return statuses_of(set.mine(), patterns, chosen);
 }
 
 std::vector<SubmissionStatus> statuses_of(const std::vector<const Submission*>& subs, const std::vector<std::string>& patterns,
@@ -106,13 +102,6 @@ std::vector<SubmissionStatus> statuses_of(const std::vector<const Submission*>& 
     out.push_back(std::move(st));
   }
   return out;
-}
-
-bool pattern_names_a_submission(const std::string& pattern) {
-  const auto& all = submissions();
-  for (std::size_t i = 0; i < all.size(); ++i)
-    if (submission_in_shard(i) && pattern_names_submission(pattern, all[i].name)) return true;
-  return false;
 }
 
 std::string status_lines(const std::vector<SubmissionStatus>& statuses) {

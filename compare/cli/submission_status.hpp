@@ -16,6 +16,8 @@
 namespace kl {
 
 class Family;
+class SubmissionSet;
+struct Submission;
 
 struct SubmissionStatus {
   std::string name;  // "bob"
@@ -31,18 +33,13 @@ struct ChosenFamily {
   std::vector<DType> types;
 };
 
-// Each submission of this shard that `patterns` name (every one, with no patterns), in the
+// Each submission of the set's shard that `patterns` name (every one, with no patterns), in the
 // manifest's order, its status against `chosen`.
-std::vector<SubmissionStatus> submission_statuses(const std::vector<std::string>& patterns,
+std::vector<SubmissionStatus> submission_statuses(const SubmissionSet& set, const std::vector<std::string>& patterns,
                                                   const std::vector<ChosenFamily>& chosen = {});
-struct Submission;
 // The same over a given list (every one of it this shard's).
 std::vector<SubmissionStatus> statuses_of(const std::vector<const Submission*>& subs, const std::vector<std::string>& patterns,
                                           const std::vector<ChosenFamily>& chosen = {});
-
-// Whether some submission of this shard is named by `pattern` (the run then keeps the pattern,
-// even where it matches no variant: that submission's status says why).
-bool pattern_names_a_submission(const std::string& pattern);
 
 // "  name: text\n" for each status.
 std::string status_lines(const std::vector<SubmissionStatus>& statuses);

@@ -25,7 +25,8 @@
 namespace kl {
 
 class Timer;
-struct Candidate;  // compare/core/problem.hpp
+struct Candidate;       // compare/core/problem.hpp
+class RemoteVariants;  // compare/core/remote_variants.hpp
 
 // Bad input from the user: the CLI prints what() as one line and exits with status 2.
 struct UsageError : std::runtime_error {
@@ -97,6 +98,9 @@ struct RunOptions {
   // The watchdog's floor (README, "Method"): seconds one phase of a variant (a validation run; a
   // timed phase adds its sampling budget) may take at least before it is judged never to end.
   double phase_timeout = 20.0;
+  // The variants that run in processes of their own (outside submissions), owned by whoever made
+  // the plan; each family adds those of its name and type to its own. nullptr: none.
+  RemoteVariants* remote = nullptr;
 };
 
 // True when `name` matches one of the globs (or there are none).
@@ -129,7 +133,9 @@ class Family {
   virtual std::string_view unit() const = 0;  // for --list: "GB/s", "TFLOP/s"
   virtual std::vector<DType> dtypes() const = 0;
   virtual std::vector<DType> default_dtypes() const = 0;
-  virtual std::vector<VariantListing> variants(DType t) const = 0;
+  // Its variants of type t in listing order: the ladder, the library baselines, then those of
+  // `remote` for this family and type (nullptr: none).
+  virtual std::vector<VariantListing> variants(DType t, const RemoteVariants* remote) const = 0;
   // The name of its launch-argument struct (common/args_kind.hpp): what a submission's launcher
   // must take to join it.
   virtual std::string_view args_kind() const { return {}; }

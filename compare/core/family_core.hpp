@@ -43,7 +43,7 @@
 #include "compare/core/problem.hpp"
 #include "compare/core/random.hpp"
 #include "compare/core/requirements.hpp"
-#include "compare/sandbox/submissions.hpp"
+#include "compare/core/remote_variants.hpp"
 
 #include <cstddef>
 #include <cstring>
@@ -177,12 +177,13 @@ class TypedFamily final : public Family {
     return list;
   }
 
-  // The ladder and the library baselines, then the submissions' variants (compare/sandbox/).
-  std::vector<VariantListing> variants(DType t) const override {
+  // The ladder and the library baselines, then the remote variants (outside submissions).
+  std::vector<VariantListing> variants(DType t, const RemoteVariants* remote) const override {
     return dispatch_type(typename F::Types{}, t, [&](auto tag) {
       std::vector<VariantListing> out;
       for (const auto& v : variants_of<typename decltype(tag)::type>()) out.push_back(listing_of(v.info, v.needs));
-      for (const SubmissionVariant* sv : submission_variants(F::name, t)) out.push_back(submission_listing(*sv));
+      if (remote)
+        for (const RemoteVariant* rv : remote->of(F::name, t)) out.push_back(remote_listing(*rv));
       return out;
     });
   }
@@ -190,8 +191,8 @@ class TypedFamily final : public Family {
     return ArgsKind<Args<typename FirstType<typename F::Types>::type>>::name;
   }
 
-  static VariantListing submission_listing(const SubmissionVariant& sv) {
-    return {sv.full_name, sv.origin, sv.lesson, Source::handwritten, sv.needs};
+  static VariantListing remote_listing(const RemoteVariant& rv) {
+    return {rv.full_name, rv.origin, rv.lesson, Source::handwritten, rv.needs};
   }
 
   // The Size the variants' hooks get (see the header comment).
@@ -278,28 +279,29 @@ class TypedFamily final : public Family {
       if (!selected(v.info, opt)) continue;
       out.push_back(bind<T>(v, p, size, problem_skip, hook));
     }
-    for (const SubmissionVariant* sv : submission_variants(F::name, dtype_of<T>())) {
-      if (!matches_any(sv->full_name, opt.variant_patterns)) continue;
-      out.push_back(bind_remote<T>(*sv, p, size, problem_skip));
-    }
+    if (opt.remote)
+      for (const RemoteVariant* rv : opt.remote->of(F::name, dtype_of<T>())) {
+        if (!matches_any(rv->full_name, opt.variant_patterns)) continue;
+        out.push_back(bind_remote<T>(*opt.remote, *rv, p, size, problem_skip));
+      }
     if (opt.wrap_candidates) opt.wrap_candidates(out);
     return out;
   }
 
-  // A submission's variant bound to problem p: its hooks evaluated and its launches made by its
-  // sandbox process, on p's buffers (compare/sandbox/).
+  // A remote variant bound to problem p: its hooks evaluated and its launches made in its own
+  // process, on p's buffers.
   template <class T>
-  static Candidate bind_remote(const SubmissionVariant& sv, P<T>& p, const typename Args<T>::Size& size,
+  static Candidate bind_remote(RemoteVariants& remote, const RemoteVariant& rv, P<T>& p, const typename Args<T>::Size& size,
                                const std::string& problem_skip) {
     Candidate c;
-    c.info = submission_listing(sv);
-    c.error_model = sv.error_model;
+    c.info = remote_listing(rv);
+    c.error_model = rv.error_model;
     c.check_stream = true;
     try {
       if (!problem_skip.empty()) c.unsupported = problem_skip;
-      else if (has_requirements(sv.needs)) c.unsupported = check_on_this_device(sv.needs);
+      else if (has_requirements(rv.needs)) c.unsupported = check_on_this_device(rv.needs);
       if (c.unsupported.empty()) {
-        const RemoteBind b = remote_bind(sv, &size, sizeof size);
+        const RemoteBind b = remote.bind(rv, &size, sizeof size);
         if (!b.refused.empty()) c.refused = b.refused;
         else if (!b.error.empty()) c.setup_error = "a hook failed in its sandbox: " + b.error;
         else if (!b.unsupported.empty()) c.unsupported = b.unsupported;
@@ -312,8 +314,8 @@ class TypedFamily final : public Family {
     } catch (const std::exception& e) {
       c.setup_error = e.what();
     }
-    c.remote = remote_launch(
-        sv,
+    c.remote = remote.launch(
+        rv,
         [&p](void* ws) {
           const Args<T> a = p.args(ws);
           std::vector<unsigned char> bytes(sizeof a);
@@ -321,7 +323,7 @@ class TypedFamily final : public Family {
           return bytes;
         },
         ArgsKind<Args<T>>::pointers());
-    c.launch = [](void*, cudaStream_t) { throw std::logic_error("a submission's variant runs in its sandbox"); };
+    c.launch = [](void*, cudaStream_t) { throw std::logic_error("a remote variant runs in its own process"); };
     return c;
   }
 

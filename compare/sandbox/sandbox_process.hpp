@@ -53,7 +53,5 @@ class SandboxProcess {
 bool run_listing(const std::string& exe, const std::string& module, double limit_seconds, std::string& out,
                  std::string& why);
 
-// The CUDA device the sandboxes use (compare's own: --device).
-void set_sandbox_device(int device);
 
 }  // namespace kl

@@ -23,16 +23,6 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-int g_shard = 0, g_shards = 1;  // --shard K/N
-
-std::string& manifest_path() {
-  static std::string p = [] {
-    const char* env = std::getenv("KL_SUBMISSIONS");
-    return std::string(env && *env ? env : KL_SUBMISSIONS_MANIFEST);
-  }();
-  return p;
-}
-
 std::string slurp(const fs::path& p) {
   std::ifstream in(p);
   std::stringstream ss;
@@ -255,9 +245,8 @@ void add_new_folders(const json& m, const std::string& path, std::vector<Submiss
   }
 }
 
-std::vector<Submission> load() {
+std::vector<Submission> load(const std::string& path) {
   std::vector<Submission> out;
-  const std::string path = manifest_path();
   if (path.empty()) return out;
   json m;
   try {
@@ -297,22 +286,57 @@ std::vector<Submission> load() {
 
 }  // namespace
 
-void set_submission_shard(int k, int n) {
-  g_shard = k;
-  g_shards = n;
+std::string default_submission_manifest() {
+  const char* env = std::getenv("KL_SUBMISSIONS");
+  return std::string(env && *env ? env : KL_SUBMISSIONS_MANIFEST);
 }
 
-int submission_shards() { return g_shards; }
+SubmissionSet::SubmissionSet(std::string manifest, int shard, int shards, int device)
+    : manifest_(std::move(manifest)), shard_(shard), shards_(shards), device_(device) {}
 
-void set_submission_manifest(const std::string& path) { manifest_path() = path; }
-const std::string& submission_manifest() { return manifest_path(); }
+SubmissionSet::~SubmissionSet() = default;
 
-std::vector<Submission>& submissions() {
-  static std::vector<Submission> list = load();
-  return list;
+const std::vector<Submission>& SubmissionSet::all() const {
+  if (!all_) all_ = std::make_unique<std::vector<Submission>>(load(manifest_));
+  return *all_;
 }
 
-bool submission_in_shard(std::size_t i) { return static_cast<int>(i % static_cast<std::size_t>(g_shards)) == g_shard; }
+bool SubmissionSet::in_shard(std::size_t i) const {
+  return static_cast<int>(i % static_cast<std::size_t>(shards_)) == shard_;
+}
+
+std::vector<const Submission*> SubmissionSet::mine() const {
+  std::vector<const Submission*> out;
+  const auto& subs = all();
+  for (std::size_t i = 0; i < subs.size(); ++i)
+    if (in_shard(i)) out.push_back(&subs[i]);
+  return out;
+}
+
+bool SubmissionSet::named_by(const std::string& pattern) const {
+  for (const Submission* s : mine())
+    if (pattern_names_submission(pattern, s->name)) return true;
+  return false;
+}
+
+std::vector<const RemoteVariant*> SubmissionSet::of(std::string_view family, DType t) const {
+  std::vector<const RemoteVariant*> out;
+  for (const Submission* s : mine())
+    for (const SubmissionVariant& v : s->variants)
+      if (v.family == family && v.dtype == dtype_name(t)) out.push_back(&v);
+  return out;
+}
+
+SandboxProcess& SubmissionSet::process_of(const std::string& name) {
+  all();
+  for (Submission& s : *all_)
+    if (s.name == name) {
+      if (!s.process || !s.process->alive())
+        s.process = std::make_shared<SandboxProcess>(sandbox_executable(), s.module, device_, 120.0);
+      return *s.process;
+    }
+  throw std::runtime_error("no submission " + name);
+}
 
 bool pattern_names_submission(const std::string& pattern, const std::string& name, bool* literally) {
   const auto slash = pattern.find('/');
@@ -320,18 +344,6 @@ bool pattern_names_submission(const std::string& pattern, const std::string& nam
   const std::string head = pattern.substr(0, slash);
   if (literally) *literally = head == name;
   return fnmatch(head.c_str(), name.c_str(), 0) == 0;
-}
-
-std::vector<const SubmissionVariant*> submission_variants(std::string_view family, DType t) {
-  std::vector<const SubmissionVariant*> out;
-  if (manifest_path().empty()) return out;
-  const auto& all = submissions();
-  for (std::size_t i = 0; i < all.size(); ++i) {
-    if (!submission_in_shard(i)) continue;
-    for (const SubmissionVariant& v : all[i].variants)
-      if (v.family == family && v.dtype == dtype_name(t)) out.push_back(&v);
-  }
-  return out;
 }
 
 std::string sandbox_executable() {

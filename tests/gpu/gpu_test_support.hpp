@@ -64,7 +64,7 @@ inline bool skipped_for_this_gpu(const Row& r) {
   const Family* f = find_family(r.family);
   const auto t = parse_dtype(r.dtype);
   if (!f || !t) return false;
-  for (const VariantListing& v : f->variants(*t))
+  for (const VariantListing& v : f->variants(*t, nullptr))
     if (v.name == r.variant) return has_requirements(v.needs) && !r.note.empty() && check_on_this_device(v.needs) == r.note;
   return false;
 }

@@ -5,6 +5,7 @@
 // none at all). Without NCCL, that the family says why it was not built.
 // (Figures in this file's comments are unmeasured: the metrics computed for given inputs.)
 #include "compare/cli/cli.hpp"
+#include "compare/sandbox/submissions.hpp"
 #include "compare/core/execute.hpp"
 #include "compare/core/family_core.hpp"
 #include "compare/families/multi_gpu.hpp"
@@ -261,7 +262,7 @@ TEST_CASE("allreduce sizes: elements per GPU, defaults from latency to bandwidth
 }
 
 TEST_CASE("--list shows the allreduce ladder and NCCL") {
-  const std::string text = list_text();
+  const std::string text = list_text(SubmissionSet("", 0, 1, 0));
   CHECK(text.find("\nallreduce: ") != std::string::npos);
   for (const char* v : {"allreduce1_through_host", "allreduce2_peer_copy", "allreduce3_one_shot", "allreduce4_two_shot",
                         "allreduce5_one_shot_vec16", "allreduce6_two_shot_vec16", "allreduce7_one_shot_push",
@@ -353,7 +354,7 @@ TEST_CASE("below two GPUs every allreduce row is skipped with a one-line reason,
 #else
 
 TEST_CASE("without NCCL the allreduce family is not built, and says why") {
-  const std::string text = list_text();
+  const std::string text = list_text(SubmissionSet("", 0, 1, 0));
   CHECK(text.find("\nallreduce: not built: CMake found no NCCL") != std::string::npos);
   const std::string e = usage_error({"--family", "allreduce"});
   CHECK(e.find("family allreduce was not built: CMake found no NCCL") == 0);

@@ -246,7 +246,7 @@ TEST_CASE("variant names are unique in every family and type, and a duplicate is
   for (const Family* f : all_families())
     for (DType t : f->dtypes()) {
       std::set<std::string> seen;
-      for (const auto& v : f->variants(t)) {
+      for (const auto& v : f->variants(t, nullptr)) {
         INFO(f->name() << " " << dtype_name(t) << " " << v.name);
         CHECK(seen.insert(v.name).second);
       }
@@ -263,7 +263,7 @@ TEST_CASE("variant names are unique in every family and type, and a duplicate is
 TEST_CASE("configuration names are built from their parameters") {
   const auto names = [](const char* family, DType t) {
     std::set<std::string> out;
-    for (const auto& v : find_family(family)->variants(t)) out.insert(v.name);
+    for (const auto& v : find_family(family)->variants(t, nullptr)) out.insert(v.name);
     return out;
   };
   const auto f = names("gemm", DType::f32), d = names("gemm", DType::f64);

@@ -52,7 +52,7 @@ std::vector<Verdict> verdicts(const DeviceLimits& d) {
   std::vector<Verdict> out;
   for (const Family* f : all_families())
     for (DType t : f->dtypes())
-      for (const VariantListing& v : f->variants(t))
+      for (const VariantListing& v : f->variants(t, nullptr))
         out.push_back({std::string(f->name()), std::string(dtype_name(t)), v.name, v.origin,
                        why_not_runnable(v.needs, d, v.needs.kernel ? d.compute_capability : 0),
                        slow_note(v.needs, d), v.needs, v.source});
