@@ -38,6 +38,7 @@
 
 #include "common/hopper.cuh"
 #include "handwritten/gemm/gemm11_dmma_prefetch.cuh"
+#include "handwritten/gemm/gemm_layouts.hpp"
 #include "handwritten/gemm/gemm_schedule.cuh"
 #include "handwritten/gemm/gemm_walk.cuh"
 
