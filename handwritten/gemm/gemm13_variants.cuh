@@ -8,6 +8,8 @@
 #include "handwritten/gemm/gemm12_fragment_prefetch.cuh"
 #include "handwritten/gemm/gemm13_ablations.cuh"
 #include "handwritten/gemm/gemm13_stream_k.cuh"
+#include "handwritten/gemm/gemm13_tma_warpspecialized.cuh"
+#include "handwritten/gemm/gemm13_transpose_a.cuh"
 #include "handwritten/gemm/gemm_ladder_tiles.hpp"
 #include "handwritten/gemm/gemm_schedule.cuh"
 
