@@ -108,7 +108,9 @@ class Elf:
         return self.symbols[i] if 0 <= i < len(self.symbols) else f"#{i}"
 
     def info_records(self, s):
-        """A .nv.info section's attributes, symbol indices named."""
+        """A .nv.info section's attributes, symbol indices named. Every record starts on 4 bytes:
+        a one-byte value (EIFMT_BVAL) and no value (EIFMT_NVAL) are padded to a 16-bit field, so
+        that a record read one byte short would read the rest of the section out of step."""
         d, out, p, end = self.body(s), [], 0, s["size"]
         while p + 2 <= end:
             fmt, attr = d[p], d[p + 1]
@@ -122,11 +124,12 @@ class Elf:
             elif fmt == 0x03:  # EIFMT_HVAL: a 16-bit value
                 payload = d[p:p + 2]
                 p += 2
-            elif fmt == 0x02:  # EIFMT_BVAL
+            elif fmt == 0x02:  # EIFMT_BVAL: the byte and its padding
                 payload = d[p:p + 1]
-                p += 1
-            else:  # EIFMT_NVAL
+                p += 2
+            else:  # EIFMT_NVAL: padding only
                 payload = b""
+                p += 2
             out.append((fmt, attr, payload))
         return out
 

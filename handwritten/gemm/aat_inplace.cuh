@@ -24,6 +24,7 @@
 #include "handwritten/gemm/gemm10_swizzled.cuh"
 #include "handwritten/gemm/gemm11_dmma.cuh"
 #include "handwritten/gemm/gemm11_dmma_prefetch.cuh"
+#include "handwritten/gemm/gemm_ladder_tiles.hpp"
 
 #include <type_traits>
 
@@ -32,29 +33,29 @@ namespace kl::aat_steps {
 using namespace gemm_detail;
 
 // One configuration of each gemm step with B = rows of A, one triangle or all of C: its Config
-// (C) and its kernel for either copy path (fn<VEC>), from one list of tile parameters.
-// float: gemm10, FFMAs column by column.
-template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, bool TRIANGLE>
+// (C) and its kernel for either copy path (fn<VEC>), from one tile (gemm_ladder_tiles.hpp).
+// float: gemm10, FFMAs column by column (T: a tiles::Fma).
+template <class T, bool TRIANGLE>
 struct Gemm10RowsOfA {
-  using C = gemm10::Config<float, BM, BN, BK, WM, WN, TM, TN, STAGES, gemm10::BSource::rows_of_a>;
+  using C = gemm10::Config<float, KL_FMA_TILE(T), gemm10::BSource::rows_of_a>;
   template <bool VEC>
-  static constexpr auto fn = gemm10::kernel_for<float, BM, BN, BK, WM, WN, TM, TN, STAGES, gemm10::BSource::rows_of_a,
-                                                VEC, TRIANGLE, gemm10::FmaOrder::cols>;
+  static constexpr auto fn =
+      gemm10::kernel_for<float, KL_FMA_TILE(T), gemm10::BSource::rows_of_a, VEC, TRIANGLE, gemm10::FmaOrder::cols>;
 };
-// double: gemm11's DMMA tile, B read as n × k.
-template <int BM, int BN, int BK, int WM, int WN, int STAGES, int MMA_K, bool TRIANGLE>
+// double: gemm11's DMMA tile, B read as n × k (T: a tiles::Dmma).
+template <class T, bool TRIANGLE>
 struct Gemm11Nk {
-  using C = gemm11::Config<BM, BN, BK, WM, WN, STAGES, MMA_K, gemm11::BLayout::nk>;
+  using C = gemm11::Config<KL_DMMA_TILE(T), gemm11::BLayout::nk>;
   template <bool VEC>
-  static constexpr auto fn = gemm11::kernel_for<BM, BN, BK, WM, WN, STAGES, MMA_K, gemm11::BLayout::nk, VEC, TRIANGLE>;
+  static constexpr auto fn = gemm11::kernel_for<KL_DMMA_TILE(T), gemm11::BLayout::nk, VEC, TRIANGLE>;
 };
 
 // double: the same DMMA tile with gemm12's fragment schedule (gemm11_dmma_prefetch.cuh).
-template <int BM, int BN, int BK, int WM, int WN, int STAGES, int MMA_K, bool TRIANGLE>
+template <class T, bool TRIANGLE>
 struct Gemm11PfNk {
-  using C = gemm11::Config<BM, BN, BK, WM, WN, STAGES, MMA_K, gemm11::BLayout::nk>;
+  using C = gemm11::Config<KL_DMMA_TILE(T), gemm11::BLayout::nk>;
   template <bool VEC>
-  static constexpr auto fn = gemm11_pf::kernel_for<BM, BN, BK, WM, WN, STAGES, MMA_K, VEC, gemm11::BLayout::nk, TRIANGLE>;
+  static constexpr auto fn = gemm11_pf::kernel_for<KL_DMMA_TILE(T), VEC, gemm11::BLayout::nk, TRIANGLE>;
 };
 
 // The kernel of tile TILE × TILE for element type T (PF: the prefetching DMMA kernel; double only).
@@ -65,28 +66,28 @@ struct Kernel;
 // column by column the 128 × 128 kernel fits two blocks per SM (128 registers) without spills
 // (row by row, nvcc 13 spills 12 bytes in it: the build's -warn-spills would say so).
 template <bool TRIANGLE>
-struct Kernel<float, 128, TRIANGLE> : Gemm10RowsOfA<128, 128, 16, 64, 32, 8, 8, 3, TRIANGLE> {};
+struct Kernel<float, 128, TRIANGLE> : Gemm10RowsOfA<tiles::Gemm9Tile128, TRIANGLE> {};
 template <bool TRIANGLE>
-struct Kernel<float, 64, TRIANGLE> : Gemm10RowsOfA<64, 64, 16, 32, 32, 4, 8, 4, TRIANGLE> {};
+struct Kernel<float, 64, TRIANGLE> : Gemm10RowsOfA<tiles::Gemm10Tile64, TRIANGLE> {};
 template <bool TRIANGLE>
-struct Kernel<double, 128, TRIANGLE> : Gemm11Nk<128, 128, 16, 64, 32, 4, 8, TRIANGLE> {};
+struct Kernel<double, 128, TRIANGLE> : Gemm11Nk<tiles::Gemm11Tile128, TRIANGLE> {};
 // 96 × 96 (4 warps of 48 × 48, 3 stages: two blocks per SM in 184 KB of shared memory): 253
 // triangle tiles at 2048², one wave of two blocks per SM, 0.17 byte from L2 per multiply-add
 // (64²: 0.25; 128²: 0.125 but 136 tiles for 132 SMs at one block each).
 template <bool TRIANGLE>
-struct Kernel<double, 96, TRIANGLE> : Gemm11Nk<96, 96, 16, 48, 48, 3, 8, TRIANGLE> {};
+struct Kernel<double, 96, TRIANGLE> : Gemm11Nk<tiles::Dmma<96, 96, 16, 48, 48, 3, 8>, TRIANGLE> {};
 template <bool TRIANGLE>
-struct Kernel<double, 64, TRIANGLE> : Gemm11Nk<64, 64, 16, 32, 32, 4, 8, TRIANGLE> {};
+struct Kernel<double, 64, TRIANGLE> : Gemm11Nk<tiles::Gemm11Tile64, TRIANGLE> {};
 // 32 × 32 (4 warps of 16 × 16, 38 KB): at 1000² the 64² triangle has 136 tiles for 132 SMs that
 // hold two of its blocks each (half of them idle); the 32² one has 528 tiles of blocks five
 // times smaller (gemm_auto's small DMMA tile: slower per flop than 64² at 1000³, in
 // the H100 default run; docs/sgemm-ladder.md, "Every shape class", A·Aᵀ at 1000²).
 template <bool TRIANGLE>
-struct Kernel<double, 32, TRIANGLE> : Gemm11Nk<32, 32, 16, 16, 16, 4, 8, TRIANGLE> {};
+struct Kernel<double, 32, TRIANGLE> : Gemm11Nk<tiles::Gemm11Tile32, TRIANGLE> {};
 template <bool TRIANGLE>
-struct Kernel<double, 64, TRIANGLE, true> : Gemm11PfNk<64, 64, 16, 32, 32, 4, 8, TRIANGLE> {};
+struct Kernel<double, 64, TRIANGLE, true> : Gemm11PfNk<tiles::Gemm11Tile64, TRIANGLE> {};
 template <bool TRIANGLE>
-struct Kernel<double, 32, TRIANGLE, true> : Gemm11PfNk<32, 32, 16, 16, 16, 4, 8, TRIANGLE> {};
+struct Kernel<double, 32, TRIANGLE, true> : Gemm11PfNk<tiles::Gemm11Tile32, TRIANGLE> {};
 
 // float: gemm10's cp.async; double: gemm11's FP64 tensor-core mma (both from 8.0).
 template <class T, int TILE, bool TRIANGLE, bool PF = false>

@@ -12,7 +12,7 @@
 // 4·TN/4 of B: the same 4 LDS.128 per k as gemm9 (8 × 8 float thread tile), with 16 more
 // registers live (a thread holds TM × 4 values of A instead of TM).
 //
-// The swizzle (SwizzledRows in gemm_plan.hpp): lanes with the same lane-row read the same
+// The swizzle (SwizzledRows in gemm_layouts.hpp): lanes with the same lane-row read the same
 // vector (a broadcast), and the warp's 8 lane-rows read chunk q of 8 *consecutive* rows, which
 // this kernel's thread map arranges (thread rows are lm, lm + 8, lm + 16, ...: the rows of a
 // thread are no longer contiguous, since its A values no longer come in vectors along m).

@@ -59,7 +59,7 @@
 namespace kl::gemm11 {
 
 using namespace gemm_detail;
-// Which element of a fragment a lane holds (gemm_plan.hpp; the host suite checks that each
+// Which element of a fragment a lane holds (gemm_layouts.hpp; the host suite checks that each
 // fragment covers its tile once and that the loads below are conflict-free).
 using gemm_plan::dmma_a_col;
 using gemm_plan::dmma_a_row;

@@ -1,7 +1,8 @@
 // gemm13's producer (every form's kernel, gemm13_tma_warpspecialized.cuh on): what fills the ring
 // of STAGES slots (hopper::Ring). Tile t of the block's run goes to slot t % STAGES once the FMA
 // warps have left the tile before it there; full[s] completes when the producer has arrived and
-// the stage's bytes have landed. Also the barriers' setup, which every form shares.
+// the stage's bytes have landed. Also what every form shares beside it: the barriers' setup, and
+// StreamArgs, the last of every form's kernel parameters.
 #pragma once
 
 #include "common/hopper.cuh"
@@ -13,6 +14,14 @@ namespace kl::gemm13 {
 using gemm_walk::SliceWalk;
 using gemm_walk::StreamWalk;
 using gemm_walk::TileAt;
+
+// What a stream-K block needs beyond the other forms' parameters (gemm13_stream_k.cuh). Every
+// form's kernel takes the same parameters (the stream kernel's k_split and split_stride, and the
+// others' StreamArgs, unused), so that each reads them at the same places.
+struct StreamArgs {
+  float* partials = nullptr;
+  gemm_plan::StreamKInt plan{};
+};
 
 #if KL_ARCH_AT_LEAST(90)
 using namespace hopper;

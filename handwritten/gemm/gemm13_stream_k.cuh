@@ -12,8 +12,14 @@
 // within a segment, and the sum is the same every run (no atomics).
 #pragma once
 
+#include "common/hopper.cuh"
 #include "common/pdl.cuh"
-#include "handwritten/gemm/gemm13_transpose_a.cuh"
+#include "handwritten/gemm/gemm13_config.hpp"
+#include "handwritten/gemm/gemm13_consumer.cuh"
+#include "handwritten/gemm/gemm13_producer.cuh"
+#include "handwritten/gemm/gemm13_transpose_producer.cuh"
+
+#include <cstddef>
 
 namespace kl::gemm13 {
 

@@ -41,14 +41,6 @@ namespace kl::gemm13 {
 
 using namespace hopper;
 
-// What a stream-K block needs beyond the other forms' parameters (gemm13_stream_k.cuh). Every
-// form's kernel takes the same parameters (the stream kernel's k_split and split_stride, and the
-// others' StreamArgs, unused), so that each reads them at the same places.
-struct StreamArgs {
-  float* partials = nullptr;
-  gemm_plan::StreamKInt plan{};
-};
-
 // ---- the kernel -----------------------------------------------------------------------------
 // C's BM × BN tile of this block (gemm_walk::slice_walk: the grouped raster); the maps describe A
 // (M × K, boxes of kABoxK × BM, swizzled) and B (K × N, boxes of BN × BK). Split-K (launch_split,

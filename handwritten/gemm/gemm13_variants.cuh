@@ -8,6 +8,9 @@
 #include "handwritten/gemm/gemm12_fragment_prefetch.cuh"
 #include "handwritten/gemm/gemm13_ablations.cuh"
 #include "handwritten/gemm/gemm13_stream_k.cuh"
+#include "handwritten/gemm/gemm13_tma_warpspecialized.cuh"
+#include "handwritten/gemm/gemm13_transpose_a.cuh"
+#include "handwritten/gemm/gemm_ladder_tiles.hpp"
 #include "handwritten/gemm/gemm_schedule.cuh"
 
 #include <string_view>
@@ -32,12 +35,11 @@ inline bool tma_ok(const GemmArgs<float>& g) {
   return g.K % 4 == 0 && g.N % 4 == 0 && aligned16(g.A) && aligned16(g.B) && aligned16(g.C);
 }
 
-// The fallback for products TMA cannot describe: gemm12 on its measured tile (the list names it
-// from these parameters, as the variant's `fallback`).
-struct Fallback {
-  static constexpr int BM = 256, BN = 128, BK = 16, WM = 64, WN = 64, TM = 16, TN = 8, STAGES = 4;
-  static void prepare() { gemm12::prepare<float, BM, BN, BK, WM, WN, TM, TN, STAGES>(); }
-  static void launch(const GemmArgs<float>& g, cudaStream_t s) { gemm12::launch<float, BM, BN, BK, WM, WN, TM, TN, STAGES>(g, s); }
+// The fallback for products TMA cannot describe: gemm12 on its measured tile, tiles::Gemm12Tile256
+// (the list names it from these parameters, as the variant's `fallback`).
+struct Fallback : tiles::Gemm12Tile256 {
+  static void prepare() { gemm12::prepare<float, KL_FMA_TILE(Fallback)>(); }
+  static void launch(const GemmArgs<float>& g, cudaStream_t s) { gemm12::launch<float, KL_FMA_TILE(Fallback)>(g, s); }
 };
 
 template <class C, Kernel KERNEL>

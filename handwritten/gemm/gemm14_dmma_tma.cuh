@@ -38,6 +38,8 @@
 
 #include "common/hopper.cuh"
 #include "handwritten/gemm/gemm11_dmma_prefetch.cuh"
+#include "handwritten/gemm/gemm_layouts.hpp"
+#include "handwritten/gemm/gemm_ladder_tiles.hpp"
 #include "handwritten/gemm/gemm_schedule.cuh"
 #include "handwritten/gemm/gemm_walk.cuh"
 
@@ -327,15 +329,18 @@ __global__ void __launch_bounds__(Config<STAGES, KD>::kThreads, 1)
 // ---- host side ------------------------------------------------------------------------------
 template <int STAGES, int KD>
 constexpr auto kernel_for = kernel_tma<STAGES, KD>;
-// The configuration the gemm list registers and gemm_auto runs: a k tile of 32 in 3 slots.
-inline constexpr int kListedStages = 3, kListedDepth = 32;
+// The configuration the gemm list registers and gemm_auto runs (tiles::Gemm14Tile): a k tile of
+// 32 in 3 slots.
+inline constexpr int kListedStages = tiles::Gemm14Tile::STAGES, kListedDepth = tiles::Gemm14Tile::BK;
+using Listed = Config<kListedStages, kListedDepth>;
+static_assert(Listed::BM == tiles::Gemm14Tile::BM && Listed::BN == tiles::Gemm14Tile::BN &&
+              Listed::WM == tiles::Gemm14Tile::WM && Listed::WN == tiles::Gemm14Tile::WN && tiles::Gemm14Tile::MMA_K == 4);
 
-// The fallback where TMA cannot describe the product: gemm11_pf's 128² tile (the list names it
-// from these parameters, as the variant's `fallback`).
-struct Fallback {
-  static constexpr int BM = 128, BN = 128, BK = 16, WM = 64, WN = 32, STAGES = 4, MMA_K = 4;
-  static void prepare() { gemm11_pf::prepare<BM, BN, BK, WM, WN, STAGES, MMA_K>(); }
-  static void launch(const GemmArgs<double>& g, cudaStream_t s) { gemm11_pf::launch<BM, BN, BK, WM, WN, STAGES, MMA_K>(g, s); }
+// The fallback where TMA cannot describe the product: gemm11_pf's 128² tile, tiles::Gemm11Tile128k4
+// (the list names it from these parameters, as the variant's `fallback`).
+struct Fallback : tiles::Gemm11Tile128k4 {
+  static void prepare() { gemm11_pf::prepare<KL_DMMA_TILE(Fallback)>(); }
+  static void launch(const GemmArgs<double>& g, cudaStream_t s) { gemm11_pf::launch<KL_DMMA_TILE(Fallback)>(g, s); }
 };
 
 // Whether TMA applies: 16-byte row pitches (K and N even) and 16-byte aligned A and B.

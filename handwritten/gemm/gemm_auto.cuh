@@ -40,6 +40,7 @@
 
 #include "handwritten/gemm/gemm_auto_models.hpp"
 #include "handwritten/gemm/gemm_auto_plan.hpp"
+#include "handwritten/gemm/gemm_ladder_tiles.hpp"
 #include "handwritten/gemm/gemm8_warptiled.cuh"
 #include "handwritten/gemm/gemm10_swizzled.cuh"
 #include "handwritten/gemm/gemm9_pipelined.cuh"
@@ -85,16 +86,16 @@ struct Here {
   bool cp_async = false, huge = false, dmma = false, dmma_large = false, tma = false, tma_dmma = false;
 };
 // The double tiles (gemm11_pf's Config: the shared memory each needs).
-using DmmaLarge = gemm11::Config<128, 128, 16, 64, 32, 4, 4, gemm11::BLayout::kn>;
+using DmmaLarge = gemm11::Config<KL_DMMA_TILE(tiles::Gemm11Tile128k4), gemm11::BLayout::kn>;
 #if defined(KL_BUILD_SM90A)
 using Gemm13 = gemm13::R232At;  // gemm13's form in the table (sm_90a builds only)
 using Gemm14 = gemm14::Config<gemm14::kListedStages, gemm14::kListedDepth>;  // gemm14's
 #endif
 inline const Here& here() {
   static const Here h = [] {
-    using P12 = gemm9::Pipeline<float, 256, 128, 16, 64, 64, 16, 8, 4>;
+    using P12 = gemm9::Pipeline<float, KL_FMA_TILE(tiles::Gemm12Tile256)>;
     Here r;
-    r.cp_async = kernel_runs_here(reinterpret_cast<const void*>(gemm9::kernel_for<float, 128, 128, 16, 64, 32, 8, 8, 3, true>), 80);
+    r.cp_async = kernel_runs_here(reinterpret_cast<const void*>(gemm9::kernel_for<float, KL_FMA_TILE(tiles::Gemm9Tile128), true>), 80);
     r.huge = r.cp_async && P12::kSmemBytes <= device_smem_optin();
     const int cc = device_cc();
     r.dmma = r.cp_async && (cc == 80 || cc == 90 || cc == 100);  // the FP64 tensor cores
@@ -119,7 +120,7 @@ inline const Here& here() {
 // matrix-vector families' fastest steps, called with the product's own buffers (no copy, no
 // transpose: A's rows are gemv's rows, B's rows gevm's rows). A product with K <= kThinK is a
 // store stream (K multiply-adds per output): gemm_thin_k.
-// The class is gemm_plan.hpp's (host-checked in tests/host/test_gemm_plan.cpp).
+// The class is gemm_auto_plan.hpp's (host-checked in tests/host/test_gemm_plan.cpp).
 using Shape = gemm_plan::ShapeClass;
 using gemm_plan::shape_class;
 // gemv: gemv7 with 4 loads in flight (docs/gemv.md). gevm: gevm6 _c128 (one launch, the slabs'
@@ -176,11 +177,20 @@ template <class T>
 const std::vector<StepOps<T>>& step_ops() {
   static const std::vector<StepOps<T>> ops = [] {
     std::vector<StepOps<T>> v;
-#define KL_AUTO_STEP_OPS(id, type, name, bm, bn, bk, needs, applies, splits, rank, launch, prepare_, workspace)       \
+#define KL_AUTO_STEP_OPS(id, type, name, tile, needs, applies, splits, rank, launch, prepare_, workspace)             \
   if constexpr (std::is_same_v<T, type>)                                                                              \
-    v.push_back({Step::id, [](const GemmArgs<T>& g, int n, cudaStream_t s) { (void)n, (void)g, (void)s; launch; },   \
-                 [] { prepare_; },                                                                                    \
+    v.push_back({Step::id,                                                                                            \
+                 [](const GemmArgs<T>& g, int n, cudaStream_t s) {                                                    \
+                   using C [[maybe_unused]] = tile;                                                                   \
+                   (void)n, (void)g, (void)s;                                                                         \
+                   launch;                                                                                            \
+                 },                                                                                                   \
+                 [] {                                                                                                 \
+                   using C [[maybe_unused]] = tile;                                                                   \
+                   prepare_;                                                                                          \
+                 },                                                                                                   \
                  [](GemmShape sh, int n, long long sms) -> std::size_t {                                              \
+                   using C [[maybe_unused]] = tile;                                                                   \
                    (void)sh, (void)n, (void)sms;                                                                      \
                    return workspace;                                                                                  \
                  }});
@@ -198,9 +208,9 @@ const StepOps<T>& ops_of(Step step) {
 }
 #undef KL_SM90A
 // The table's split counts assume each split step's blocks per SM, and gemm_shallow_k's one chunk.
-static_assert(gemm10::Config<float, 64, 64, 16, 32, 32, 4, 8, 4, gemm10::BSource::kn>::kMinBlocks ==
+static_assert(gemm10::Config<float, KL_FMA_TILE(tiles::Gemm10Tile64), gemm10::BSource::kn>::kMinBlocks ==
               gemm_plan::row_of(Step::g10_64).splits.blocks);
-static_assert(gemm11::Config<32, 32, 16, 16, 16, 4, 8, gemm11::BLayout::kn>::kMinBlocks ==
+static_assert(gemm11::Config<KL_DMMA_TILE(tiles::Gemm11Tile32), gemm11::BLayout::kn>::kMinBlocks ==
               gemm_plan::row_of(Step::g11_32).splits.blocks);
 static_assert(gemm_shallow_k::kMaxK<float> == gemm_plan::kShallowMaxK(false) && gemm_shallow_k::kMaxK<double> == gemm_plan::kShallowMaxK(true));
 
@@ -330,7 +340,7 @@ void launch(const GemmArgs<T>& g, cudaStream_t s) {
     if (!h.cp_async) return gemm8::launch<float, 128, 128, 8, 64, 32, 8, 8>(g, s);
   } else {
     if (!h.cp_async) return gemm8::launch<double, 64, 64, 8, 32, 16, 4, 4>(g, s);
-    if (!h.dmma) return gemm9::launch<double, 128, 128, 8, 64, 32, 8, 8, 3>(g, s);
+    if (!h.dmma) return gemm9::launch<double, KL_FMA_TILE(tiles::Gemm9Tile128k8)>(g, s);
   }
   run<T>(choice_for(g), g, s);
 }
@@ -343,7 +353,7 @@ void prepare() {
   (void)here_model();       // the device's name, asked here, outside any launch
   if (!h.cp_async) return;  // gemm8: static shared memory only
   if constexpr (std::is_same_v<T, double>) {
-    if (!h.dmma) return gemm9::prepare<double, 128, 128, 8, 64, 32, 8, 8, 3>();
+    if (!h.dmma) return gemm9::prepare<double, KL_FMA_TILE(tiles::Gemm9Tile128k8)>();
   }
   const bool tma = std::is_same_v<T, double> ? h.tma_dmma : h.tma;
   const unsigned have = (h.huge ? gemm_plan::kNeedsHuge : 0u) | (tma ? gemm_plan::kNeedsTma : 0u) |

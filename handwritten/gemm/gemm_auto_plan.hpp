@@ -183,8 +183,8 @@ inline bool stream_pays(const StepRow& r, GemmShape sh, const AutoFeatures& f) {
   return last != 0 && double(last) < kStreamFullWave * double(f.sms);
 }
 
-#define KL_AUTO_STEP_ROW(step, T, name, bm, bn, bk, needs, applies, splits, rank, ...) \
-  StepRow{Step::step, sizeof(T) == 8, name, bm, bn, bk, needs, applies, splits, rank},
+#define KL_AUTO_STEP_ROW(step, T, name, tile, needs, applies, splits, rank, ...) \
+  StepRow{Step::step, sizeof(T) == 8, name, tile::BM, tile::BN, tile::BK, needs, applies, splits, rank},
 inline constexpr StepRow kSteps[] = {KL_GEMM_AUTO_STEPS(KL_AUTO_STEP_ROW)};
 #undef KL_AUTO_STEP_ROW
 inline constexpr const StepRow& row_of(Step s) { return kSteps[static_cast<int>(s)]; }

@@ -10,7 +10,9 @@
 //   step      the row's id (gemm_plan::Step)
 //   T         element type
 //   name      the list's name of the same configuration (the time model's data rows use it too)
-//   BM BN BK  its tile (the time model's and the split plans')
+//   tile      its tile, named once (gemm_ladder_tiles.hpp; gemm13's in gemm13_config.hpp): its
+//             BM, BN and BK are the time model's and the split plans'; the launch, prepare and
+//             workspace columns call it C
 //   needs     what the device, build and buffers must allow (kNeeds*: 16-byte B and C, gemm12's
 //             shared memory, TMA descriptors on an sm_90a build, gemm11's 128² tile)
 //   applies   whether the shape calls for it (gemm_auto_plan.hpp's predicates)
@@ -25,79 +27,80 @@
 // headers are not included here). KL_SM90A(expr, otherwise): expr in builds that name sm_90a.
 #pragma once
 
+#include "handwritten/gemm/gemm13_config.hpp"
+#include "handwritten/gemm/gemm_ladder_tiles.hpp"
+
 // clang-format off
 #define KL_GEMM_AUTO_STEPS(X)                                                                                              \
   /* ---- float: gemm10 64² (split as the model or the fill rule says), 128², gemm9, gemm12, gemm13 ---- */              \
-  X(g10_64, float, "gemm10_swizzled_64x64x16_w32x32_t4x8_s4", 64, 64, 16, kNeedsNothing, always,                        \
+  X(g10_64, float, "gemm10_swizzled_64x64x16_w32x32_t4x8_s4", tiles::Gemm10Tile64, kNeedsNothing, always,               \
     (Splits{Splits::modeled_and_fill, 4}), (Rank{Rank::own}),                                                         \
-    (gemm10::launch_split<float, 64, 64, 16, 32, 32, 4, 8, 4>(g, n, s)), (gemm10::prepare<float, 64, 64, 16, 32, 32, 4, 8, 4>()), \
-    gemm_plan::splitk_workspace(sh, n, 16, sizeof(float)))                                                             \
-  X(g10_128, float, "gemm10_swizzled_128x128x16_w64x32_t8x8_s3", 128, 128, 16, kNeedsNothing, always,                   \
+    (gemm10::launch_split<float, KL_FMA_TILE(C)>(g, n, s)), (gemm10::prepare<float, KL_FMA_TILE(C)>()),                 \
+    gemm_plan::splitk_workspace(sh, n, C::BK, sizeof(float)))                                                          \
+  X(g10_128, float, "gemm10_swizzled_128x128x16_w64x32_t8x8_s3", tiles::Gemm9Tile128, kNeedsNothing, always,            \
     (Splits{Splits::one}), (Rank{Rank::own}),                                                                          \
-    (gemm10::launch_split<float, 128, 128, 16, 64, 32, 8, 8, 3>(g, 1, s)),                                               \
-    (gemm10::prepare<float, 128, 128, 16, 64, 32, 8, 8, 3>()), 0)                                                        \
+    (gemm10::launch_split<float, KL_FMA_TILE(C)>(g, 1, s)), (gemm10::prepare<float, KL_FMA_TILE(C)>()), 0)              \
   /* on its element path too: at small shapes it beats gemm10's 64² */                                                 \
-  X(g9_64, float, "gemm9_pipelined_64x64x16_w32x32_t4x8_s4", 64, 64, 16, kNeedsNothing, always,                         \
+  X(g9_64, float, "gemm9_pipelined_64x64x16_w32x32_t4x8_s4", tiles::Gemm10Tile64, kNeedsNothing, always,                \
     (Splits{Splits::one}), (Rank{Rank::own}),                                                                          \
-    (gemm9::launch<float, 64, 64, 16, 32, 32, 4, 8, 4>(g, s)), (gemm9::prepare<float, 64, 64, 16, 32, 32, 4, 8, 4>()), 0)  \
+    (gemm9::launch<float, KL_FMA_TILE(C)>(g, s)), (gemm9::prepare<float, KL_FMA_TILE(C)>()), 0)                         \
   /* the larger gemm9 tiles and gemm12 only on their 16-byte paths */                                                  \
-  X(g9_128x8, float, "gemm9_pipelined_128x128x8_w64x32_t8x8_s3", 128, 128, 8, kNeedsVec, always,                        \
+  X(g9_128x8, float, "gemm9_pipelined_128x128x8_w64x32_t8x8_s3", tiles::Gemm9Tile128k8, kNeedsVec, always,              \
     (Splits{Splits::one}), (Rank{Rank::own}),                                                                          \
-    (gemm9::launch<float, 128, 128, 8, 64, 32, 8, 8, 3>(g, s)), (gemm9::prepare<float, 128, 128, 8, 64, 32, 8, 8, 3>()), 0) \
-  X(g9_128x16, float, "gemm9_pipelined_128x128x16_w64x32_t8x8_s3", 128, 128, 16, kNeedsVec, always,                     \
+    (gemm9::launch<float, KL_FMA_TILE(C)>(g, s)), (gemm9::prepare<float, KL_FMA_TILE(C)>()), 0)                         \
+  X(g9_128x16, float, "gemm9_pipelined_128x128x16_w64x32_t8x8_s3", tiles::Gemm9Tile128, kNeedsVec, always,              \
     (Splits{Splits::one}), (Rank{Rank::own}),                                                                          \
-    (gemm9::launch<float, 128, 128, 16, 64, 32, 8, 8, 3>(g, s)),                                                         \
-    (gemm9::prepare<float, 128, 128, 16, 64, 32, 8, 8, 3>()), 0)                                                         \
-  X(g12, float, "gemm12_fragment_prefetch_256x128x16_w64x64_t16x8_s4", 256, 128, 16, kNeedsVec | kNeedsHuge, always,    \
-    (Splits{Splits::one}), (Rank{Rank::own}),                                                                          \
-    (gemm12::launch<float, 256, 128, 16, 64, 64, 16, 8, 4>(g, s)),                                                       \
-    (gemm12::prepare<float, 256, 128, 16, 64, 64, 16, 8, 4>()), 0)                                                       \
+    (gemm9::launch<float, KL_FMA_TILE(C)>(g, s)), (gemm9::prepare<float, KL_FMA_TILE(C)>()), 0)                         \
+  X(g12, float, "gemm12_fragment_prefetch_256x128x16_w64x64_t16x8_s4", tiles::Gemm12Tile256, kNeedsVec | kNeedsHuge,    \
+    always, (Splits{Splits::one}), (Rank{Rank::own}),                                                                  \
+    (gemm12::launch<float, KL_FMA_TILE(C)>(g, s)), (gemm12::prepare<float, KL_FMA_TILE(C)>()), 0)                       \
   /* gemm13 unsplit, and split where its tiles leave SMs idle (the fill rule at one block per SM) */                   \
-  X(g13, float, "gemm13_tma_warpspecialized_128x256x32_w64x64_t8x16_s4_r232_at", 128, 256, 32, kNeedsTma, always,      \
+  X(g13, float, "gemm13_tma_warpspecialized_128x256x32_w64x64_t8x16_s4_r232_at", gemm13::R232At, kNeedsTma, always,    \
     (Splits{Splits::fill, 1}), (Rank{Rank::own}),                                                                      \
-    KL_SM90A(gemm13::launch_split<gemm13::R232At>(g, n, s), throw_not_built()),                                        \
-    KL_SM90A((gemm13::prepare<gemm13::R232At, gemm13::kernel_transpose_a<gemm13::R232At>>()), throw_not_built()),    \
-    gemm_plan::splitk_workspace(sh, n, 32, sizeof(float)))                                                             \
+    KL_SM90A(gemm13::launch_split<C>(g, n, s), throw_not_built()),                                                     \
+    KL_SM90A((gemm13::prepare<C, gemm13::kernel_transpose_a<C>>()), throw_not_built()),                                \
+    gemm_plan::splitk_workspace(sh, n, C::BK, sizeof(float)))                                                          \
   /* ... and as stream-K where its tiles leave the last wave part-empty */                                             \
-  X(g13_stream, float, "gemm13_tma_warpspecialized_128x256x32_w64x64_t8x16_s4_r232_at_streamk", 128, 256, 32,          \
+  X(g13_stream, float, "gemm13_tma_warpspecialized_128x256x32_w64x64_t8x16_s4_r232_at_streamk", gemm13::R232At,        \
     kNeedsTma, stream_pays, (Splits{Splits::one}), (Rank{Rank::before_if_stream_first,                                 \
     "gemm13_tma_warpspecialized_128x256x32_w64x64_t8x16_s4_r232_at"}),                                                 \
-    KL_SM90A(gemm13::launch_stream<gemm13::R232At>(g, s), throw_not_built()),                                          \
-    KL_SM90A(gemm13::prepare_stream<gemm13::R232At>(), throw_not_built()),                                             \
-    gemm_plan::stream_k_workspace(gemm_plan::stream_k_plan(sh, 128, 256, 32, sms), 128, 256, sizeof(float)))           \
-  X(shallow, float, "gemm_shallow_k", 0, 0, 0, kNeedsNothing, shallow_fits, (Splits{Splits::one}), (Rank{Rank::own}), \
-    gemm_shallow_k::launch<float>(g, s), gemm_shallow_k::prepare<float>(), 0)                                          \
+    KL_SM90A(gemm13::launch_stream<C>(g, s), throw_not_built()), KL_SM90A(gemm13::prepare_stream<C>(), throw_not_built()), \
+    gemm_plan::stream_k_workspace(gemm_plan::stream_k_plan(sh, C::BM, C::BN, C::BK, sms), C::BM, C::BN, sizeof(float))) \
+  X(shallow, float, "gemm_shallow_k", tiles::NoTile, kNeedsNothing, shallow_fits, (Splits{Splits::one}),         \
+    (Rank{Rank::own}), gemm_shallow_k::launch<float>(g, s), gemm_shallow_k::prepare<float>(), 0)                       \
   /* gemm10's 32² tile where 64² tiles make less than two waves, or M or N fills less than half a 64-wide tile */      \
-  X(g10_32, float, "gemm10_swizzled_32x32x16_w16x16_t2x4_s4", 32, 32, 16, kNeedsNothing, few_64_tiles,                  \
+  X(g10_32, float, "gemm10_swizzled_32x32x16_w16x16_t2x4_s4", tiles::Gemm10Tile32, kNeedsNothing, few_64_tiles,         \
     (Splits{Splits::one}), (Rank{Rank::own}),                                                                          \
-    (gemm10::launch_split<float, 32, 32, 16, 16, 16, 2, 4, 4>(g, 1, s)),                                                 \
-    (gemm10::prepare<float, 32, 32, 16, 16, 16, 2, 4, 4>()), 0)                                                          \
+    (gemm10::launch_split<float, KL_FMA_TILE(C)>(g, 1, s)), (gemm10::prepare<float, KL_FMA_TILE(C)>()), 0)              \
   /* ---- double on the FP64 tensor cores: gemm11 32² (split as the model says), 64², 128², gemm14 ---- */             \
-  X(g11_32, double, "gemm11_dmma_32x32x16_w16x16_s4_k8", 32, 32, 16, kNeedsNothing, always,                             \
+  X(g11_32, double, "gemm11_dmma_32x32x16_w16x16_s4_k8", tiles::Gemm11Tile32, kNeedsNothing, always,                    \
     (Splits{Splits::modeled, 2}), (Rank{Rank::own}),                                                                   \
-    (gemm11::launch_split<32, 32, 16, 16, 16, 4, 8>(g, n, s)), (gemm11::prepare<32, 32, 16, 16, 16, 4, 8>()),               \
-    gemm_plan::splitk_workspace(sh, n, 16, sizeof(double)))                                                            \
-  X(g11_64, double, "gemm11_dmma_64x64x16_w32x32_s4_k8", 64, 64, 16, kNeedsNothing, always,                             \
+    (gemm11::launch_split<KL_DMMA_TILE(C)>(g, n, s)), (gemm11::prepare<KL_DMMA_TILE(C)>()),                             \
+    gemm_plan::splitk_workspace(sh, n, C::BK, sizeof(double)))                                                         \
+  X(g11_64, double, "gemm11_dmma_64x64x16_w32x32_s4_k8", tiles::Gemm11Tile64, kNeedsNothing, always,                    \
     (Splits{Splits::one}), (Rank{Rank::own}),                                                                          \
-    (gemm11::launch<64, 64, 16, 32, 32, 4, 8>(g, s)), (gemm11::prepare<64, 64, 16, 32, 32, 4, 8>()), 0)                     \
-  X(g11_64pf, double, "gemm11_dmma_64x64x16_w32x32_s4_k8_pf", 64, 64, 16, kNeedsNothing, always,                        \
+    (gemm11::launch<KL_DMMA_TILE(C)>(g, s)), (gemm11::prepare<KL_DMMA_TILE(C)>()), 0)                                   \
+  X(g11_64pf, double, "gemm11_dmma_64x64x16_w32x32_s4_k8_pf", tiles::Gemm11Tile64, kNeedsNothing, always,               \
     (Splits{Splits::one}), (Rank{Rank::own}),                                                                          \
-    (gemm11_pf::launch<64, 64, 16, 32, 32, 4, 8>(g, s)), (gemm11_pf::prepare<64, 64, 16, 32, 32, 4, 8>()), 0)               \
-  X(g11_128pf, double, "gemm11_dmma_128x128x16_w64x32_s4_k4_pf", 128, 128, 16, kNeedsDmmaLarge, always,                 \
+    (gemm11_pf::launch<KL_DMMA_TILE(C)>(g, s)), (gemm11_pf::prepare<KL_DMMA_TILE(C)>()), 0)                             \
+  X(g11_128pf, double, "gemm11_dmma_128x128x16_w64x32_s4_k4_pf", tiles::Gemm11Tile128k4, kNeedsDmmaLarge, always,       \
     (Splits{Splits::one}), (Rank{Rank::own}),                                                                          \
-    (gemm11_pf::launch<128, 128, 16, 64, 32, 4, 4>(g, s)), (gemm11_pf::prepare<128, 128, 16, 64, 32, 4, 4>()), 0)           \
-  X(g11_stream, double, "gemm11_dmma_128x128x16_w64x32_s4_k4_pf_streamk", 128, 128, 16, kNeedsDmmaLarge, stream_pays,   \
-    (Splits{Splits::one}), (Rank{Rank::own}),                                                                          \
-    (gemm11_pf::launch_stream<128, 128, 16, 64, 32, 4, 4>(g, s)), (gemm11_pf::prepare_stream<128, 128, 16, 64, 32, 4, 4>()), \
-    (gemm11_pf::stream_workspace<128, 128, 16, 64, 32, 4, 4>(sh)))                                                       \
+    (gemm11_pf::launch<KL_DMMA_TILE(C)>(g, s)), (gemm11_pf::prepare<KL_DMMA_TILE(C)>()), 0)                             \
+  X(g11_stream, double, "gemm11_dmma_128x128x16_w64x32_s4_k4_pf_streamk", tiles::Gemm11Tile128k4, kNeedsDmmaLarge,      \
+    stream_pays, (Splits{Splits::one}), (Rank{Rank::own}),                                                             \
+    (gemm11_pf::launch_stream<KL_DMMA_TILE(C)>(g, s)), (gemm11_pf::prepare_stream<KL_DMMA_TILE(C)>()),                  \
+    (gemm11_pf::stream_workspace<KL_DMMA_TILE(C)>(sh)))                                                                \
   /* gemm11_pf's 128² tile fed by TMA: measured just before that tile (its stream-K form between, or first) */          \
-  X(g14, double, "gemm14_dmma_tma_128x128x32_w64x32_s3_k4", 128, 128, 32, kNeedsDmmaLarge | kNeedsTma, always,          \
+  X(g14, double, "gemm14_dmma_tma_128x128x32_w64x32_s3_k4", tiles::Gemm14Tile, kNeedsDmmaLarge | kNeedsTma, always,     \
     (Splits{Splits::one}), (Rank{Rank::before, "gemm11_dmma_128x128x16_w64x32_s4_k4_pf"}),                             \
-    KL_SM90A((gemm14::launch<3, 32>(g, s)), throw_not_built()), KL_SM90A((gemm14::prepare<3, 32>()), throw_not_built()), 0) \
-  X(g14_stream, double, "gemm14_dmma_tma_128x128x32_w64x32_s3_k4_streamk", 128, 128, 32, kNeedsDmmaLarge | kNeedsTma,  \
-    stream_pays, (Splits{Splits::one}), (Rank{Rank::before, "gemm11_dmma_128x128x16_w64x32_s4_k4_pf"}),               \
-    KL_SM90A((gemm14::launch_stream<3, 32>(g, s)), throw_not_built()),                                                 \
-    KL_SM90A((gemm14::prepare_stream<3, 32>()), throw_not_built()), KL_SM90A(gemm14::stream_workspace<32>(sh), 0))     \
-  X(shallow_double, double, "gemm_shallow_k", 0, 0, 0, kNeedsNothing, shallow_fits, (Splits{Splits::one}),               \
+    KL_SM90A((gemm14::launch<C::STAGES, C::BK>(g, s)), throw_not_built()),                                             \
+    KL_SM90A((gemm14::prepare<C::STAGES, C::BK>()), throw_not_built()), 0)                                             \
+  X(g14_stream, double, "gemm14_dmma_tma_128x128x32_w64x32_s3_k4_streamk", tiles::Gemm14Tile,                          \
+    kNeedsDmmaLarge | kNeedsTma, stream_pays, (Splits{Splits::one}),                                                   \
+    (Rank{Rank::before, "gemm11_dmma_128x128x16_w64x32_s4_k4_pf"}),                                                    \
+    KL_SM90A((gemm14::launch_stream<C::STAGES, C::BK>(g, s)), throw_not_built()),                                      \
+    KL_SM90A((gemm14::prepare_stream<C::STAGES, C::BK>()), throw_not_built()),                                         \
+    KL_SM90A(gemm14::stream_workspace<C::BK>(sh), 0))                                                                  \
+  X(shallow_double, double, "gemm_shallow_k", tiles::NoTile, kNeedsNothing, shallow_fits, (Splits{Splits::one}), \
     (Rank{Rank::own}), gemm_shallow_k::launch<double>(g, s), gemm_shallow_k::prepare<double>(), 0)
 // clang-format on

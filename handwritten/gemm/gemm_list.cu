@@ -1,6 +1,7 @@
 // The gemm family's hand-written ladder, in ladder order. One line per variant.
 #include "common/config_name.hpp"
 #include "common/args/gemm_args.hpp"
+#include "handwritten/gemm/gemm_ladder_tiles.hpp"
 #include "handwritten/gemm/gemm6_regblock2d.cuh"
 #include "handwritten/gemm/gemm7_vectorized.cuh"
 #include "handwritten/gemm/gemm8_warptiled.cuh"
@@ -30,62 +31,57 @@ namespace kl {
 
 namespace {
 
-// One tile configuration of the last steps, its parameters said once: the variant and its name
-// ("<step>_<BM>x<BN>x<BK>_w<WM>x<WN>_t<TM>x<TN>_s<STAGES>") both come from them.
-template <int BM_, int BN_, int BK_, int WM_, int WN_, int TM_, int TN_, int STAGES_>
-struct Tile {
-  static constexpr int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_, TM = TM_, TN = TN_, STAGES = STAGES_;
-  static std::string_view name(std::string_view step, std::string_view suffix = {}) {
-    return keep_name(tile_name(step, BM, BN, BK, WM, WN, TM, TN, STAGES) + std::string(suffix));
-  }
-};
-// gemm11's DMMA tiles: no thread tile (the mma fragments are fixed), the mma's K instead.
-template <int BM_, int BN_, int BK_, int WM_, int WN_, int STAGES_, int MMA_K_>
-struct DmmaTile {
-  static constexpr int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_, STAGES = STAGES_, MMA_K = MMA_K_;
-  static std::string_view name(std::string_view step) {
-    return keep_name(std::string(step) + "_" + dims_name(BM, BN, BK) + "_w" + dims_name(WM, WN) + "_s" +
-                     std::to_string(STAGES) + "_k" + std::to_string(MMA_K));
-  }
-};
+using namespace tiles;
+
+// A CUDA-core tile's variant name, "<step>_<BM>x<BN>x<BK>_w<WM>x<WN>_t<TM>x<TN>_s<STAGES>", built
+// from the parameters the variant is instantiated with (C: a tiles::Fma).
+template <class C>
+std::string_view fma_name(std::string_view step, std::string_view suffix = {}) {
+  return keep_name(tile_name(step, KL_FMA_TILE(C)) + std::string(suffix));
+}
+// A DMMA tile's (C: a tiles::Dmma): no thread tile (the mma fragments are fixed), the mma's K
+// instead, "<step>_<BM>x<BN>x<BK>_w<WM>x<WN>_s<STAGES>_k<MMA_K>".
+template <class C>
+std::string_view dmma_name(std::string_view step) {
+  return keep_name(std::string(step) + "_" + dims_name(C::BM, C::BN, C::BK) + "_w" + dims_name(C::WM, C::WN) + "_s" +
+                   std::to_string(C::STAGES) + "_k" + std::to_string(C::MMA_K));
+}
 
 template <class T, class C>
 GemmVariant<T> gemm9_at() {
-  return gemm9::variant<T, C::BM, C::BN, C::BK, C::WM, C::WN, C::TM, C::TN, C::STAGES>(C::name("gemm9_pipelined"));
+  return gemm9::variant<T, KL_FMA_TILE(C)>(fma_name<C>("gemm9_pipelined"));
 }
 template <class T, class C, gemm10::FmaOrder O = gemm10::FmaOrder::rows>
 GemmVariant<T> gemm10_at() {
-  return gemm10::variant<T, C::BM, C::BN, C::BK, C::WM, C::WN, C::TM, C::TN, C::STAGES, O>(
-      C::name("gemm10_swizzled", O == gemm10::FmaOrder::cols ? "_colwise" : ""));
+  return gemm10::variant<T, KL_FMA_TILE(C), O>(fma_name<C>("gemm10_swizzled", O == gemm10::FmaOrder::cols ? "_colwise" : ""));
 }
 template <class T, class C>
 GemmVariant<T> gemm10_splitk_at() {
-  return gemm10::variant_splitk<T, C::BM, C::BN, C::BK, C::WM, C::WN, C::TM, C::TN, C::STAGES>(C::name("gemm10_splitk"));
+  return gemm10::variant_splitk<T, KL_FMA_TILE(C)>(fma_name<C>("gemm10_splitk"));
 }
 template <class C>
 std::string_view gemm12_name() {
-  return C::name("gemm12_fragment_prefetch");
+  return fma_name<C>("gemm12_fragment_prefetch");
 }
 template <class T, class C>
 GemmVariant<T> gemm12_at() {
-  return gemm12::variant<T, C::BM, C::BN, C::BK, C::WM, C::WN, C::TM, C::TN, C::STAGES>(gemm12_name<C>());
+  return gemm12::variant<T, KL_FMA_TILE(C)>(gemm12_name<C>());
 }
 template <class C>
 GemmVariant<double> gemm11_at() {
-  return gemm11::variant<C::BM, C::BN, C::BK, C::WM, C::WN, C::STAGES, C::MMA_K>(C::name("gemm11_dmma"));
+  return gemm11::variant<KL_DMMA_TILE(C)>(dmma_name<C>("gemm11_dmma"));
 }
 template <class C>
 std::string_view gemm11_pf_name() {
-  return keep_name(std::string(C::name("gemm11_dmma")) + "_pf");
+  return keep_name(std::string(dmma_name<C>("gemm11_dmma")) + "_pf");
 }
 template <class C>
 GemmVariant<double> gemm11_pf_at() {
-  return gemm11_pf::variant<C::BM, C::BN, C::BK, C::WM, C::WN, C::STAGES, C::MMA_K>(gemm11_pf_name<C>());
+  return gemm11_pf::variant<KL_DMMA_TILE(C)>(gemm11_pf_name<C>());
 }
 template <class C>
 GemmVariant<double> gemm11_pf_stream_at() {
-  return gemm11_pf::variant_stream<C::BM, C::BN, C::BK, C::WM, C::WN, C::STAGES, C::MMA_K>(
-      keep_name(std::string(gemm11_pf_name<C>()) + "_streamk"));
+  return gemm11_pf::variant_stream<KL_DMMA_TILE(C)>(keep_name(std::string(gemm11_pf_name<C>()) + "_streamk"));
 }
 #if defined(KL_BUILD_SM90A)
 // gemm13's and gemm14's fallback steps (their Fallback structs' tiles), by their names in this list.
@@ -94,34 +90,25 @@ GemmVariant<T> falling_back_to(GemmVariant<T> v, std::string_view fallback) {
   v.fallback = fallback;
   return v;
 }
-template <class F = gemm13::Fallback>
-std::string_view gemm13_fallback() {
-  return gemm12_name<Tile<F::BM, F::BN, F::BK, F::WM, F::WN, F::TM, F::TN, F::STAGES>>();
-}
-template <class F = gemm14::Fallback>
-std::string_view gemm14_fallback() {
-  return gemm11_pf_name<DmmaTile<F::BM, F::BN, F::BK, F::WM, F::WN, F::STAGES, F::MMA_K>>();
-}
 GemmVariant<float> gemm13_at(GemmVariant<float> form) {
-  return falling_back_to(std::move(form), gemm13_fallback());
+  return falling_back_to(std::move(form), gemm12_name<gemm13::Fallback>());
 }
-template <int STAGES, int KD, class C = gemm14::Config<STAGES, KD>>
 std::string_view gemm14_name() {
-  return DmmaTile<C::BM, C::BN, C::BK, C::WM, C::WN, C::STAGES, 4>::name("gemm14_dmma_tma");  // m16n8k4
+  return dmma_name<Gemm14Tile>("gemm14_dmma_tma");
 }
-template <int STAGES, int KD>
 GemmVariant<double> gemm14_at() {
-  return falling_back_to(gemm14::variant<STAGES, KD>(gemm14_name<STAGES, KD>()), gemm14_fallback());
+  return falling_back_to(gemm14::variant<gemm14::kListedStages, gemm14::kListedDepth>(gemm14_name()),
+                         gemm11_pf_name<gemm14::Fallback>());
 }
-template <int STAGES, int KD>
 GemmVariant<double> gemm14_stream_at() {
-  return falling_back_to(gemm14::variant_stream<STAGES, KD>(keep_name(std::string(gemm14_name<STAGES, KD>()) + "_streamk")),
-                         gemm14_fallback());
+  return falling_back_to(gemm14::variant_stream<gemm14::kListedStages, gemm14::kListedDepth>(
+                             keep_name(std::string(gemm14_name()) + "_streamk")),
+                         gemm11_pf_name<gemm14::Fallback>());
 }
 #endif
 template <class C>
 GemmVariant<double> gemm11_splitk_at() {
-  return gemm11::variant_splitk<C::BM, C::BN, C::BK, C::WM, C::WN, C::STAGES, C::MMA_K>(C::name("gemm11_dmma_splitk"));
+  return gemm11::variant_splitk<KL_DMMA_TILE(C)>(dmma_name<C>("gemm11_dmma_splitk"));
 }
 
 }  // namespace
@@ -131,15 +118,15 @@ GemmVariant<double> gemm11_splitk_at() {
 template <class T>
 void append_pipelined(std::vector<GemmVariant<T>>& v) {
   if constexpr (sizeof(T) == 4) {
-    v.push_back(gemm9_at<T, Tile<128, 128, 8, 64, 32, 8, 8, 3>>());
-    v.push_back(gemm9_at<T, Tile<128, 128, 16, 64, 32, 8, 8, 3>>());
-    v.push_back(gemm9_at<T, Tile<128, 128, 32, 64, 32, 8, 8, 3>>());
-    v.push_back(gemm9_at<T, Tile<128, 256, 8, 64, 64, 8, 16, 3>>());
-    v.push_back(gemm9_at<T, Tile<64, 64, 16, 32, 32, 4, 8, 4>>());
-    v.push_back(gemm9_at<T, Tile<256, 128, 16, 64, 64, 16, 8, 4>>());  // gemm12's tile
+    v.push_back(gemm9_at<T, Gemm9Tile128k8>());
+    v.push_back(gemm9_at<T, Gemm9Tile128>());
+    v.push_back(gemm9_at<T, Fma<128, 128, 32, 64, 32, 8, 8, 3>>());
+    v.push_back(gemm9_at<T, Fma<128, 256, 8, 64, 64, 8, 16, 3>>());
+    v.push_back(gemm9_at<T, Gemm10Tile64>());
+    v.push_back(gemm9_at<T, Gemm12Tile256>());
   } else {
-    v.push_back(gemm9_at<T, Tile<64, 64, 8, 32, 16, 4, 4, 3>>());
-    v.push_back(gemm9_at<T, Tile<128, 128, 8, 64, 32, 8, 8, 3>>());
+    v.push_back(gemm9_at<T, Fma<64, 64, 8, 32, 16, 4, 4, 3>>());
+    v.push_back(gemm9_at<T, Gemm9Tile128k8>());
   }
 }
 
@@ -157,18 +144,18 @@ void append_pipelined(std::vector<GemmVariant<T>>& v) {
 template <class T>
 void append_last_steps(std::vector<GemmVariant<T>>& v) {
   if constexpr (sizeof(T) == 4) {
-    v.push_back(gemm10_at<T, Tile<128, 128, 16, 64, 32, 8, 8, 3>>());
-    v.push_back(gemm10_at<T, Tile<128, 128, 16, 64, 32, 8, 8, 3>, gemm10::FmaOrder::cols>());
-    v.push_back(gemm10_at<T, Tile<128, 128, 32, 64, 32, 8, 8, 3>>());
-    v.push_back(gemm10_at<T, Tile<128, 256, 16, 64, 64, 8, 16, 3>>());
-    v.push_back(gemm10_at<T, Tile<64, 64, 16, 32, 32, 4, 8, 4>>());
-    v.push_back(gemm10_splitk_at<T, Tile<64, 64, 16, 32, 32, 4, 8, 4>>());
-    v.push_back(gemm10_at<T, Tile<32, 32, 16, 16, 16, 2, 4, 4>>());  // products of even fewer 64² tiles than SMs
+    v.push_back(gemm10_at<T, Gemm9Tile128>());
+    v.push_back(gemm10_at<T, Gemm9Tile128, gemm10::FmaOrder::cols>());
+    v.push_back(gemm10_at<T, Fma<128, 128, 32, 64, 32, 8, 8, 3>>());
+    v.push_back(gemm10_at<T, Fma<128, 256, 16, 64, 64, 8, 16, 3>>());
+    v.push_back(gemm10_at<T, Gemm10Tile64>());
+    v.push_back(gemm10_splitk_at<T, Gemm10Tile64>());
+    v.push_back(gemm10_at<T, Gemm10Tile32>());
     // gemm12: the register fragments double-buffered across the tile boundary, on gemm9's best
     // tile (two blocks per SM cover each other's boundaries) and on cuBLAS's 256 × 128 tile (one
     // block per SM: nobody covers them); gemm9's 256x128x16 configuration is that tile without it.
-    v.push_back(gemm12_at<T, Tile<128, 128, 16, 64, 32, 8, 8, 3>>());
-    v.push_back(gemm12_at<T, Tile<256, 128, 16, 64, 64, 16, 8, 4>>());
+    v.push_back(gemm12_at<T, Gemm9Tile128>());
+    v.push_back(gemm12_at<T, Gemm12Tile256>());
 #if defined(KL_BUILD_SM90A)
     // gemm13 (sm_90a: only in builds that name it, see CMakeLists.txt), its forms said in
     // gemm13_config.hpp (docs/sgemm-ladder.md, "gemm13: what Hopper adds to a CUDA-core GEMM")
@@ -180,26 +167,26 @@ void append_last_steps(std::vector<GemmVariant<T>>& v) {
     v.push_back(gemm13_at(gemm13::cluster_variant<gemm13::R232C2>()));      // an ablation: clusters of two tiles, B multicast
 #endif
   } else {
-    v.push_back(gemm10_at<T, Tile<128, 128, 8, 64, 32, 8, 8, 3>>());
-    v.push_back(gemm11_at<DmmaTile<128, 128, 16, 64, 32, 4, 4>>());
-    v.push_back(gemm11_at<DmmaTile<128, 128, 16, 64, 32, 4, 8>>());
-    v.push_back(gemm11_at<DmmaTile<128, 128, 16, 64, 32, 4, 16>>());
-    v.push_back(gemm11_at<DmmaTile<128, 128, 32, 64, 32, 3, 8>>());
-    v.push_back(gemm11_at<DmmaTile<64, 64, 16, 32, 32, 4, 8>>());
-    v.push_back(gemm11_at<DmmaTile<32, 32, 16, 16, 16, 4, 8>>());  // small products: more tiles, no split
+    v.push_back(gemm10_at<T, Gemm9Tile128k8>());
+    v.push_back(gemm11_at<Gemm11Tile128k4>());
+    v.push_back(gemm11_at<Gemm11Tile128>());
+    v.push_back(gemm11_at<Dmma<128, 128, 16, 64, 32, 4, 16>>());
+    v.push_back(gemm11_at<Dmma<128, 128, 32, 64, 32, 3, 8>>());
+    v.push_back(gemm11_at<Gemm11Tile64>());
+    v.push_back(gemm11_at<Gemm11Tile32>());  // small products: more tiles, no split
     // gemm12's fragment schedule on the 64² DMMA tile (the trial of other tiles, k16, BK = 32 and
     // 6 stages around it: docs/sgemm-ladder.md) and on the 128² tile with
     // m16n8k4 (k8's two fragment sets would not fit in 255 registers; 128 × 64 with 2 blocks per
     // SM was tried too: docs/sgemm-ladder.md, "Every shape class")
-    v.push_back(gemm11_pf_at<DmmaTile<64, 64, 16, 32, 32, 4, 8>>());
-    v.push_back(gemm11_pf_at<DmmaTile<128, 128, 16, 64, 32, 4, 4>>());
+    v.push_back(gemm11_pf_at<Gemm11Tile64>());
+    v.push_back(gemm11_pf_at<Gemm11Tile128k4>());
     // and as stream-K where its tiles leave the last wave part-empty (4096³: 7.8 waves)
-    v.push_back(gemm11_pf_stream_at<DmmaTile<128, 128, 16, 64, 32, 4, 4>>());
-    v.push_back(gemm11_splitk_at<DmmaTile<128, 128, 16, 64, 32, 4, 8>>());
+    v.push_back(gemm11_pf_stream_at<Gemm11Tile128k4>());
+    v.push_back(gemm11_splitk_at<Gemm11Tile128>());
 #if defined(KL_BUILD_SM90A)
     // gemm14 (sm_90a, as gemm13): the 128² DMMA tile fed by TMA, its copies out of the DMMA warps
-    v.push_back(gemm14_at<gemm14::kListedStages, gemm14::kListedDepth>());
-    v.push_back(gemm14_stream_at<gemm14::kListedStages, gemm14::kListedDepth>());  // ... as stream-K: every SM the same k tiles
+    v.push_back(gemm14_at());
+    v.push_back(gemm14_stream_at());  // ... as stream-K: every SM the same k tiles
 #endif
   }
   v.push_back(gemm_thin_k::variant<T>());  // no tiles for a thin K (gemm_auto's pick at K <= 4)

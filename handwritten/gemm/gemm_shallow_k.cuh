@@ -36,7 +36,7 @@
 #pragma once
 
 #include "handwritten/gemm/gemm_common.cuh"
-#include "handwritten/gemm/gemm_plan.hpp"
+#include "handwritten/gemm/gemm_layouts.hpp"
 
 #include <algorithm>
 

@@ -19,7 +19,7 @@
 #pragma once
 
 #include "handwritten/gemm/gemm_common.cuh"
-#include "handwritten/gemm/gemm_plan.hpp"
+#include "handwritten/gemm/gemm_layouts.hpp"
 
 #include <nv/target>
 
@@ -196,7 +196,7 @@ struct AsyncCopyB {
 // and within the row, so a 16-byte copy and kVec element copies fill the same places (the two
 // paths stay bit-identical).
 
-// The layouts (gemm_plan.hpp, where the host suite checks them): PaddedRows<P>, row r at r·P;
+// The layouts (gemm_layouts.hpp, where the host suite checks them): PaddedRows<P>, row r at r·P;
 // SwizzledRows, rows of BK packed with their 16-byte chunks XOR-swizzled (conflict-free reads
 // of one chunk index in 8 consecutive rows); TransposedRows<LD>, row r as column r of [k][r].
 using gemm_plan::PaddedRows;

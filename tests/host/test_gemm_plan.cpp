@@ -1,10 +1,11 @@
-// The index arithmetic of the last gemm steps (handwritten/gemm/gemm_plan.hpp), checked
-// exhaustively on the host: the kernels call exactly these functions, so a tile visited twice,
-// a layout that overwrites itself, a bank conflict the headers say is not there, a fragment
+// The index arithmetic of the last gemm steps (handwritten/gemm/gemm_plan.hpp, gemm_layouts.hpp),
+// checked exhaustively on the host: the kernels call exactly these functions, so a tile visited
+// twice, a layout that overwrites itself, a bank conflict the headers say is not there, a fragment
 // that misses an element or a split slice left empty fails here, before any GPU run.
 // (Figures in this file's comments are unmeasured: model constants, thresholds, wave fills.)
 #include "handwritten/gemm/gemm_auto_models.hpp"
 #include "handwritten/gemm/gemm_auto_plan.hpp"
+#include "handwritten/gemm/gemm_layouts.hpp"
 
 #include <doctest/doctest.h>
 

@@ -2,7 +2,9 @@
 """ctest sass_compare: scripts/sass_compare.py (the SASS gate: two builds' machine code compared
 function by function) over synthetic cuobjdump -sass listings: the same code at other addresses,
 encodings and anonymous-namespace hashes is identical (exit 0); one changed instruction, a
-function missing from one build and one only in the other are each named (exit 1).
+function missing from one build and one only in the other are each named (exit 1). And a cubin's
+.nv.info records: a symbol index after one-byte and empty records is read as its symbol's name
+(an index depends on the order of the cubin's symbol table, the name does not).
 
 usage: test_sass_compare.py SOURCE_DIR WORK_DIR
 """
@@ -53,6 +55,19 @@ if r.returncode != 1 or "only old: sm_90a only_here" not in r.stdout:
 r = run(old, old + other)
 if r.returncode != 1 or "only in the new build" not in r.stdout or "only new:" not in r.stdout:
     failures.append(f"a function of the new build only is not named:\n{r.stdout}{r.stderr}")
+
+# .nv.info records as nvcc writes them, each on 4 bytes: EIFMT_NVAL (padding), EIFMT_BVAL (a byte
+# and padding), EIFMT_HVAL, then an EIFMT_SVAL PARAM_CBANK whose payload starts with symbol 1.
+sys.path.insert(0, os.path.join(src, "scripts"))
+import sass_compare  # noqa: E402
+
+elf = object.__new__(sass_compare.Elf)
+elf.data = (bytes.fromhex("01540000" "024c0100" "035f0101" "040a0800") + (1).to_bytes(4, "little")
+            + bytes.fromhex("10022400"))
+elf.symbols = ["", "kernel_constants"]
+records = elf.info_records({"off": 0, "size": len(elf.data), "type": 0})
+if records[-1] != (0x04, 0x0A, ("kernel_constants", bytes.fromhex("10022400"))) or len(records) != 4:
+    failures.append(f".nv.info records read out of step: {records}")
 for f in failures:
     print("FAIL:", f)
 print(f"sass_compare self-test: {len(failures)} failures")
