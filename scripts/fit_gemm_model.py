@@ -112,7 +112,7 @@ def write(path, gpu, sms, files, fitted, fixed, notes):
     lines += ["#pragma once", "", '#include "handwritten/gemm/gemm_auto_model.hpp"', "",
               "namespace kl::gemm_plan {", "",
               f"inline constexpr std::string_view kProvenance{gpu} =",
-              "    " + cstr(f"scripts/fit_gemm_model.py at commit {commit or '?'}, {sms} SMs; inputs: ")]
+              "    " + cstr(f"scripts/fit_gemm_model.py run at {commit or '?'}, {sms} SMs; inputs: ")]
     lines += ["    " + cstr(f + ("; " if i + 1 < len(files) else "")) for i, f in enumerate(files)]
     for row in fixed:
         lines.append("    " + cstr(f"; fixed (given, not fitted): {row}"))

@@ -12,7 +12,7 @@
 namespace kl::gemm_plan {
 
 inline constexpr std::string_view kProvenanceH100 =
-    "scripts/fit_gemm_model.py at commit d476ab4, 132 SMs; inputs: "
+    "scripts/fit_gemm_model.py run at d476ab4, 132 SMs; inputs: "
     "83a0d70:journal/h100/934d557/gemm_auto_rules.json.gz; "
     "f362b52:results/h100/shapes.json.gz; "
     "f362b52:results/h100/default.json.gz; "

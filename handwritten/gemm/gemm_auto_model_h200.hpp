@@ -10,7 +10,7 @@
 namespace kl::gemm_plan {
 
 inline constexpr std::string_view kProvenanceH200 =
-    "scripts/fit_gemm_model.py at commit d476ab4, 132 SMs; inputs: "
+    "scripts/fit_gemm_model.py run at d476ab4, 132 SMs; inputs: "
     "results/h200/gemm_auto_rules_float.json.gz; "
     "results/h200/gemm_auto_rules_double.json.gz; "
     "results/h200/gemm_auto_sweep_b_float.json.gz; "
