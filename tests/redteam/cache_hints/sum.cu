@@ -8,17 +8,31 @@
 
 namespace {
 
+// The hints are sm_80 instructions: the variant declares compute capability 8.0 and never runs
+// below it, but a portable build still compiles it for every architecture, where plain loads stand
+// in for them.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+#define KL_NO_L2_HINTS 1
+#endif
+
 constexpr unsigned kBlocks = 264, kThreads = 256;
 
 __device__ float load_last(const float* p, unsigned long long policy) {
+#ifdef KL_NO_L2_HINTS
+  (void)policy;
+  return *p;
+#else
   float v;
   asm volatile("ld.global.L2::cache_hint.f32 %0, [%1], %2;" : "=f"(v) : "l"(p), "l"(policy));
   return v;
+#endif
 }
 
 __global__ void sum_kernel(const float* __restrict__ in, std::size_t n, float* out) {
-  unsigned long long policy;
+  unsigned long long policy = 0;
+#ifndef KL_NO_L2_HINTS
   asm volatile("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(policy));
+#endif
   float s = 0;
   for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
        i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
@@ -31,8 +45,13 @@ __global__ void sum_kernel(const float* __restrict__ in, std::size_t n, float* o
 __global__ void prefetch_last(const float* in, std::size_t n) {
   const std::size_t lines = (n * sizeof(float) + 127) / 128;
   for (std::size_t l = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; l < lines;
-       l += static_cast<std::size_t>(gridDim.x) * blockDim.x)
+       l += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+#ifdef KL_NO_L2_HINTS
+    (void)in;
+#else
     asm volatile("prefetch.global.L2::evict_last [%0];" ::"l"(reinterpret_cast<const char*>(in) + l * 128));
+#endif
+  }
 }
 
 }  // namespace
