@@ -25,6 +25,7 @@
 #include "common/submission_abi.hpp"
 #include "compare/core/graph_check.hpp"
 #include "compare/core/sampler.hpp"
+#include "compare/sandbox/child/deadline.hpp"
 #include "compare/sandbox/protocol.hpp"
 
 #include <cuda_runtime.h>
@@ -34,16 +35,13 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <condition_variable>
 #include <cstdio>
 #include <cstring>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <set>
 #include <stdexcept>
 #include <string>
-#include <thread>
 #include <vector>
 
 using nlohmann::json;
@@ -131,56 +129,6 @@ struct Refusal : std::runtime_error {
 
 // ---- nothing runs outside the work asked for -------------------------------------------------
 
-// A thread of this process's own, started before the module is loaded: while armed, it ends the
-// process with a reply of its own if the armed wait has not returned by the deadline (a kernel left
-// running on any stream of the context makes cudaDeviceSynchronize wait for it).
-class Deadline {
- public:
-  explicit Deadline(int reply_fd) : fd_(reply_fd), thread_([this] { loop(); }) { thread_.detach(); }
-
-  template <class F>
-  void within(double seconds, const std::string& why, F&& f) {
-    {
-      std::lock_guard<std::mutex> lock(m_);
-      armed_ = true;
-      until_ = std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                                       std::chrono::duration<double>(seconds));
-      why_ = why;
-    }
-    cv_.notify_all();
-    f();
-    {
-      std::lock_guard<std::mutex> lock(m_);
-      armed_ = false;
-    }
-    cv_.notify_all();
-  }
-
- private:
-  void loop() {
-    std::unique_lock<std::mutex> lock(m_);
-    for (;;) {
-      if (!armed_) {
-        cv_.wait(lock);
-        continue;
-      }
-      if (cv_.wait_until(lock, until_) == std::cv_status::timeout && armed_ && std::chrono::steady_clock::now() >= until_) {
-        const std::string line = proto::error_reply({"left_running", why_}).dump() + "\n";
-        [[maybe_unused]] const ssize_t w = write(fd_, line.data(), line.size());
-        std::_Exit(3);
-      }
-    }
-  }
-
-  int fd_;
-  std::mutex m_;
-  std::condition_variable cv_;
-  bool armed_ = false;
-  std::chrono::steady_clock::time_point until_{};
-  std::string why_;
-  std::thread thread_;
-};
-
 // What start_cuda captures and replays once.
 __global__ void warm_kernel() {}
 
@@ -207,7 +155,7 @@ struct Server {
   cudaStream_t stream = nullptr;
   Mappings maps;
   std::set<std::size_t> prepared;
-  std::unique_ptr<Deadline> deadline;
+  std::unique_ptr<kl::sandbox::Deadline> deadline;
   std::size_t threads = 0;  // this process's threads before the module was loaded
   bool thread_check = true;
   // One captured graph per input slot, for the entry and argument bytes it was captured with.
@@ -401,7 +349,10 @@ struct Server {
     check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
     cudaGraphExecDestroy(x);
     cudaGraphDestroy(g);
-    deadline = std::make_unique<Deadline>(out_fd);
+    deadline = std::make_unique<kl::sandbox::Deadline>([fd = out_fd](const std::string& why) {
+      const std::string line = proto::error_reply({"left_running", why}).dump() + "\n";
+      [[maybe_unused]] const ssize_t w = write(fd, line.data(), line.size());
+    });
     threads = thread_count();
   }
 
