@@ -28,8 +28,21 @@ namespace {
 using nlohmann::json;
 
 std::string how(int status) {
-  if (WIFSIGNALED(status)) return "was killed by signal " + std::to_string(WTERMSIG(status));
+  if (WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS)
+    return "was killed by SIGSYS: it made a system call the sandbox refuses (starting a process or running a "
+           "program; compare/sandbox/child/no_new_processes.hpp)";
+  if (WIFSIGNALED(status))
+    return "was killed by signal " + std::to_string(WTERMSIG(status)) + " (" + strsignal(WTERMSIG(status)) + ")";
   return "exited with status " + std::to_string(WEXITSTATUS(status));
+}
+
+// The process was ended by its sandbox's process filter (no_new_processes.hpp): the submission's
+// doing, a FAIL of its rows like any broken contract, not an ERROR.
+bool refused_call(int status) { return WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS; }
+
+[[noreturn]] void throw_ended(int status, const std::string& message) {
+  if (refused_call(status)) throw StreamContractError(message);
+  throw std::runtime_error(message);
 }
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
@@ -164,13 +177,14 @@ void SandboxProcess::kill_now() {
   pid_ = -1;
 }
 
-std::string SandboxProcess::ended(const std::string& what) {
+void SandboxProcess::ended(const std::string& what) {
   int st = 0;
   pid_t r;
   while ((r = waitpid(pid_, &st, 0)) < 0 && errno == EINTR) {
   }
   pid_ = -1;
-  return "its sandbox process " + (r > 0 ? how(st) : std::string("ended")) + " during " + what;
+  if (r <= 0) throw std::runtime_error("its sandbox process ended during " + what);
+  throw_ended(st, "its sandbox process " + how(st) + " during " + what);
 }
 
 json SandboxProcess::read_reply(double limit_seconds, const std::string& what, const Answer& answer) {
@@ -217,7 +231,7 @@ json SandboxProcess::read_reply(double limit_seconds, const std::string& what, c
       int st = 0;
       if (waitpid(pid_, &st, WNOHANG) == pid_) {
         pid_ = -1;
-        throw std::runtime_error("its sandbox process " + how(st) + " during " + what);
+        throw_ended(st, "its sandbox process " + how(st) + " during " + what);
       }
       continue;
     }
@@ -228,7 +242,7 @@ json SandboxProcess::read_reply(double limit_seconds, const std::string& what, c
       continue;
     }
     if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
-    throw std::runtime_error(ended(what));
+    ended(what);
   }
 }
 
@@ -244,7 +258,7 @@ void SandboxProcess::send(const json& msg, const std::string& what) {
   while (off < line.size()) {
     const ssize_t w = write(to_child_, line.data() + off, line.size() - off);
     if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) throw std::runtime_error(ended(what));
+    if (w <= 0) ended(what);
     off += static_cast<std::size_t>(w);
   }
 }

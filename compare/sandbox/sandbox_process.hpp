@@ -39,7 +39,7 @@ class SandboxProcess {
   void pause();
   void resume();
   void kill_now();
-  std::string ended(const std::string& what);
+  [[noreturn]] void ended(const std::string& what);
 
   pid_t pid_ = -1;
   int to_child_ = -1, from_child_ = -1, hold_ = -1;

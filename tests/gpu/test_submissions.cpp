@@ -112,6 +112,7 @@ TEST_CASE("the red team graded as an outside folder: every case its honest verdi
     expect(shape, "left_running/sum", "FAIL", "left a kernel running after .prepare");
     expect(shape, "inf_late/sum", "FAIL", "got inf");
     expect(shape, "thread_start/sum", "FAIL", "started a thread of its own");
+    expect(shape, "escaped_child/sum", "FAIL", "started a process of its own");
     expect(shape, "limit_in_launch/sum", "FAIL", "other than enqueue work");
     for (const auto& [key, r] : rows)
       if (key.first == shape && r.value("source", "") == "library") {
