@@ -48,7 +48,7 @@ __global__ void __launch_bounds__(THREADS) single_pass(const T* __restrict__ in,
   scan_detail::load_items(x, in, begin, valid, threadIdx.x);
   T aggregate;
   const T prefix = Scan::run(x, storage, aggregate);
-  scan_detail::find_tile_prefix<kWait == Wait::lookback, kSleepNs>(st, tile, aggregate, &tile_prefix);
+  scan_detail::find_tile_prefix<kWait == Wait::lookback, kSleepNs, 0>(st, tile, aggregate, &tile_prefix);
   __syncthreads();
   scan_detail::write_prefixes(x, tile_prefix + prefix, form == ScanForm::inclusive);
   scan_detail::store_items(x, out, begin, valid, threadIdx.x);

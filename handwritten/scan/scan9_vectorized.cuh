@@ -28,32 +28,36 @@
 
 namespace kl::scan9 {
 
-// A tile shape: kThreads threads of kBytes bytes each (a multiple of 16); kSleepNs between polls
-// of a status that is not ready (scan_common.cuh, pause).
-template <int kThreads_, int kBytes_, unsigned kSleepNs_ = 32>
+// A tile shape: kThreads threads of kBytes bytes each (a multiple of 16); the look-back's waits
+// (scan_common.cuh, pause): kSleepNs between polls of a status that is not ready, kFirstNs before
+// the first.
+template <int kThreads_, int kBytes_, unsigned kSleepNs_ = 32, unsigned kFirstNs_ = 0>
 struct Tile {
   static constexpr int kThreads = kThreads_;
   static constexpr int kBytes = kBytes_;
   static constexpr unsigned kSleepNs = kSleepNs_;
+  static constexpr unsigned kFirstNs = kFirstNs_;
   template <class T>
   static constexpr int kItems = kBytes / static_cast<int>(sizeof(T));
   static_assert(kBytes % 16 == 0 && kBytes >= 16, "a thread's items are whole 16-byte vectors");
   static_assert(kThreads % 32 == 0 && kThreads <= 1024, "whole warps, one block");
-  // "scan9_vectorized_128x96B"; a pause other than 32 ns adds "_p<ns>".
+  // "scan9_vectorized_128x96B"; a pause other than 32 ns adds "_p<ns>", a first wait "_w<ns>".
   static std::string name() {
     std::string s = "scan9_vectorized_" + std::to_string(kThreads) + "x" + std::to_string(kBytes) + "B";
     if (kSleepNs != 32) s += "_p" + std::to_string(kSleepNs);
+    if (kFirstNs != 0) s += "_w" + std::to_string(kFirstNs);
     return s;
   }
 };
 
 // One tile per block, as scan8's, with the warp-striped layout; kAligned: in and out are 16-byte
 // aligned (the host checks), so whole tiles move as vectors.
-template <class T, int THREADS, int ITEMS, unsigned kSleepNs, bool kAligned>
-__global__ void __launch_bounds__(THREADS) striped_lookback(const T* __restrict__ in, T* __restrict__ out, std::size_t n,
-                                                          ScanForm form, unsigned* counter, scan_detail::TileStatus<T> st) {
-  using Scan = scan_detail::StripedScan<THREADS, ITEMS, T>;
-  constexpr std::size_t kTile = std::size_t{THREADS} * ITEMS;
+template <class T, class C, bool kAligned>
+__global__ void __launch_bounds__(C::kThreads) striped_lookback(const T* __restrict__ in, T* __restrict__ out, std::size_t n,
+                                                              ScanForm form, unsigned* counter, scan_detail::TileStatus<T> st) {
+  constexpr int ITEMS = C::template kItems<T>;
+  using Scan = scan_detail::StripedScan<C::kThreads, ITEMS, T>;
+  constexpr std::size_t kTile = std::size_t{C::kThreads} * ITEMS;
   __shared__ typename Scan::Storage storage;
   __shared__ unsigned tile_index;
   __shared__ T tile_prefix;
@@ -68,7 +72,7 @@ __global__ void __launch_bounds__(THREADS) striped_lookback(const T* __restrict_
   T t[Scan::kV];
   T aggregate;
   const T warp_prefix = Scan::run(x, t, storage, aggregate);
-  scan_detail::find_tile_prefix<true, kSleepNs>(st, tile, aggregate, &tile_prefix);
+  scan_detail::find_tile_prefix<true, C::kSleepNs, C::kFirstNs>(st, tile, aggregate, &tile_prefix);
   __syncthreads();
   Scan::write(x, t, warp_prefix, tile_prefix, form == ScanForm::inclusive);
   if (whole) Scan::store_vec(x, out, begin);
@@ -80,16 +84,15 @@ constexpr std::size_t kTileOf = std::size_t{C::kThreads} * C::template kItems<T>
 
 template <class C, class T>
 void launch(const ScanArgs<T>& a, cudaStream_t s) {
-  constexpr int items = C::template kItems<T>;
   const scan_plan::StatusLayout l = scan_detail::status_layout_for<T>(a.n, kTileOf<C, T>);
   scan_detail::clear_status(a.workspace, l, s);
   const unsigned grid = grid_blocks(scan_plan::tile_count(a.n, kTileOf<C, T>));
   const scan_detail::TileStatus<T> st(a.workspace, l);
   unsigned* counter = scan_detail::at_bytes<unsigned>(a.workspace, l.counter);
   if (aligned16(a.in) && aligned16(a.out))
-    striped_lookback<T, C::kThreads, items, C::kSleepNs, true><<<grid, C::kThreads, 0, s>>>(a.in, a.out, a.n, a.form, counter, st);
+    striped_lookback<T, C, true><<<grid, C::kThreads, 0, s>>>(a.in, a.out, a.n, a.form, counter, st);
   else
-    striped_lookback<T, C::kThreads, items, C::kSleepNs, false><<<grid, C::kThreads, 0, s>>>(a.in, a.out, a.n, a.form, counter, st);
+    striped_lookback<T, C, false><<<grid, C::kThreads, 0, s>>>(a.in, a.out, a.n, a.form, counter, st);
   KL_CHECK_LAUNCH();
 }
 

@@ -388,18 +388,26 @@ __device__ T chained_exclusive(const TileStatus<T>& st, std::size_t tile, T aggr
   return before;
 }
 
+// The first wait of a look-back applies to grids of this many blocks or more, as CUB's delays do
+// (GridThreshold in cub/agent/single_pass_scan_operators.cuh): a smaller grid's tiles are all
+// resident at once, its statuses land together and its polls cannot crowd the L2.
+inline constexpr unsigned kFirstWaitGrid = 500;
+
 // Decoupled look-back (Merrill & Garland): called by the 32 lanes of warp 0 of tile k > 0 once its
 // aggregate is known. Lane 0 publishes the aggregate at once, so that later tiles can go past this
-// one before its prefix is known; then the warp reads its predecessors 32 at a time
+// one before its prefix is known; then, after kFirstNs (0: at once; CUB waits about an L2 write's
+// latency, so that its nearest predecessors' statuses have landed and fewer polls find them not
+// ready), the warp reads its predecessors 32 at a time
 // (scan_plan::window_predecessor), waits until every lane's flag is valid, adds the aggregates of
 // the lanes before the nearest inclusive prefix (scan_plan::nearest_inclusive_lane,
 // lane_adds_aggregate) with a 5-level shuffle tree, and either stops there or moves 32 tiles
 // further back. The tile's inclusive prefix P_j + (S + aggregate) is published by lane 0; the
 // exclusive prefix P_j + S is returned in every lane (depths: scan_plan::lookback_depth).
-template <unsigned kSleepNs, class T>
+template <unsigned kSleepNs, unsigned kFirstNs, class T>
 __device__ T lookback_exclusive(const TileStatus<T>& st, std::size_t tile, T aggregate) {
   const unsigned lane = threadIdx.x % 32;
   if (lane == 0) st.publish(tile, kAggregate, aggregate);
+  if (gridDim.x >= kFirstWaitGrid) pause<kFirstNs>();
   T aggregates = T(0);
   for (int w = 0;; ++w) {
     const long long p = scan_plan::window_predecessor(static_cast<long long>(tile), w, static_cast<int>(lane));
@@ -429,8 +437,9 @@ __device__ T lookback_exclusive(const TileStatus<T>& st, std::size_t tile, T agg
 
 // The tile's exclusive prefix, left in *prefix (shared memory) by warp 0: tile 0 publishes its
 // aggregate as its inclusive prefix at once; the others wait for their predecessor (chained) or
-// look back. The caller __syncthreads() before reading it.
-template <bool kLookback, unsigned kSleepNs, class T>
+// look back (kSleepNs between polls, kFirstNs before the first). The caller __syncthreads() before
+// reading it.
+template <bool kLookback, unsigned kSleepNs, unsigned kFirstNs, class T>
 __device__ __forceinline__ void find_tile_prefix(const TileStatus<T>& st, std::size_t tile, T aggregate, T* prefix) {
   if (threadIdx.x >= 32) return;
   if (tile == 0) {
@@ -441,7 +450,7 @@ __device__ __forceinline__ void find_tile_prefix(const TileStatus<T>& st, std::s
     return;
   }
   if constexpr (kLookback) {
-    const T e = lookback_exclusive<kSleepNs>(st, tile, aggregate);
+    const T e = lookback_exclusive<kSleepNs, kFirstNs>(st, tile, aggregate);
     if (threadIdx.x == 0) *prefix = e;
   } else {
     if (threadIdx.x == 0) *prefix = chained_exclusive<kSleepNs>(st, tile, aggregate);
