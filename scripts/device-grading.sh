@@ -11,13 +11,17 @@
 #            submission edited: what is rebuilt and how long it takes
 #   multi    that folder graded on every GPU at once (--grade-gpus), against one GPU
 #   sanitize compute-sanitizer (memcheck, racecheck, synccheck) over a short grading of honest
-#            submissions (their sandboxes included) and over the runner's own checks of a ladder step
+#            submissions (their sandboxes included) and over the runner's own checks of a ladder step;
+#            every process's log must end in a clean summary
+# Exit status 1 when the sanitize stage found a log without a clean summary (the other stages'
+# verdicts are in their reports: planted submissions fail by design).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source scripts/device-common.sh
 device_begin "$0" "${1:?usage: device-grading.sh OUTDIR [STAGES]}" grading
 stages=" ${2:-redteam suite default scale} "
 has() { [[ "$stages" == *" $1 "* ]]; }
+failed=0
 device_build
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee -a "$log"
 
@@ -133,6 +137,15 @@ if has sanitize; then
     clean=$(grep -lE "(ERROR SUMMARY: 0 errors|0 hazards displayed \(0 errors)" "$out/sanitize/$tool-"*.log "$out/sanitize/$tool-sandboxes/"*.log 2>/dev/null | wc -l)
     say "sanitize $tool: exit $rc in $((SECONDS - t1)) s; $logs process logs (compare and its sandboxes), $summaries with a sanitizer summary, $clean with 0 errors"
     grep -hE "SUMMARY" "$out/sanitize/$tool-"*.log "$out/sanitize/$tool-sandboxes/"*.log 2>/dev/null | sort | uniq -c | tee -a "$log"
+    # A process whose log has no clean summary was not checked to its end (killed before the
+    # sanitizer wrote it) or had errors: the stage fails, naming the logs.
+    if [ "$logs" -lt 2 ] || [ "$clean" -ne "$logs" ]; then
+      failed=1
+      for f in "$out/sanitize/$tool-"*.log "$out/sanitize/$tool-sandboxes/"*.log; do
+        grep -qE "(ERROR SUMMARY: 0 errors|0 hazards displayed \(0 errors)" "$f" || say "sanitize $tool: no clean summary in $f"
+      done
+    fi
   done
 fi
 say "done in $((SECONDS - t0)) s"
+exit "$failed"
