@@ -31,8 +31,14 @@ void from_json(const json& j, Error& v) {
   v.message = j.value("message", std::string());
 }
 
-void to_json(json& j, const Ready& v) { j = {{"version", v.version}}; }
-void from_json(const json& j, Ready& v) { v.version = j.value("version", 0); }
+void to_json(json& j, const Ready& v) {
+  j = {{"version", v.version}};
+  if (!v.unguarded.empty()) j["unguarded"] = v.unguarded;
+}
+void from_json(const json& j, Ready& v) {
+  v.version = j.value("version", 0);
+  v.unguarded = j.value("unguarded", std::string());
+}
 
 void to_json(json& j, const BindRequest& v) { j = {{"entry", v.entry}, {"size", v.size}}; }
 void from_json(const json& j, BindRequest& v) {

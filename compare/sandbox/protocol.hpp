@@ -50,6 +50,9 @@ struct Error {
 
 struct Ready {
   int version = kVersion;
+  // Set where this system would not install the sandbox's process filter (no_new_processes.hpp):
+  // why. The sandbox still serves; compare says once that this defence is off.
+  std::string unguarded;
 };
 
 struct BindRequest {

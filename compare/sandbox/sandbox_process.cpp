@@ -128,6 +128,14 @@ SandboxProcess::SandboxProcess(const std::string& exe, const std::string& module
     throw std::runtime_error("its sandbox process speaks protocol version " + std::to_string(ready.value("version", 0)) +
                              ", this compare " + std::to_string(protocol::kVersion) + " (a kl-sandbox from another build?)");
   }
+  // A system that would not take the process filter: said once per compare, on stderr.
+  static bool said_unguarded = false;
+  const std::string unguarded = ready.value("unguarded", std::string());
+  if (!unguarded.empty() && !said_unguarded) {
+    said_unguarded = true;
+    std::fprintf(stderr, "compare: warning: the sandboxes run without their process filter here (%s): a submission's own "
+                         "processes are not refused\n", unguarded.c_str());
+  }
   pause();
 }
 

@@ -3,6 +3,7 @@
 // Threads must still start; every way of starting a process or running a program must end the
 // process with the line it was given, and no child may ever exist.
 #include "compare/sandbox/child/no_new_processes.hpp"
+#include "compare/sandbox/protocol.hpp"
 
 #include <doctest/doctest.h>
 
@@ -153,4 +154,18 @@ TEST_CASE("sandbox process filter: a SIGSYS handler of the submission's own only
   CHECK(e.exited);
   CHECK(e.code == 0);
   CHECK(e.said == "no child\n");
+}
+
+TEST_CASE("sandbox process filter: a system that refuses it is said in the ready reply, never silently") {
+  namespace proto = kl::protocol;
+  proto::Ready on;
+  const nlohmann::json j_on = proto::ok_reply(on);
+  CHECK_FALSE(j_on.contains("unguarded"));
+  CHECK(j_on.get<proto::Ready>().unguarded.empty());
+  proto::Ready off;
+  off.unguarded = "seccomp: Operation not permitted";
+  const nlohmann::json j_off = proto::ok_reply(off);
+  CHECK(j_off.value("unguarded", std::string()) == "seccomp: Operation not permitted");
+  CHECK(j_off.get<proto::Ready>().unguarded == off.unguarded);
+  CHECK(j_off.get<proto::Ready>().version == proto::kVersion);
 }

@@ -145,15 +145,14 @@ std::size_t thread_count() {
 }
 
 // No process or program of the submission's own from here on (no_new_processes.hpp): such a call
-// ends this process with `line(why)` on fd and exit_code. A system that cannot install the filter
-// grades nothing.
+// ends this process with `line(why)` on fd and exit_code. Returns "" once the filter is in place,
+// else why this system would not take it: the sandbox then goes on without that defence (a
+// submission cannot choose this: the filter goes in before its module loads), and compare says so.
 template <class Line>
-void forbid_processes(int fd, Line line, int exit_code) {
+std::string forbid_processes(int fd, Line line, int exit_code) {
   const std::string rule = ": a submission's code runs only inside the calls made to it, in its sandbox process";
-  const std::string why = kl::sandbox::forbid_new_processes(
-      fd, line("started a process of its own (fork, vfork or clone without CLONE_THREAD)" + rule),
-      line("ran a program (execve)" + rule), exit_code);
-  if (!why.empty()) throw std::runtime_error("cannot keep a submission from starting processes here: " + why);
+  return kl::sandbox::forbid_new_processes(fd, line("started a process of its own (fork, vfork or clone without CLONE_THREAD)" + rule),
+                                           line("ran a program (execve)" + rule), exit_code);
 }
 
 // ---- the server --------------------------------------------------------------------------------
@@ -371,10 +370,12 @@ struct Server {
 
   void serve() {
     start_cuda();
-    forbid_processes(out_fd, [](const std::string& m) { return proto::error_reply({"left_running", m}).dump() + "\n"; }, 3);
+    proto::Ready ready;
+    ready.unguarded = forbid_processes(
+        out_fd, [](const std::string& m) { return proto::error_reply({"left_running", m}).dump() + "\n"; }, 3);
     mod = load_module(module_path);
     settled("loading its module (a static initializer)");
-    reply(proto::ok_reply(proto::Ready{}));
+    reply(proto::ok_reply(ready));
     char* line = nullptr;
     std::size_t cap = 0;
     while (getline(&line, &cap, in) > 0) {
@@ -423,7 +424,7 @@ int main(int argc, char** argv) {
     int rc = 0;
     json j;
     try {
-      forbid_processes(listing_fd, [](const std::string& m) { return json{{"ok", false}, {"error", m}}.dump() + "\n"; }, 1);
+      (void)forbid_processes(listing_fd, [](const std::string& m) { return json{{"ok", false}, {"error", m}}.dump() + "\n"; }, 1);
       const Module m = load_module(argv[2]);
       j = {{"ok", true}, {"entries", listing(m)}};
     } catch (const std::exception& e) {
