@@ -27,18 +27,18 @@ namespace {
 
 using nlohmann::json;
 
+// The process was ended by its sandbox's process filter (no_new_processes.hpp): the submission's
+// doing, a FAIL of its rows like any broken contract, not an ERROR.
+bool refused_call(int status) { return WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS; }
+
 std::string how(int status) {
-  if (WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS)
+  if (refused_call(status))
     return "was killed by SIGSYS: it made a system call the sandbox refuses (starting a process or running a "
            "program; compare/sandbox/child/no_new_processes.hpp)";
   if (WIFSIGNALED(status))
     return "was killed by signal " + std::to_string(WTERMSIG(status)) + " (" + strsignal(WTERMSIG(status)) + ")";
   return "exited with status " + std::to_string(WEXITSTATUS(status));
 }
-
-// The process was ended by its sandbox's process filter (no_new_processes.hpp): the submission's
-// doing, a FAIL of its rows like any broken contract, not an ERROR.
-bool refused_call(int status) { return WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS; }
 
 [[noreturn]] void throw_ended(int status, const std::string& message) {
   if (refused_call(status)) throw StreamContractError(message);
@@ -123,18 +123,18 @@ SandboxProcess::SandboxProcess(const std::string& exe, const std::string& module
     if (e.kind == "contract" || e.kind == "left_running") throw StreamContractError(e.message);
     throw std::runtime_error("its sandbox process could not start: " + e.message);
   }
-  if (ready.value("version", 0) != protocol::kVersion) {
+  const protocol::Ready r = ready.get<protocol::Ready>();
+  if (r.version != protocol::kVersion) {
     kill_now();
-    throw std::runtime_error("its sandbox process speaks protocol version " + std::to_string(ready.value("version", 0)) +
-                             ", this compare " + std::to_string(protocol::kVersion) + " (a kl-sandbox from another build?)");
+    throw std::runtime_error("its sandbox process speaks protocol version " + std::to_string(r.version) + ", this compare " +
+                             std::to_string(protocol::kVersion) + " (a kl-sandbox from another build?)");
   }
   // A system that would not take the process filter: said once per compare, on stderr.
   static bool said_unguarded = false;
-  const std::string unguarded = ready.value("unguarded", std::string());
-  if (!unguarded.empty() && !said_unguarded) {
+  if (!r.unguarded.empty() && !said_unguarded) {
     said_unguarded = true;
     std::fprintf(stderr, "compare: warning: the sandboxes run without their process filter here (%s): a submission's own "
-                         "processes are not refused\n", unguarded.c_str());
+                         "processes are not refused\n", r.unguarded.c_str());
   }
   pause();
 }

@@ -144,6 +144,10 @@ std::size_t thread_count() {
   return n;
 }
 
+// The reply line of a process that ends itself because of work outside the launch it was asked
+// for (compare kills it and fails the row): the watchdog's and the process filter's.
+std::string left_running_line(const std::string& why) { return proto::error_reply({"left_running", why}).dump() + "\n"; }
+
 // No process or program of the submission's own from here on (no_new_processes.hpp): such a call
 // ends this process with `line(why)` on fd and exit_code. Returns "" once the filter is in place,
 // else why this system would not take it: the sandbox then goes on without that defence (a
@@ -362,7 +366,7 @@ struct Server {
     cudaGraphExecDestroy(x);
     cudaGraphDestroy(g);
     deadline = std::make_unique<kl::sandbox::Deadline>([fd = out_fd](const std::string& why) {
-      const std::string line = proto::error_reply({"left_running", why}).dump() + "\n";
+      const std::string line = left_running_line(why);
       [[maybe_unused]] const ssize_t w = write(fd, line.data(), line.size());
     });
     threads = thread_count();
@@ -371,8 +375,7 @@ struct Server {
   void serve() {
     start_cuda();
     proto::Ready ready;
-    ready.unguarded = forbid_processes(
-        out_fd, [](const std::string& m) { return proto::error_reply({"left_running", m}).dump() + "\n"; }, 3);
+    ready.unguarded = forbid_processes(out_fd, left_running_line, 3);
     mod = load_module(module_path);
     settled("loading its module (a static initializer)");
     reply(proto::ok_reply(ready));
