@@ -4,6 +4,7 @@
 // process with the line it was given, and no child may ever exist.
 #include "compare/sandbox/child/no_new_processes.hpp"
 #include "compare/sandbox/protocol.hpp"
+#include "forked.hpp"
 
 #include <doctest/doctest.h>
 
@@ -13,68 +14,33 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <chrono>
 #include <string>
 #include <thread>
 
 extern char** environ;
 
-namespace {
+using kl::test::Ended;
+using kl::test::tell;
 
-struct Ended {
-  bool exited = false;  // exited (rather than killed or still running at the limit)
-  int code = -1;
-  int signal = 0;  // the signal that ended it, when one did
-  std::string said;  // everything written to the pipe
-};
+namespace {
 
 const char* kProcess = "PROCESS\n";
 const char* kProgram = "PROGRAM\n";
 
-// Runs body(pipe's write end) in a forked process that first installs the filter; the process
+// Runs body(the pipe's write end) in a forked process that first installs the filter; the process
 // exits 0 if body returns. Waits up to 10 s.
 template <class Body>
 Ended filtered(Body body) {
-  int fds[2];
-  REQUIRE(pipe(fds) == 0);
-  const pid_t pid = fork();
-  REQUIRE(pid >= 0);
-  if (pid == 0) {
-    close(fds[0]);
-    const std::string why = kl::sandbox::forbid_new_processes(fds[1], kProcess, kProgram, 3);
+  return kl::test::in_child(10.0, [&](int fd) {
+    const std::string why = kl::sandbox::forbid_new_processes(fd, kProcess, kProgram, 3);
     if (!why.empty()) {
-      const std::string line = "NOT INSTALLED: " + why + "\n";
-      [[maybe_unused]] const ssize_t w = write(fds[1], line.data(), line.size());
-      _exit(2);
+      tell(fd, "NOT INSTALLED: " + why + "\n");
+      return 2;
     }
-    body(fds[1]);
-    _exit(0);
-  }
-  close(fds[1]);
-  Ended e;
-  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-  int st = 0;
-  for (;;) {
-    if (waitpid(pid, &st, WNOHANG) == pid) break;
-    if (std::chrono::steady_clock::now() > until) {
-      kill(pid, SIGKILL);
-      waitpid(pid, &st, 0);
-      break;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
-  if (WIFEXITED(st)) {
-    e.exited = true;
-    e.code = WEXITSTATUS(st);
-  }
-  if (WIFSIGNALED(st)) e.signal = WTERMSIG(st);
-  char buf[256];
-  for (ssize_t r; (r = read(fds[0], buf, sizeof buf)) > 0;) e.said.append(buf, static_cast<std::size_t>(r));
-  close(fds[0]);
-  return e;
+    body(fd);
+    return 0;
+  });
 }
-
-void tell(int fd, const std::string& s) { [[maybe_unused]] const ssize_t w = write(fd, s.data(), s.size()); }
 
 }  // namespace
 
@@ -85,7 +51,7 @@ TEST_CASE("sandbox process filter: threads still start") {
     t.join();
     tell(fd, x == 42 ? "thread ran\n" : "thread did not run\n");
   });
-  CHECK(e.exited);
+  CHECK(e.in_time);
   CHECK(e.code == 0);
   CHECK(e.said == "thread ran\n");
 }
@@ -97,7 +63,7 @@ TEST_CASE("sandbox process filter: every way of starting a process or a program 
       if (p == 0) _exit(0);  // never reached: a child would say so below by exiting the test's way
       tell(fd, "fork returned\n");
     });
-    CHECK(e.exited);
+    CHECK(e.in_time);
     CHECK(e.code == 3);
     CHECK(e.said == kProcess);
   }
@@ -111,7 +77,7 @@ TEST_CASE("sandbox process filter: every way of starting a process or a program 
       const int rc = posix_spawn(&p, "/bin/true", nullptr, nullptr, argv, environ);
       tell(fd, "posix_spawn returned " + std::to_string(rc) + "\n");
     });
-    CHECK(((e.exited && e.code == 3 && e.said == kProcess) || (e.signal == SIGSYS && e.said.empty())));
+    CHECK(((e.code == 3 && e.said == kProcess) || (e.signal == SIGSYS && e.said.empty())));
   }
   SUBCASE("execve") {
     const Ended e = filtered([](int fd) {
@@ -120,7 +86,7 @@ TEST_CASE("sandbox process filter: every way of starting a process or a program 
       execve("/bin/true", argv, environ);
       tell(fd, "execve returned\n");
     });
-    CHECK(e.exited);
+    CHECK(e.in_time);
     CHECK(e.code == 3);
     CHECK(e.said == kProgram);
   }
@@ -130,7 +96,7 @@ TEST_CASE("sandbox process filter: every way of starting a process or a program 
       const long r = syscall(SYS_clone3, nullptr, 0);
       tell(fd, r == -1 && errno == ENOSYS ? "ENOSYS\n" : "clone3 ran\n");
     });
-    CHECK(e.exited);
+    CHECK(e.in_time);
     CHECK(e.code == 0);
     CHECK(e.said == "ENOSYS\n");
   }
@@ -151,7 +117,7 @@ TEST_CASE("sandbox process filter: a SIGSYS handler of the submission's own only
     // The call never ran: what fork returns is whatever the register held (not a child's pid).
     tell(fd, no_child ? "no child\n" : "a child\n");
   });
-  CHECK(e.exited);
+  CHECK(e.in_time);
   CHECK(e.code == 0);
   CHECK(e.said == "no child\n");
 }
