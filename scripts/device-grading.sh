@@ -122,6 +122,7 @@ if has sanitize; then
   # phase (the sampling loop, the input sets, the clock marks, the flush), where its own slowdown
   # fails the clock check (a FAIL row, exit 1, not a sanitizer error: those exit 9).
   mkdir -p "$out/sanitize"
+  clean_re="(ERROR SUMMARY: 0 errors|0 hazards displayed \(0 errors)"
   for tool in memcheck racecheck synccheck; do
     t1=$SECONDS
     extra="--validate-only"
@@ -132,17 +133,20 @@ if has sanitize; then
       "$build/compare" --submissions "$m" -f reduce -t float -s 1000,100003 \
       -v 'honest_sum/*,clash_a/*,reduce3*' $extra --no-files -q > "$out/sanitize-$tool.txt" 2>&1
     rc=$?
-    logs=$(ls "$out/sanitize/$tool-"*.log "$out/sanitize/$tool-sandboxes/"*.log 2>/dev/null | wc -l)
-    summaries=$(grep -lE "SUMMARY" "$out/sanitize/$tool-"*.log "$out/sanitize/$tool-sandboxes/"*.log 2>/dev/null | wc -l)
-    clean=$(grep -lE "(ERROR SUMMARY: 0 errors|0 hazards displayed \(0 errors)" "$out/sanitize/$tool-"*.log "$out/sanitize/$tool-sandboxes/"*.log 2>/dev/null | wc -l)
+    # One log per process (compare's, each sandbox's); /dev/null keeps grep off stdin when none.
+    files=(/dev/null)
+    for f in "$out/sanitize/$tool-"*.log "$out/sanitize/$tool-sandboxes/"*.log; do [ -f "$f" ] && files+=("$f"); done
+    logs=$((${#files[@]} - 1))
+    summaries=$(grep -lE "SUMMARY" "${files[@]}" | wc -l)
+    clean=$(grep -lE "$clean_re" "${files[@]}" | wc -l)
     say "sanitize $tool: exit $rc in $((SECONDS - t1)) s; $logs process logs (compare and its sandboxes), $summaries with a sanitizer summary, $clean with 0 errors"
-    grep -hE "SUMMARY" "$out/sanitize/$tool-"*.log "$out/sanitize/$tool-sandboxes/"*.log 2>/dev/null | sort | uniq -c | tee -a "$log"
+    grep -hE "SUMMARY" "${files[@]}" | sort | uniq -c | tee -a "$log"
     # A process whose log has no clean summary was not checked to its end (killed before the
     # sanitizer wrote it) or had errors: the stage fails, naming the logs.
     if [ "$logs" -lt 2 ] || [ "$clean" -ne "$logs" ]; then
       failed=1
-      for f in "$out/sanitize/$tool-"*.log "$out/sanitize/$tool-sandboxes/"*.log; do
-        grep -qE "(ERROR SUMMARY: 0 errors|0 hazards displayed \(0 errors)" "$f" || say "sanitize $tool: no clean summary in $f"
+      for f in "${files[@]:1}"; do
+        grep -qE "$clean_re" "$f" || say "sanitize $tool: no clean summary in $f"
       done
     fi
   done
