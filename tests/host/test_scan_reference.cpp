@@ -162,8 +162,8 @@ TEST_CASE_TEMPLATE("every scan variant is unsupported or meaningfully bounded at
   check_depths<T>(checked);
   // The steps whose hooks need no device were all checked.
   for (const char* name : {"scan1_hillis_steele", "scan2_scan_then_propagate", "scan3_blelloch", "scan4_conflict_free",
-                           "scan5_warp_shuffle", "scan7_chained", "scan8_decoupled_lookback", "scan9_vectorized_128x96B",
-                           "scan9_vectorized_256x64B"})
+                           "scan5_warp_shuffle", "scan7_chained", "scan8_decoupled_lookback",
+                           "scan9_vectorized_128x96B_p688_w1140", "scan9_vectorized_128x128B_p688_w1140"})
     CHECK(checked.count(name) == 1);
 }
 
