@@ -35,8 +35,8 @@ struct ScanFamily : FamilyTraits {
   static constexpr std::string_view unit = "GB/s";
   using Types = TypeList<int, float, double>;
   static std::vector<DType> default_types() { return {DType::f32}; }
-  // Not in the default comparison until its steps have run on a GPU (docs/scan.md, "Where it
-  // stands"): `compare -f scan` runs it.
+  // Not in the default comparison until the default run's wall time with it has been measured
+  // (docs/scan.md, "Where it stands now"): `compare -f scan` runs it.
   static constexpr bool in_default_run = false;
   // 2^28: 1 GiB of float each way, where the single-pass steps run at DRAM bandwidth; 1000003
   // (prime): no tile of any step divides it, and it is small enough to cost little. Both forms
