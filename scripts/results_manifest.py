@@ -47,7 +47,10 @@ STAGES = {
     "families": "document 003's sizes, the dot types, every rows op, transpose7's sizes, the reduce steps, the bank modes",
     "scan": "the scan ladder beside CUB and Thrust (2^28 and odd sizes, int and float, both forms), "
             "Nsight Compute over its last steps, compute-sanitizer over the suite's scan cases",
-    "scan_2p31": "every scan step at 2^31 + 7 elements (64-bit indices), int and float, both forms",
+    "scan_2p31": "every scan step at 2^31 + 7 elements (64-bit indices), int and float, both forms, in one stage "
+                 "(since split by type: scan_2p31_int, _float, _double)",
+    **{f"scan_2p31_{t}": f"every scan step at 2^31 + 7 elements (64-bit indices) in {t}, both forms"
+       for t in ("int", "float", "double")},
     "profiles": "Nsight Compute over the steps docs/ explain (scripts/profile.py)",
     "walkthrough": "docs/your-kernel.md's graded example",
     "plots": "scripts/plot_compare.py over the folder's reports",
