@@ -17,8 +17,9 @@
 // `compare -f scan -v 'scan9*'` measures them side by side. The look-back's waits are the tile's
 // too, as CUB tunes them per tile: a tile that polls a predecessor that has only just started
 // finds nothing, so a first wait before looking back (on grids large enough to queue behind each
-// other) saves more than a shorter poll interval does (docs/scan.md, scan9). The partial last tile, and arrays that
-// are not 16-byte aligned, load and store element by element in the same layout.
+// other) saves more than a shorter poll interval does (docs/scan.md, scan9). The partial last
+// tile, and arrays that are not 16-byte aligned, load and store element by element in the same
+// layout.
 //
 // Rounding: scan8's look-back (scan_plan::lookback_depth) over this block scan's depths
 // (scan_plan::striped_scan_depths).

@@ -23,8 +23,8 @@ std::vector<ScanVariant<T>> scan_handwritten() {
       scan6::variant<T>(),
       scan7::variant<T>(),
       scan8::variant<T>(),
-      // CUB's sm_90 float tile and look-back waits (tuning_scan.cuh: 24 floats a thread, a first wait
-      // of 1140 ns and polls 688 ns apart), then the same waits with a third more work per tile.
+      // CUB's sm_90 float tile and its look-back waits (tuning_scan.cuh), then the same waits with a
+      // third more work per thread.
       scan9::variant<scan9::Tile<128, 96, 688, 1140>, T>(),
       scan9::variant<scan9::Tile<128, 128, 688, 1140>, T>(),
   };
