@@ -49,6 +49,29 @@ __device__ __forceinline__ void mbar_arrive_expect_tx(unsigned bar, unsigned byt
 __device__ __forceinline__ void mbar_expect_tx(unsigned bar, unsigned bytes) {
   asm volatile("mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(bytes) : "memory");
 }
+// ---- cp.async into a slot an mbarrier guards ----------------------------------------------------
+// Copies 4 bytes from global src to shared dst through L1, zero-filling what src_bytes (4 or 0)
+// leaves out: with 0 nothing is read, and src need only be a valid address.
+__device__ __forceinline__ void cp_async_4(unsigned dst, const void* src, unsigned src_bytes) {
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" ::"r"(dst), "l"(src), "r"(src_bytes) : "memory");
+}
+// N 4-byte copies, the i-th from src + i·SRC_STEP bytes to dst + i·DST_STEP: the steps are
+// immediates of the instructions, so a run costs one instruction a copy.
+template <int N, int SRC_STEP, int DST_STEP, int I = 0>
+__device__ __forceinline__ void cp_async_4_run(unsigned dst, const void* src) {
+  if constexpr (I < N) {
+    asm volatile("cp.async.ca.shared.global [%0+%2], [%1+%3], 4;" ::"r"(dst), "l"(src), "n"(I * DST_STEP), "n"(I * SRC_STEP)
+                 : "memory");
+    cp_async_4_run<N, SRC_STEP, DST_STEP, I + 1>(dst, src);
+  }
+}
+// One arrival on bar once every cp.async this thread has issued so far has landed; the barrier's
+// count includes it (noinc), so a phase of n such threads is initialised with n.
+__device__ __forceinline__ void cp_async_mbar_arrive(unsigned bar) {
+  asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];" ::"r"(bar) : "memory");
+}
+// Waits for every cp.async this thread has issued.
+__device__ __forceinline__ void cp_async_wait_all() { asm volatile("cp.async.wait_all;" ::: "memory"); }
 // Makes the mbarrier inits visible to the cluster (and to TMA) before anyone arrives on them.
 __device__ __forceinline__ void fence_mbarrier_init() { asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory"); }
 // Orders this thread's generic-proxy shared accesses before later async-proxy ones (TMA).

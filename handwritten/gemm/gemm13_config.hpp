@@ -24,18 +24,20 @@ namespace kl::gemm13 {
 // The parameters (what the kernel's template arguments are): block tile BM × BN × BK, warp tile
 // WM × WN, thread tile TM × TN, STAGES ring slots; REGS: the FMA warps' registers under
 // setmaxnreg (0: no producer warpgroup); CLUSTER_M: 2 for the cluster form; TRANSPOSE_A: the
-// producer warpgroup transposes A.
+// stage holds A as [k][m], which the producer warpgroup writes; RAGGED: it fills the whole stage
+// with 4-byte cp.async from the operands as they lie (any N, K and base) instead of TMA, an
+// ablation (gemm13_ragged.cuh).
 template <int BM_, int BN_, int BK_, int WM_, int WN_, int TM_, int TN_, int STAGES_, int REGS_, int CLUSTER_M_ = 1,
-          bool TRANSPOSE_A_ = false>
+          bool TRANSPOSE_A_ = false, bool RAGGED_ = false>
 struct Config {
   static constexpr int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_, TM = TM_, TN = TN_, STAGES = STAGES_;
   static constexpr int REGS = REGS_, CLUSTER_M = CLUSTER_M_;
-  static constexpr bool TRANSPOSE_A = TRANSPOSE_A_;
+  static constexpr bool TRANSPOSE_A = TRANSPOSE_A_, RAGGED = RAGGED_;
   // The variant's name: the tile's (common/config_name.hpp), then the form: "_r<REGS>", "_at"
-  // (TRANSPOSE_A), "_c<CLUSTER_M>" (clusters).
+  // (TRANSPOSE_A), "_ragged" (RAGGED), "_c<CLUSTER_M>" (clusters).
   static std::string name() {
     return tile_name("gemm13_tma_warpspecialized", BM, BN, BK, WM, WN, TM, TN, STAGES) + "_r" + std::to_string(REGS) +
-           (TRANSPOSE_A ? "_at" : "") + (CLUSTER_M > 1 ? "_c" + std::to_string(CLUSTER_M) : "");
+           (TRANSPOSE_A ? "_at" : "") + (RAGGED ? "_ragged" : "") + (CLUSTER_M > 1 ? "_c" + std::to_string(CLUSTER_M) : "");
   }
 
   static constexpr bool SETMAXNREG = REGS != 0;
@@ -62,9 +64,12 @@ struct Config {
   static constexpr int kRowBytes = kABoxK * 4;                   // one row of an A box
   static constexpr int kSwizzleMask = kRowBytes / 16 - 1;        // 1, 3, 7: address bits 7.. → 4..
   static constexpr int kABoxBytes = BM * kRowBytes;
-  static constexpr int kABytes = BM * BK * 4, kBBytes = BK * BN * 4;
+  // The pitch of a [k][m] A row in the stage: BM floats, or in the ragged form BM + 4, so that the
+  // producer's 4-byte copies of 8 k × 4 rows (one warp's, ragged_a) land in 32 different banks.
+  static constexpr int kAPitch = RAGGED ? BM + 4 : BM;
+  static constexpr int kABytes = BK * kAPitch * 4, kBBytes = BK * BN * 4;
   static constexpr int kStageBytes = kABytes + kBBytes;
-  static_assert(kStageBytes % 1024 == 0 && kABytes % 1024 == 0, "swizzled tiles on 1024-byte boundaries");
+  static_assert(RAGGED || (kStageBytes % 1024 == 0 && kABytes % 1024 == 0), "swizzled tiles on 1024-byte boundaries");
   // Transposing form (TRANSPOSE_A): TMA lands A's tile in a staging buffer after the stages
   // (the swizzled [m][k] boxes above); the producer warpgroup rewrites it into the stage as
   // [k][m] (BK rows of BM floats), which the FMA warps read like B.
@@ -73,7 +78,7 @@ struct Config {
   // Two staging buffers where they fit in 227 KiB (the copy of tile t + 2 then flies while tile
   // t + 1 is transposed), else one.
   static constexpr int kStagingOffset = STAGES * kStageBytes;
-  static constexpr int kStaging = !TRANSPOSE_A ? 0 : kStagingOffset + 2 * kABytes + (2 * STAGES + 2) * 8 <= 227 * 1024 ? 2 : 1;
+  static constexpr int kStaging = !TRANSPOSE_A || RAGGED ? 0 : kStagingOffset + 2 * kABytes + (2 * STAGES + 2) * 8 <= 227 * 1024 ? 2 : 1;
   static constexpr int kBarrierOffset = kStagingOffset + kStaging * kABytes;
   // full[STAGES], empty[STAGES], and for TRANSPOSE_A one barrier per staging buffer
   static constexpr std::size_t kSmemBytes = std::size_t(kBarrierOffset) + (2 * STAGES + kStaging) * 8;
@@ -103,6 +108,20 @@ struct Config {
   // cannot order).
   static constexpr int kEmptyArrivals = TRANSPOSE_A ? kConsumers : CLUSTER_M * kConsumerWarps;
   static constexpr int kFullArrivals = TRANSPOSE_A ? 128 : 1;
+
+  // Ragged form (RAGGED, gemm13_ragged_producer.cuh): producer thread p (warp w = p / 32, lane l)
+  // copies 4-byte elements. Of A, copy (j, c) is row 32w + 4j + l / 8 at k 8c + l % 8: a warp's
+  // copy reads 8 consecutive k (one 32-byte sector) of 4 rows, and with kAPitch's 4 extra floats
+  // writes 32 different banks. Of B, copy (i, q) is k row 8w + i at column 32q + l: a warp's copy
+  // reads and writes 128 consecutive bytes. Every element of the stage is copied once (the host
+  // suite checks both).
+  static_assert(!RAGGED || (TRANSPOSE_A && BM == 128 && BK == 32 && BN % 32 == 0), "4 warps of 32 A rows, 8 B k rows each");
+  static constexpr int kRaggedARows = BM / 16, kRaggedAK = BK / 8, kRaggedBK = BK / 4, kRaggedBCols = BN / 32;
+  struct Element {
+    int row, col;  // A: (m, k); B: (k, n)
+  };
+  KL_G13_HD static constexpr Element ragged_a(int p, int j, int c) { return {32 * (p / 32) + 4 * j + p % 32 / 8, 8 * c + p % 8}; }
+  KL_G13_HD static constexpr Element ragged_b(int p, int i, int q) { return {8 * (p / 32) + i, 32 * q + p % 32}; }
 };
 
 // The forms the gemm list registers (sm_90a builds), each said once: the list, gemm_auto and the
@@ -113,6 +132,9 @@ using R232 = Config<256, 128, 32, 64, 64, 8, 16, 4, 232>;
 // _r232_at (gemm13_transpose_a.cuh, and as split-K and stream-K, gemm13_stream_k.cuh): the
 // producer warpgroup also transposes A to [k][m]; 128 × 256 tiles (half the A).
 using R232At = Config<128, 256, 32, 64, 64, 8, 16, 4, 232, 1, true>;
+// _r232_at_ragged (gemm13_ragged.cuh), an ablation: _r232_at's ring, FMA warps and tile, its
+// stages filled by the producer warpgroup's cp.async instead of TMA.
+using R232Ragged = Config<128, 256, 32, 64, 64, 8, 16, 4, 232, 1, true, true>;
 // _r0, an ablation (gemm13_ablations.cuh): the same ring without the producer warpgroup (thread 0
 // of the FMA warps issues the copies; no setmaxnreg).
 using R0 = Config<256, 128, 32, 64, 64, 8, 16, 4, 0>;

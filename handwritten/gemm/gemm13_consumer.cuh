@@ -15,6 +15,7 @@
 #include "handwritten/gemm/gemm13_config.hpp"
 
 #include <cstddef>
+#include <cstdint>
 
 namespace kl::gemm13 {
 
@@ -61,7 +62,8 @@ struct FmaWarp {
   // With TRANSPOSE_A, step k of the [k][m] A tile: TM / 4 LDS.128, each 4 consecutive rows.
   __device__ __forceinline__ void load_a_km(float4 (&a4)[TM / 4], const unsigned char* st, int k) const {
 #pragma unroll
-    for (int q = 0; q < TM / 4; ++q) a4[q] = *reinterpret_cast<const float4*>(st + (k * BM + wm0 + 4 * lm + 4 * C::kLanesM * q) * 4);
+    for (int q = 0; q < TM / 4; ++q)
+      a4[q] = *reinterpret_cast<const float4*>(st + (k * C::kAPitch + wm0 + 4 * lm + 4 * C::kLanesM * q) * 4);
   }
   // acc += a4 ⊗ b (element e of a4[q] is this thread's row 4q + e), in 2 × 2 blocks: column pairs
   // outer; down each pair, row pairs in serpentine order (the turn reuses the last two rows);
@@ -93,8 +95,15 @@ struct FmaWarp {
     }
   }
 
-  // The block tile at (row0, col0) of C (M × N): 16-byte stores (N % 4 == 0 and C aligned on the
-  // TMA path), rows and columns guarded.
+  // store, 16-byte where N % 4 == 0 and C is 16-byte aligned, else element by element (the
+  // ragged form takes any N and C).
+  __device__ __forceinline__ void store_any(const float (&acc)[TM][TN], float* c, int row0, int col0, int M, int N) const {
+    if (N % 4 == 0 && reinterpret_cast<std::uintptr_t>(c) % 16 == 0) store(acc, c, row0, col0, M, N);
+    else store<false>(acc, c, row0, col0, M, N);
+  }
+  // The block tile at (row0, col0) of C (M × N), rows and columns guarded: 16-byte stores (VEC: N
+  // % 4 == 0 and C aligned, as on the TMA path), else one element at a time.
+  template <bool VEC = true>
   __device__ __forceinline__ void store(const float (&acc)[TM][TN], float* c, int row0, int col0, int M, int N) const {
 #pragma unroll
     for (int i = 0; i < TM; ++i) {
@@ -104,8 +113,14 @@ struct FmaWarp {
 #pragma unroll
       for (int j = 0; j < TN / 4; ++j) {
         const int col = col0 + wn0 + ln * 4 + j * C::kLanesN * 4;
-        if (col < N)
-          *reinterpret_cast<float4*>(crow + col) = make_float4(acc[i][4 * j], acc[i][4 * j + 1], acc[i][4 * j + 2], acc[i][4 * j + 3]);
+        if constexpr (VEC) {
+          if (col < N)
+            *reinterpret_cast<float4*>(crow + col) = make_float4(acc[i][4 * j], acc[i][4 * j + 1], acc[i][4 * j + 2], acc[i][4 * j + 3]);
+        } else {
+#pragma unroll
+          for (int e = 0; e < 4; ++e)
+            if (col + e < N) crow[col + e] = acc[i][4 * j + e];
+        }
       }
     }
   }

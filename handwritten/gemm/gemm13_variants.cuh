@@ -7,6 +7,7 @@
 
 #include "handwritten/gemm/gemm12_fragment_prefetch.cuh"
 #include "handwritten/gemm/gemm13_ablations.cuh"
+#include "handwritten/gemm/gemm13_ragged.cuh"
 #include "handwritten/gemm/gemm13_stream_k.cuh"
 #include "handwritten/gemm/gemm13_tma_warpspecialized.cuh"
 #include "handwritten/gemm/gemm13_transpose_a.cuh"
@@ -23,6 +24,7 @@ namespace kl::gemm13 {
 
 using namespace gemm_detail;
 
+inline constexpr std::string_view kFeatureRing = "mbarrier, cp.async.mbarrier.arrive and setmaxnreg (sm_90a)";
 inline constexpr std::string_view kFeatureTmaMulticast =
     "thread-block clusters and distributed shared memory (TMA multicast, cp.async.bulk.tensor, mbarrier)";
 
@@ -222,6 +224,30 @@ GemmVariant<float> cluster_variant() {
       kFeatureTmaMulticast);
   v.launch = launch_cluster<C>;
   return v;
+}
+
+// The ragged form (gemm13_ragged.cuh), unsplit: any N, K and alignment, no fallback.
+template <class C>
+void launch_ragged(const GemmArgs<float>& g, cudaStream_t s) {
+  static_assert(C::RAGGED);
+  launch_tiled(g, C::BM, C::BN, [&](dim3 grid, const float* A, float* Cp, int M) {
+    kernel_ragged<C><<<grid, C::kThreads, C::kSmemBytes, s>>>(A, g.B, Cp, M, g.N, g.K, g.K, 0);
+  });
+}
+template <class C>
+void prepare_ragged() {
+  using RaggedKernel = void (*)(const float*, const float*, float*, int, int, int, int, std::size_t);
+  allow_smem(C::kSmemBytes, {static_cast<RaggedKernel>(kernel_ragged<C>)});
+}
+template <class C>
+GemmVariant<float> ragged_variant() {
+  return {.info = {keep_name(C::name()), "beyond the documents",
+                   "Hopper: gemm13's ring filled by the producer warpgroup's 4-byte cp.async instead of TMA, for any N, K "
+                   "and alignment"},
+          .needs = {.compute_capability = 90, .feature = kFeatureRing, .shared_bytes = C::kSmemBytes,
+                    .kernel = reinterpret_cast<const void*>(kernel_ragged<C>)},
+          .launch = launch_ragged<C>,
+          .prepare = prepare_ragged<C>};
 }
 
 }  // namespace kl::gemm13

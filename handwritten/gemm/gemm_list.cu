@@ -165,6 +165,7 @@ void append_last_steps(std::vector<GemmVariant<T>>& v) {
     v.push_back(gemm13_at(gemm13::stream_variant<gemm13::R232At>()));       // ... as stream-K: every SM the same k tiles
     v.push_back(gemm13_at(gemm13::r0_variant<gemm13::R0>()));               // an ablation: no producer warpgroup
     v.push_back(gemm13_at(gemm13::cluster_variant<gemm13::R232C2>()));      // an ablation: clusters of two tiles, B multicast
+    v.push_back(gemm13::ragged_variant<gemm13::R232Ragged>());              // an ablation: the ring filled by cp.async, not TMA
 #endif
   } else {
     v.push_back(gemm10_at<T, Gemm9Tile128k8>());

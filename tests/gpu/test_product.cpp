@@ -233,10 +233,11 @@ TEST_CASE_TEMPLATE("vector paths and their unaligned fallbacks agree bitwise", T
   }
 }
 
-// gemm9 and gemm12 run the same FMAs in the same order (one k-ordered chain per output, from
-// zero), whatever their tiles, pipeline depth or fragment schedule: their outputs must be equal
-// bit for bit. A ragged shape, so the edge tiles and the last partial k tile are in it.
-TEST_CASE("gemm12 (fragment prefetch) is bitwise gemm9 at every configuration") {
+// gemm9, gemm12 and gemm13's ragged form run the same FMAs in the same order (one k-ordered chain
+// per output, from zero), whatever their tiles, pipeline depth, fragment schedule or what fills
+// their stages: their outputs must be equal bit for bit. A ragged shape (N and K odd: gemm13 can
+// only take it in its ragged form), so the edge tiles and the last partial k tile are in it.
+TEST_CASE("gemm12 (fragment prefetch) and gemm13's ragged form are bitwise gemm9 at every configuration") {
   const auto variants = gemm_handwritten<float>();
   for (const auto& v : variants)
     if (v.info.name == "gemm9_pipelined_128x128x16_w64x32_t8x8_s3" && !check_on_this_device(v.needs).empty()) {
@@ -261,12 +262,45 @@ TEST_CASE("gemm12 (fragment prefetch) is bitwise gemm9 at every configuration") 
   REQUIRE(want.size() == mn);
   int checked = 0;
   for (const auto& v : variants) {
-    if (v.info.name.rfind("gemm12_", 0) != 0 || !check_on_this_device(v.needs).empty()) continue;
+    const std::string name(v.info.name);
+    const bool ragged = name.rfind("gemm13_", 0) == 0 && name.size() > 7 && name.substr(name.size() - 7) == "_ragged";
+    if ((name.rfind("gemm12_", 0) != 0 && !ragged) || !check_on_this_device(v.needs).empty()) continue;
     CAPTURE(v.info.name);
     check_bitwise_equal(run(v), want);
     ++checked;
   }
   CHECK(checked > 0);
+}
+
+// A row of A that is all NaN makes its row of C NaN and no other: a step that reads a row's
+// elements past K from the next row (gemm13's rows form: one 1-D box per row of a tile) must not
+// let them reach the products, even multiplied by zeros (NaN · 0 is NaN). K leaves a partial
+// last k tile; every row of A but one is finite, and every other row of C must be.
+TEST_CASE("gemm13: a NaN row of A stays in its row of C") {
+  const int M = 67, N = 133, K = 45, nan_row = 9;
+  const std::size_t mk = std::size_t(M) * K, kn = std::size_t(K) * N, mn = std::size_t(M) * N;
+  std::vector<float> A(mk), B(kn);
+  fill_random(A.data(), mk, fresh_seed());
+  fill_random(B.data(), kn, fresh_seed());
+  for (int k = 0; k < K; ++k) A[std::size_t(nan_row) * K + k] = std::nanf("");
+  DeviceArray<float> dA(mk), dB(kn), dC(mn);
+  KL_CUDA_CHECK(cudaMemcpy(dA.get(), A.data(), mk * sizeof(float), cudaMemcpyHostToDevice));
+  KL_CUDA_CHECK(cudaMemcpy(dB.get(), B.data(), kn * sizeof(float), cudaMemcpyHostToDevice));
+  int checked = 0;
+  for (const auto& v : gemm_handwritten<float>()) {
+    if (v.info.name.rfind("gemm13_", 0) != 0 || !check_on_this_device(v.needs).empty()) continue;
+    CAPTURE(v.info.name);
+    const std::size_t ws_bytes = v.workspace_bytes ? v.workspace_bytes({M, N, K}) : 0;
+    DeviceArray<unsigned char> ws(ws_bytes);
+    KL_CUDA_CHECK(cudaMemset(dC.get(), 0, mn * sizeof(float)));
+    const std::vector<float> c = run_once(v, {dA.get(), dB.get(), dC.get(), M, N, K, ws.get()}, mn);
+    int wrong = 0;
+    for (int r = 0; r < M; ++r)
+      for (int j = 0; j < N; ++j) wrong += std::isnan(c[std::size_t(r) * N + j]) != (r == nan_row);
+    CHECK(wrong == 0);
+    ++checked;
+  }
+  if (checked == 0) MESSAGE("no gemm13 form runs here");
 }
 
 TEST_CASE_TEMPLATE("every aat variant passes at every shape", T, float, double) {

@@ -16,7 +16,8 @@ TEST_CASE_TEMPLATE("a fallback names a listed step that has none of its own", T,
   int with_fallback = 0, tma_steps = 0;
   for (const auto& v : list) {
     const std::string name(v.info.name);
-    const bool tma = name.rfind("gemm13_", 0) == 0 || name.rfind("gemm14_", 0) == 0;
+    const bool tma = (name.rfind("gemm13_", 0) == 0 && name.find("_ragged") == std::string::npos) ||
+                     name.rfind("gemm14_", 0) == 0;  // gemm13's ragged form takes every product itself
     tma_steps += tma;
     if (tma) CHECK_MESSAGE(!v.fallback.empty(), name << " runs TMA and names no fallback");
     if (v.fallback.empty()) continue;

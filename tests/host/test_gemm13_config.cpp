@@ -18,9 +18,11 @@ constexpr int kSmemOptIn = 227 * 1024;  // Hopper's largest dynamic shared memor
 template <class C, int WM, int TM>
 void check_geometry() {
   // Shared memory: the stages, the staging buffers and the barriers fit; the swizzled boxes start
-  // on 1024-byte boundaries (TMA's 128-byte swizzle repeats every 1024 bytes).
+  // on 1024-byte boundaries (TMA's 128-byte swizzle repeats every 1024 bytes), the ragged form's
+  // stages (no TMA, no swizzle) on the 16 bytes of an LDS.128.
   CHECK(C::kSmemBytes <= std::size_t(kSmemOptIn));
-  CHECK(C::kStageBytes % 1024 == 0);
+  CHECK(C::kStageBytes % (C::RAGGED ? 16 : 1024) == 0);
+  CHECK(C::kABytes % 16 == 0);
   CHECK(C::kStagingOffset % 1024 == 0);
   CHECK(C::kBarrierOffset % 8 == 0);
   // Registers: setmaxnreg grows the FMA warps and shrinks the producer warpgroup within the file.
@@ -85,7 +87,7 @@ TEST_CASE("gemm13 tensor maps: every registered form's maps are ones TMA describ
   check_maps<R232At>();
   check_maps<R0>();
   check_maps<R232C2>();
-}
+}  // (the ragged form has no maps)
 
 TEST_CASE("gemm13 names: each registered form's name, built from its parameters") {
   // The names reports and renames know these variants by (compare --list in an sm_90a build).
@@ -93,6 +95,7 @@ TEST_CASE("gemm13 names: each registered form's name, built from its parameters"
   CHECK(R232At::name() == "gemm13_tma_warpspecialized_128x256x32_w64x64_t8x16_s4_r232_at");
   CHECK(R0::name() == "gemm13_tma_warpspecialized_256x128x32_w64x64_t8x16_s4_r0");
   CHECK(R232C2::name() == "gemm13_tma_warpspecialized_256x128x32_w64x64_t8x16_s4_r232_c2");
+  CHECK(R232Ragged::name() == "gemm13_tma_warpspecialized_128x256x32_w64x64_t8x16_s4_r232_at_ragged");
   // A form nobody registers still says every parameter.
   CHECK(Config<256, 128, 32, 64, 64, 8, 16, 4, 0, 2>::name() == "gemm13_tma_warpspecialized_256x128x32_w64x64_t8x16_s4_r0_c2");
 }
@@ -104,6 +107,7 @@ TEST_CASE("gemm13 geometry: the configurations of the gemm list") {
   check_geometry<R0, 64, 8>();
   check_geometry<C2, 64, 8>();
   check_geometry<AT, 64, 8>();
+  check_geometry<R232Ragged, 64, 8>();
   check_swizzle<R232, 256>();
   check_swizzle<AT, 128>();
 
@@ -145,4 +149,72 @@ TEST_CASE("gemm13 transposing form: a thread's A loads are its rows, 4 consecuti
     for (int c = 0; c < BK / 4; ++c)
       for (int e = 0; e < 4; ++e) ++hits[(4 * c + e) * BM + m];
   for (int h : hits) CHECK(h == 1);
+}
+
+TEST_CASE("gemm13 ragged form: each element of a stage copied once, each warp's copy whole sectors and 32 banks") {
+  using R = R232Ragged;
+  // No staging buffer; A's [k][m] rows padded to BM + 4 floats; the transposing form's arrivals.
+  CHECK(R::kStaging == 0);
+  CHECK(R::kAPitch == R::BM + 4);
+  CHECK(R::kStageBytes == (R::BK * (R::BM + 4) + R::BK * R::BN) * 4);
+  CHECK(R::kSmemBytes == std::size_t(4 * R::kStageBytes + 8 * 8));
+  CHECK(R::kFullArrivals == 128);
+  CHECK(R::kEmptyArrivals == 256);
+  std::vector<int> a(R::BM * R::BK, 0), b(R::BK * R::BN, 0);
+  for (int p = 0; p < 128; ++p) {
+    for (int j = 0; j < R::kRaggedARows; ++j)
+      for (int c = 0; c < R::kRaggedAK; ++c) {
+        const auto e = R::ragged_a(p, j, c);
+        REQUIRE((e.row >= 0 && e.row < R::BM && e.col >= 0 && e.col < R::BK));
+        ++a[e.row * R::BK + e.col];
+      }
+    for (int i = 0; i < R::kRaggedBK; ++i)
+      for (int q = 0; q < R::kRaggedBCols; ++q) {
+        const auto e = R::ragged_b(p, i, q);
+        REQUIRE((e.row >= 0 && e.row < R::BK && e.col >= 0 && e.col < R::BN));
+        ++b[e.row * R::BN + e.col];
+      }
+  }
+  for (int h : a) CHECK(h == 1);
+  for (int h : b) CHECK(h == 1);
+  // One warp's copy (w, j, c) of A: its 32 elements lie in 4 rows of 8 consecutive k (so each
+  // row's 32 bytes are at most two sectors), and [k][m] at k·kAPitch + m puts them in 32 banks;
+  // of B (w, i, q): 32 consecutive columns of one k row, 32 banks.
+  for (int w = 0; w < 4; ++w) {
+    for (int j = 0; j < R::kRaggedARows; ++j)
+      for (int c = 0; c < R::kRaggedAK; ++c) {
+        std::set<int> rows, banks;
+        std::set<std::pair<int, int>> runs;
+        for (int l = 0; l < 32; ++l) {
+          const auto e = R::ragged_a(32 * w + l, j, c);
+          rows.insert(e.row);
+          runs.insert({e.row, e.col / 8});
+          banks.insert((e.col * R::kAPitch + e.row) % 32);
+        }
+        CHECK(rows.size() == 4);
+        CHECK(runs.size() == 4);  // one run of 8 k per row
+        CHECK(banks.size() == 32);
+      }
+    for (int i = 0; i < R::kRaggedBK; ++i)
+      for (int q = 0; q < R::kRaggedBCols; ++q) {
+        std::set<int> krows, banks, cols;
+        for (int l = 0; l < 32; ++l) {
+          const auto e = R::ragged_b(32 * w + l, i, q);
+          krows.insert(e.row);
+          cols.insert(e.col);
+          banks.insert((e.row * R::BN + e.col) % 32);
+        }
+        CHECK(krows.size() == 1);
+        CHECK(*cols.rbegin() - *cols.begin() == 31);
+        CHECK(banks.size() == 32);
+      }
+  }
+  // Without the padding the same copies of A would meet 4 banks only (8 k rows a multiple of 32
+  // floats apart): the reason for kAPitch.
+  std::set<int> unpadded;
+  for (int l = 0; l < 32; ++l) {
+    const auto e = R::ragged_a(l, 0, 0);
+    unpadded.insert((e.col * R::BM + e.row) % 32);
+  }
+  CHECK(unpadded.size() == 4);
 }
