@@ -2,7 +2,7 @@
 # The one device script: on a GPU machine, regenerates results/<gpu>/ (or OUT) stage by stage.
 #   scripts/device.sh [STAGE...]        (default: build suites sanitize default shapes ladders
 #                                        families scan profiles walkthrough; `all`: those and gemm_auto,
-#                                        grading, judging: the whole of a one-GPU folder)
+#                                        gemm13_fill, grading, judging: the whole of a one-GPU folder)
 # Stages, each optional, each writing the files results/README.md lists; each stage first deletes
 # the files OUT/MANIFEST.json lists for it, then records each file it writes there (stage, command
 # line, commit, date, card: scripts/results_manifest.py), so a rerun leaves none of its old files:
@@ -33,6 +33,11 @@
 #             stage a type, as each one's validation (tens of GB on the host) takes minutes, and a
 #             lent machine runs one command for ten at most
 #                                                                     -> scan_2p31_<type>.{md,json.gz}
+#   gemm13_fill  gemm13's ring filled by TMA against the same ring filled by cp.async (the ragged
+#             ablation) beside gemm12 and cuBLAS, aligned and odd shapes; compute-sanitizer over the
+#             GPU suite's cases that run the ragged form (docs/sgemm-ladder.md, "gemm13 without TMA")
+#                                                                     -> gemm13_fill.{md,json},
+#                                                                        sanitize_gemm13_ragged.txt
 #   profiles  Nsight Compute over the steps docs/ explain (the gemm ladders with --compute)
 #                                                                     -> ncu_*.{md,json}
 #   gemm_auto gemm_auto's measured choice against every listed step, one file per type (float,
@@ -62,7 +67,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 stages="${*:-build suites sanitize default shapes ladders families scan scan_2p31 profiles walkthrough}"
-[ "$stages" != all ] || stages="build suites sanitize default gemm_auto shapes ladders families scan scan_2p31 profiles walkthrough grading judging"
+[ "$stages" != all ] || stages="build suites sanitize default gemm_auto gemm13_fill shapes ladders families scan scan_2p31 profiles walkthrough grading judging"
 stages=" $stages "
 stages="${stages// scan_2p31 / scan_2p31_int scan_2p31_float scan_2p31_double }"
 has() { [[ " $stages " == *" $1 "* ]]; }
@@ -206,6 +211,16 @@ for t in int float double; do  # docs/scan.md
   # skips it where it does not fit).
   report "scan_2p31_$t" gz -f scan -t "$t" -a form=inclusive,exclusive -s 2147483655 --max-time 0.05
 done
+if has gemm13_fill; then  # docs/sgemm-ladder.md, "gemm13 without TMA"
+  begin gemm13_fill
+  # Square and deep shapes where TMA describes the operands (the same tile and FMA warps either
+  # way), and odd ones where it cannot (the TMA form runs its fallback, gemm12, there).
+  report gemm13_fill json -f gemm -t float -s 4096,8192x8192x2048,4096x4095x4093,2048x2047x2045,6000x6001x999,1289x1284x651 \
+    -v 'gemm12_fragment_prefetch_256x128x16*,gemm13*r232_at,gemm13*ragged' --max-time 0.2
+  suite="$bin/tests/gpu_suite"; [ -x "$suite" ] || suite="$bin/gpu_suite"
+  KL_COMPARE_EXE="$bin/compare" KL_GPU_SUITE_QUICK=2 KL_GPU_SUITE_SANITIZER=1 sanitize sanitize_gemm13_ragged.txt \
+    sanitize_gemm13_ragged "$suite" -tc='*NaN row*,*bitwise gemm9*'
+fi
 if has profiles; then  # one validation launch per variant under ncu (scripts/profile.py)
   begin profiles
   profile ncu_gemm -f gemm -t double -s 2048 -v gemm11_dmma_64x64x16_s4_k8,gemm9_pipelined_128x128x8_s3
