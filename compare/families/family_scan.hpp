@@ -35,19 +35,18 @@ struct ScanFamily : FamilyTraits {
   static constexpr std::string_view unit = "GB/s";
   using Types = TypeList<int, float, double>;
   static std::vector<DType> default_types() { return {DType::f32}; }
-  // Not in the default comparison until the default run's wall time with it has been measured
-  // (docs/scan.md, "Where it stands now"): `compare -f scan` runs it.
-  static constexpr bool in_default_run = false;
-  // 2^28: 1 GiB of float each way, where the single-pass steps run at DRAM bandwidth; 1000003
-  // (prime): no tile of any step divides it, and it is small enough to cost little. Both forms
-  // at the prime (extra_defaults), the inclusive one at 2^28: every 2^28 problem validates 2^28
-  // elements per variant several times, so the default run keeps one. `--sizes odd` holds the
-  // edge sizes, 2^31 + 7 among them (64-bit indices; the device memory check skips it where it
-  // does not fit). max_dim: the device memory check refuses what does not fit.
+  static constexpr bool in_default_run = true;
+  // 2^24: 64 MiB of float each way, more than an H100 or H200 holds in L2, where the single-pass
+  // steps run at DRAM bandwidth; 1000003 (prime): no tile of any step divides it. Both forms at the prime
+  // (extra_defaults), the inclusive one at 2^24: kept to what adds little to the default run
+  // (every problem validates all n elements of every step several times). 2^28, CUB's
+  // comparison size, is the scan stage's (scripts/device.sh);
+  // `--sizes odd` holds the edge sizes, 2^31 + 7 among them (64-bit indices; the device memory
+  // check skips it where it does not fit). max_dim: the device memory check refuses what does not fit.
   static SizeSpec sizes() {
     return {.dims = {"n"},
             .max_dim = 1LL << 36,
-            .defaults = {{1LL << 28}, {1000003}},
+            .defaults = {{1LL << 24}, {1000003}},
             .sweep_lo = 10,
             .sweep_hi = 28,
             .named = {{"odd", "sizes no tile divides: 1, 31, 33, 1000, 1009, 1000003, 2^31 + 7",
