@@ -37,12 +37,12 @@ struct ScanFamily : FamilyTraits {
   static std::vector<DType> default_types() { return {DType::f32}; }
   static constexpr bool in_default_run = true;
   // 2^24: 64 MiB of float each way, more than an H100 or H200 holds in L2, where the single-pass
-  // steps run at DRAM bandwidth; 1000003 (prime): no tile of any step divides it. Both forms at the prime
-  // (extra_defaults), the inclusive one at 2^24: kept to what adds little to the default run
-  // (every problem validates all n elements of every step several times). 2^28, CUB's
-  // comparison size, is the scan stage's (scripts/device.sh);
-  // `--sizes odd` holds the edge sizes, 2^31 + 7 among them (64-bit indices; the device memory
-  // check skips it where it does not fit). max_dim: the device memory check refuses what does not fit.
+  // steps run at DRAM bandwidth; 1000003 (prime): no tile of any step divides it. Both forms at
+  // the prime (extra_defaults), the inclusive one at 2^24: kept to what adds little to the
+  // default run (every problem validates all n elements of every step several times). 2^28,
+  // CUB's comparison size, is the scan stage's (scripts/device.sh); `--sizes odd` holds the edge
+  // sizes, 2^31 + 7 among them (64-bit indices; the device memory check skips it where it does
+  // not fit). max_dim: the device memory check refuses what does not fit.
   static SizeSpec sizes() {
     return {.dims = {"n"},
             .max_dim = 1LL << 36,

@@ -272,10 +272,11 @@ TEST_CASE("gemm12 (fragment prefetch) and gemm13's ragged form are bitwise gemm9
   CHECK(checked > 0);
 }
 
-// A row of A that is all NaN makes its row of C NaN and no other: a step that reads a row's
-// elements past K from the next row (gemm13's rows form: one 1-D box per row of a tile) must not
-// let them reach the products, even multiplied by zeros (NaN · 0 is NaN). K leaves a partial
-// last k tile; every row of A but one is finite, and every other row of C must be.
+// A row of A that is all NaN makes its row of C NaN and no other: a producer that fills a stage's
+// k past K, or its rows past M, with another row's elements (gemm13's ragged form reads rows past
+// M from row M - 1 and must zero-fill k past K) must not let them reach another row's products,
+// even multiplied by zeros (NaN · 0 is NaN). K leaves a partial last k tile; every row of A but
+// one is finite, and every other row of C must be.
 TEST_CASE("gemm13: a NaN row of A stays in its row of C") {
   const int M = 67, N = 133, K = 45, nan_row = 9;
   const std::size_t mk = std::size_t(M) * K, kn = std::size_t(K) * N, mn = std::size_t(M) * N;

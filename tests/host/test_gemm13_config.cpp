@@ -87,7 +87,8 @@ TEST_CASE("gemm13 tensor maps: every registered form's maps are ones TMA describ
   check_maps<R232At>();
   check_maps<R0>();
   check_maps<R232C2>();
-}  // (the ragged form has no maps)
+  // (R232Ragged has no maps: its producer copies with cp.async)
+}
 
 TEST_CASE("gemm13 names: each registered form's name, built from its parameters") {
   // The names reports and renames know these variants by (compare --list in an sm_90a build).
