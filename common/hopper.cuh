@@ -266,14 +266,15 @@ constexpr CUtensorMapSwizzle swizzle_for_row(int row_bytes) {
   return row_bytes == 128 ? CU_TENSOR_MAP_SWIZZLE_128B : row_bytes == 64 ? CU_TENSOR_MAP_SWIZZLE_64B : CU_TENSOR_MAP_SWIZZLE_32B;
 }
 
-// A row-major rows × cols matrix of floats or doubles (pitch cols), read in boxes of box_rows × box_cols; what
-// lies outside the matrix reads as zeros. Encoded on the host, passed by value as a
-// __grid_constant__ kernel parameter.
+// A row-major rows × cols matrix of floats or doubles (rows `pitch` elements apart; 0: cols),
+// read in boxes of box_rows × box_cols; what lies outside the matrix reads as zeros. Encoded on
+// the host, passed by value as a __grid_constant__ kernel parameter.
 template <class T>
-inline CUtensorMap encode_map(const T* p, int rows, int cols, int box_rows, int box_cols, CUtensorMapSwizzle swz) {
+inline CUtensorMap encode_map(const T* p, int rows, int cols, int box_rows, int box_cols, CUtensorMapSwizzle swz,
+                              std::size_t pitch = 0) {
   static_assert(sizeof(T) == 4 || sizeof(T) == 8, "float or double");
   CUtensorMap map;
-  const TensorMap2d g = row_major_2d(rows, cols, box_rows, box_cols, sizeof(T));
+  const TensorMap2d g = row_major_2d(rows, cols, box_rows, box_cols, sizeof(T), pitch);
   const cuuint32_t elem[2] = {1, 1};
   const CUtensorMapDataType type = sizeof(T) == 4 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32 : CU_TENSOR_MAP_DATA_TYPE_FLOAT64;
   const CUresult r = tensor_map_encoder()(&map, type, 2, const_cast<T*>(p), g.dims, g.strides,

@@ -16,11 +16,14 @@ struct TensorMap2d {
   std::uint32_t box[2];
 };
 
-// A row-major rows × cols matrix of elem_bytes elements (pitch cols), read in boxes of
-// box_rows × box_cols: the columns are the innermost dimension.
-constexpr TensorMap2d row_major_2d(int rows, int cols, int box_rows, int box_cols, std::size_t elem_bytes) {
+// A row-major rows × cols matrix of elem_bytes elements, rows `pitch` elements apart (0: cols),
+// read in boxes of box_rows × box_cols: the columns are the innermost dimension. Only the
+// columns below cols are the matrix's: a box reaching past them reads zeros, whatever the pitch
+// holds there.
+constexpr TensorMap2d row_major_2d(int rows, int cols, int box_rows, int box_cols, std::size_t elem_bytes,
+                                   std::size_t pitch = 0) {
   return {{std::uint64_t(cols), std::uint64_t(rows)},
-          {std::uint64_t(cols) * elem_bytes},
+          {std::uint64_t(pitch ? pitch : std::size_t(cols)) * elem_bytes},
           {std::uint32_t(box_cols), std::uint32_t(box_rows)}};
 }
 

@@ -94,7 +94,7 @@ __global__ void __launch_bounds__(C::kThreads, 1)
     }
     const TileAt at = walk(t - 1);
     if (t - seg_t0 == walk.p.kt)
-      fma_warp.store(acc, c, at.row0, at.col0, M, N);
+      fma_warp.store_any(acc, c, at.row0, at.col0, M, N);  // any N (gemm13_padded.cuh); the slots below are aligned
     else
       fma_warp.store(acc, sk.partials + (2 * std::size_t(blockIdx.x) + (seg_t0 == dp_iters ? 0 : 1)) * (C::BM * C::BN), 0, 0,
                      C::BM, C::BN);

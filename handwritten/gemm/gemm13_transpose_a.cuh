@@ -75,7 +75,7 @@ __global__ void __launch_bounds__(C::kThreads, 1)
     ring.arrive();  // this thread is done with the stage (Config::kEmptyArrivals counts threads)
     ring.advance();
   }
-  fma_warp.store(acc, c, walk.row0, walk.col0, M, N);
+  fma_warp.store_any(acc, c, walk.row0, walk.col0, M, N);  // any N: the padded forms (gemm13_padded.cuh)
 #endif
 }
 

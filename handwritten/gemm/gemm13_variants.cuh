@@ -1,12 +1,14 @@
 // gemm13's forms as the gemm list registers them (sm_90a builds): the launchers (tensor maps
-// encoded on the host, slabs of tile rows, split-K, stream-K, clusters), the fallback to gemm12
-// where TMA cannot describe the operands, and the variants. The kernels and their lessons are the
-// step files': gemm13_tma_warpspecialized.cuh, gemm13_transpose_a.cuh, gemm13_stream_k.cuh,
-// gemm13_ablations.cuh. Every launcher only enqueues.
+// encoded on the host, slabs of tile rows, split-K, stream-K, clusters), the padded copies of
+// operands TMA cannot read where they lie (the transposing forms), the fallback to gemm12 where
+// neither serves, and the variants. The kernels and their lessons are the step files':
+// gemm13_tma_warpspecialized.cuh, gemm13_transpose_a.cuh, gemm13_stream_k.cuh,
+// gemm13_padded.cuh, gemm13_ablations.cuh. Every launcher only enqueues.
 #pragma once
 
 #include "handwritten/gemm/gemm12_fragment_prefetch.cuh"
 #include "handwritten/gemm/gemm13_ablations.cuh"
+#include "handwritten/gemm/gemm13_padded.cuh"
 #include "handwritten/gemm/gemm13_ragged.cuh"
 #include "handwritten/gemm/gemm13_stream_k.cuh"
 #include "handwritten/gemm/gemm13_tma_warpspecialized.cuh"
@@ -32,7 +34,8 @@ inline constexpr std::string_view kFeatureTmaMulticast =
 // The signature every form's kernel has.
 using Kernel = void (*)(CUtensorMap, CUtensorMap, float*, int, int, int, int, std::size_t, StreamArgs);
 
-// Whether the TMA path applies: 16-byte row pitches and bases for A, B and C.
+// Whether the TMA path applies to the buffers as they lie: 16-byte row pitches and bases for A,
+// B and C (the transposing forms go further: tma_runs, gemm13_padded.cuh).
 inline bool tma_ok(const GemmArgs<float>& g) {
   return g.K % 4 == 0 && g.N % 4 == 0 && aligned16(g.A) && aligned16(g.B) && aligned16(g.C);
 }
@@ -54,33 +57,55 @@ void prepare() {
 // The tensor maps the kernels read: A (rows × K) in boxes of kABoxK × BM, swizzled as the FMA
 // warps' reads expect; B (K × N) in boxes of BN × kBPartK (each CTA's part of the k rows in the
 // cluster form).
+// (Rows `ld` elements apart: the operand's own pitch, or its padded copy's.)
 template <class C>
-CUtensorMap map_a_of(const float* a, int rows, int K) {
-  return encode_map(a, rows, K, C::BM, C::kABoxK, swizzle_for_row(C::kRowBytes));
+CUtensorMap map_a_of(const float* a, int rows, int K, int lda) {
+  return encode_map(a, rows, K, C::BM, C::kABoxK, swizzle_for_row(C::kRowBytes), std::size_t(lda));
 }
 template <class C>
-CUtensorMap map_b_of(const float* b, int K, int N) {
-  return encode_map(b, K, N, C::kBPartK, C::BN, CU_TENSOR_MAP_SWIZZLE_NONE);
+CUtensorMap map_b_of(const float* b, int K, int N, int ldb) {
+  return encode_map(b, K, N, C::kBPartK, C::BN, CU_TENSOR_MAP_SWIZZLE_NONE, std::size_t(ldb));
 }
+// The operands as they lie.
+inline Operands as_they_lie(const GemmArgs<float>& g) { return {g.A, g.B, g.K, g.N}; }
 
-// Only enqueues: encodes the two maps on the host (by value into the kernel's parameters) and
-// launches `slices` slices of k, k_split deep, each slice's tiles `stride` elements after the last
-// one's in g.C (1, K, 0: the whole product straight into C); slabs of at most 65535 tile rows as
-// every gemm launcher (launch_tiled).
+// Only enqueues: encodes the two maps of `o` on the host (by value into the kernel's parameters)
+// and launches `slices` slices of k, k_split deep, each slice's tiles `stride` elements after the
+// last one's in g.C (1, K, 0: the whole product straight into C); slabs of at most 65535 tile rows
+// as every gemm launcher (launch_tiled).
 template <class C, Kernel KERNEL>
-void launch_slices(const GemmArgs<float>& g, int k_split, int slices, std::size_t stride, cudaStream_t s) {
-  const CUtensorMap map_b = map_b_of<C>(g.B, g.K, g.N);
-  launch_tiled(g, C::BM, C::BN, [&](dim3 grid, const float* A, float* Cp, int M) {
-    const CUtensorMap map_a = map_a_of<C>(A, M, g.K);
-    grid.z = slices;
-    KERNEL<<<grid, C::kThreads, C::kSmemBytes, s>>>(map_a, map_b, Cp, M, g.N, g.K, k_split, stride, StreamArgs{});
-  });
+void launch_slices(const GemmArgs<float>& g, const Operands& o, int k_split, int slices, std::size_t stride,
+                   cudaStream_t s) {
+  const CUtensorMap map_b = map_b_of<C>(o.b, g.K, g.N, o.ldb);
+  GemmArgs<float> h = g;
+  h.A = o.a;
+  launch_tiled(
+      h, C::BM, C::BN,
+      [&](dim3 grid, const float* A, float* Cp, int M) {
+        const CUtensorMap map_a = map_a_of<C>(A, M, g.K, o.lda);
+        grid.z = slices;
+        KERNEL<<<grid, C::kThreads, C::kSmemBytes, s>>>(map_a, map_b, Cp, M, g.N, g.K, k_split, stride, StreamArgs{});
+      },
+      std::size_t(o.lda));
 }
 
 template <class C, Kernel KERNEL>
 void launch(const GemmArgs<float>& g, cudaStream_t s) {
   if (!tma_ok(g)) return Fallback::launch(g, s);
-  launch_slices<C, KERNEL>(g, g.K, 1, 0, s);
+  launch_slices<C, KERNEL>(g, as_they_lie(g), g.K, 1, 0, s);
+}
+
+// The transposing kernel unsplit, on padded copies where TMA cannot read an operand where it lies
+// (the workspace: gemm_plan::pad_plan's bytes, nothing of the step's own before them).
+template <class C>
+void launch_transpose(const GemmArgs<float>& g, cudaStream_t s) {
+  static_assert(C::TRANSPOSE_A);
+  if (!tma_runs(g)) return Fallback::launch(g, s);
+  launch_slices<C, kernel_transpose_a<C>>(g, pad_operands(g, 0, s), g.K, 1, 0, s);
+}
+template <class C>
+std::size_t transpose_workspace(GemmShape sh) {
+  return gemm_plan::pad_plan(sh, 0).end;
 }
 
 // The variant of a form (its Config and kernel), under the name the Config builds.
@@ -101,27 +126,37 @@ GemmVariant<float> ring_variant() {
       "Hopper: TMA tile loads into an mbarrier ring, a producer warp, FMA warps that only multiply");
 }
 
-// The transposing form (R232At), unsplit.
+// The transposing form (R232At), unsplit, any N and K (padded copies of ragged operands).
 template <class C>
 GemmVariant<float> transpose_a_variant() {
   static_assert(C::TRANSPOSE_A);
-  return form_variant<C, kernel_transpose_a<C>>(
-      "Hopper: TMA tile loads, a producer warpgroup that also transposes A to [k][m], FMA warps that only multiply");
+  GemmVariant<float> v = form_variant<C, kernel_transpose_a<C>>(
+      "Hopper: TMA tile loads, a producer warpgroup that also transposes A to [k][m], FMA warps that only multiply; "
+      "an operand with ragged rows copied padded for TMA");
+  v.launch = launch_transpose<C>;
+  v.workspace_bytes = transpose_workspace<C>;
+  return v;
 }
 
 // ---- split-K: the transposing kernel over slices of k ------------------------------------------
 // C = A·B in `splits` slices of k (gemm_schedule.cuh's plan, as gemm10's and gemm11's): one slice
 // is the unsplit launch; several write their partial tiles into consecutive M × N slices of
-// g.workspace (grid.z = the slices), which splitk_reduce adds into C in slice order.
+// g.workspace (grid.z = the slices), which splitk_reduce adds into C in slice order. Padded copies
+// of operands lie behind the slices (split_workspace).
+template <class C>
+std::size_t split_workspace(GemmShape sh, int splits) {
+  return gemm_plan::pad_plan(sh, gemm_plan::splitk_workspace(sh, splits, C::BK, sizeof(float))).end;
+}
 template <class C>
 void launch_split(const GemmArgs<float>& g, int splits, cudaStream_t s) {
   static_assert(C::TRANSPOSE_A);
   const int ks = k_per_split(g.K, splits, C::BK), used = used_splits(g.K, splits, C::BK);
-  if (used <= 1 || !tma_ok(g)) return launch<C, kernel_transpose_a<C>>(g, s);
+  if (used <= 1 || !tma_runs(g)) return launch_transpose<C>(g, s);
   const std::size_t mn = static_cast<std::size_t>(g.M) * g.N;
+  const Operands o = pad_operands(g, gemm_plan::splitk_workspace({g.M, g.N, g.K}, splits, C::BK, sizeof(float)), s);
   GemmArgs<float> h = g;
   h.C = static_cast<float*>(g.workspace);
-  launch_slices<C, kernel_transpose_a<C>>(h, ks, used, mn, s);
+  launch_slices<C, kernel_transpose_a<C>>(h, o, ks, used, mn, s);
   launch_splitk_reduce(h.C, g.C, mn, used, s);
 }
 // The list's split count: the fill rule of gemm10_splitk (splitk_splits, kFillSMs), one block per
@@ -136,35 +171,42 @@ template <class C>
 gemm_plan::StreamK stream_plan(GemmShape sh) {
   return gemm_plan::stream_k_plan(sh, C::BM, C::BN, C::BK, sm_count());
 }
+// The partial tiles first, padded copies of operands behind them.
 template <class C>
 std::size_t stream_workspace(GemmShape sh) {
-  return gemm_plan::stream_k_workspace(stream_plan<C>(sh), C::BM, C::BN, sizeof(float));
+  return gemm_plan::pad_plan(sh, gemm_plan::stream_k_workspace(stream_plan<C>(sh), C::BM, C::BN, sizeof(float))).end;
 }
-// Its unsplit, split and stream kernels' shared memory, and the fixup's launch attribute.
+// Its unsplit, split and stream kernels' shared memory, and the fixups' launch attribute.
 template <class C>
 void prepare_stream() {
   prepare<C, kernel_transpose_a<C>>();
   allow_smem(C::kSmemBytes, {static_cast<Kernel>(kernel_stream<C>)});
   fixup_programmatic_here<float, C::BM, C::BN, kVec<float>>();
+  fixup_programmatic_here<float, C::BM, C::BN, 1>();
 }
-// Where TMA cannot describe the product, the plan has no stream part, or a count the kernel takes
-// in int would overflow, it runs unsplit.
+// Where TMA cannot read the operands even through copies, the plan has no stream part, or a count
+// the kernel takes in int would overflow, it runs unsplit. The fixup adds 16-byte vectors where
+// C's rows are 16-byte aligned, else elements.
 template <class C>
 void launch_stream(const GemmArgs<float>& g, cudaStream_t s) {
   const gemm_plan::StreamK p = stream_plan<C>({g.M, g.N, g.K});
   gemm_plan::StreamKInt pi;  // the kernels count in int (stream_k_int)
-  if (!tma_ok(g) || p.tail_iters == 0 || !gemm_plan::stream_k_int(p, pi)) return launch<C, kernel_transpose_a<C>>(g, s);
-  const CUtensorMap map_a = map_a_of<C>(g.A, g.M, g.K), map_b = map_b_of<C>(g.B, g.K, g.N);
+  if (!tma_runs(g) || p.tail_iters == 0 || !gemm_plan::stream_k_int(p, pi)) return launch_transpose<C>(g, s);
+  const Operands o = pad_operands(g, gemm_plan::stream_k_workspace(p, C::BM, C::BN, sizeof(float)), s);
+  const CUtensorMap map_a = map_a_of<C>(o.a, g.M, g.K, o.lda), map_b = map_b_of<C>(o.b, g.K, g.N, o.ldb);
   float* partials = static_cast<float*>(g.workspace);
   kernel_stream<C><<<static_cast<unsigned>(p.blocks), C::kThreads, C::kSmemBytes, s>>>(
       map_a, map_b, g.C, g.M, g.N, g.K, 0, 0, StreamArgs{partials, pi});
   KL_CHECK_LAUNCH();
-  launch_stream_k_fixup<float, C::BM, C::BN, kVec<float>>(partials, g.C, g.M, g.N, p, pi, s);
+  if (g.N % 4 == 0 && aligned16(g.C))
+    launch_stream_k_fixup<float, C::BM, C::BN, kVec<float>>(partials, g.C, g.M, g.N, p, pi, s);
+  else
+    launch_stream_k_fixup<float, C::BM, C::BN, 1>(partials, g.C, g.M, g.N, p, pi, s);
 }
 
 // ---- the split-K and stream-K variants ------------------------------------------------------------
-// The split-K form: "<its name>_splitk". Where TMA cannot describe the product it runs the
-// fallback unsplit (no workspace is used then).
+// The split-K form: "<its name>_splitk". Where TMA cannot read the operands even through copies
+// it runs the fallback unsplit (no workspace is used then).
 template <class C>
 GemmVariant<float> splitk_variant() {
   GemmVariant<float> v = transpose_a_variant<C>();
@@ -173,7 +215,7 @@ GemmVariant<float> splitk_variant() {
       "Hopper: gemm13 with k split over blockIdx.z where its tiles alone leave SMs idle; partial tiles in the "
       "workspace, an ordered reduction (no atomics)";
   v.launch = [](const GemmArgs<float>& g, cudaStream_t s) { launch_split<C>(g, splits<C>({g.M, g.N, g.K}), s); };
-  v.workspace_bytes = [](GemmShape sh) { return splitk_workspace<float>(sh, splits<C>(sh), C::BK); };
+  v.workspace_bytes = [](GemmShape sh) { return split_workspace<C>(sh, splits<C>(sh)); };
   v.rounding_depth = [](GemmShape sh) { return splitk_depth(sh.K, splits<C>(sh), C::BK); };
   return v;
 }
@@ -203,9 +245,9 @@ GemmVariant<float> stream_variant() {
 template <class C>
 void launch_cluster(const GemmArgs<float>& g, cudaStream_t s) {
   if (!tma_ok(g)) return Fallback::launch(g, s);
-  const CUtensorMap map_b = map_b_of<C>(g.B, g.K, g.N);
+  const CUtensorMap map_b = map_b_of<C>(g.B, g.K, g.N, g.N);
   launch_tiled(g, C::CLUSTER_M * C::BM, C::BN, [&](dim3 grid, const float* A, float* Cp, int M) {
-    const CUtensorMap map_a = map_a_of<C>(A, M, g.K);
+    const CUtensorMap map_a = map_a_of<C>(A, M, g.K, g.K);
     KL_CUDA_CHECK(launch_with_cluster(kernel_cluster<C>, dim3(grid.x * C::CLUSTER_M, grid.y), dim3(C::kThreads),
                                       dim3(C::CLUSTER_M), C::kSmemBytes, s, map_a, map_b, Cp, M, g.N, g.K, g.K,
                                       std::size_t{0}, StreamArgs{}));

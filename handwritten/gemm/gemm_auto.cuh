@@ -268,7 +268,7 @@ std::map<Key, Chosen>& choices() {
 template <class T>
 bool tma_path(const GemmArgs<T>& g) {
 #if defined(KL_BUILD_SM90A)
-  if constexpr (std::is_same_v<T, float>) return gemm13::tma_ok(g);
+  if constexpr (std::is_same_v<T, float>) return gemm13::tma_runs(g);  // through padded copies where needed
   else return gemm14::tma_ok(g);
 #endif
   (void)g;

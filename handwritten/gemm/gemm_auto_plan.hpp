@@ -116,7 +116,8 @@ inline std::vector<int> shortlist(const std::vector<double>& us) {
 // ---- the steps (gemm_auto_steps.hpp's table) --------------------------------------------------
 // What the device, the build and the buffers allow: `vec`, 16-byte accesses to B and C (gemm9's
 // and gemm12's fast paths); `tma`, the TMA step of the type on an sm_90a build and a 9.0 device,
-// with descriptors for its buffers (float: gemm13, A, B and C; double: gemm14, A and B); `huge`,
+// with descriptors for its buffers (float: gemm13, for A and B as they lie or for padded copies,
+// gemm13::tma_runs; double: gemm14, A and B as they lie); `huge`,
 // gemm12's 97 KB of shared memory; `dmma_large`, gemm11's 128² tile's. `model`: this GPU's time
 // model (gemm_auto_models.hpp), none where the GPU has no data file.
 struct AutoFeatures {
@@ -160,6 +161,9 @@ struct StepRow {
   Rank rank;
   // A stream-K form (measured first or last among the forms that take one step's rank).
   bool stream() const { return name.size() > 8 && name.substr(name.size() - 8) == "_streamk"; }
+  // A step that copies operands with ragged rows padded before it runs (gemm13's, float TMA):
+  // the time model adds the copies (pad_model_us).
+  bool pads() const { return !dbl && (needs & kNeedsTma) != 0; }
 };
 
 // The predicates of the table's `applies` column.
@@ -280,7 +284,9 @@ inline std::vector<StepChoice> auto_shortlist(GemmShape sh, bool dbl, const Auto
   std::vector<StepChoice> modelled, unmodelled, out;
   for (const StepChoice& c : auto_candidates(sh, dbl, f)) (model_of(c.step, f) ? modelled : unmodelled).push_back(c);
   std::vector<double> us;
-  for (const StepChoice& c : modelled) us.push_back(step_model_us(*model_of(c.step, f), sh, c.splits, f.sms, dbl ? 8 : 4));
+  for (const StepChoice& c : modelled)
+    us.push_back(step_model_us(*model_of(c.step, f), sh, c.splits, f.sms, dbl ? 8 : 4) +
+                 (row_of(c.step).pads() ? pad_model_us(sh) : 0.0));
   const auto takes_rank_of = [&](StepChoice u, StepChoice c) {
     const Rank& k = row_of(u.step).rank;
     return k.kind != Rank::own && c.splits == 1 && k.of == row_of(c.step).name &&

@@ -14,7 +14,8 @@
 //             BM, BN and BK are the time model's and the split plans'; the launch, prepare and
 //             workspace columns call it C
 //   needs     what the device, build and buffers must allow (kNeeds*: 16-byte B and C, gemm12's
-//             shared memory, TMA descriptors on an sm_90a build, gemm11's 128² tile)
+//             shared memory, TMA descriptors on an sm_90a build (gemm13's through padded copies
+//             where the operands' rows are ragged), gemm11's 128² tile)
 //   applies   whether the shape calls for it (gemm_auto_plan.hpp's predicates)
 //   splits    the slice counts it may take (Splits: one; by the time model; by the model and the
 //             list's fill rule; by the fill rule at one block per SM), with its blocks per SM
@@ -28,6 +29,7 @@
 #pragma once
 
 #include "handwritten/gemm/gemm13_config.hpp"
+#include "handwritten/gemm/gemm_pad_plan.hpp"
 #include "handwritten/gemm/gemm_ladder_tiles.hpp"
 
 // clang-format off
@@ -54,18 +56,20 @@
   X(g12, float, "gemm12_fragment_prefetch_256x128x16_w64x64_t16x8_s4", tiles::Gemm12Tile256, kNeedsVec | kNeedsHuge,    \
     always, (Splits{Splits::one}), (Rank{Rank::own}),                                                                  \
     (gemm12::launch<float, KL_FMA_TILE(C)>(g, s)), (gemm12::prepare<float, KL_FMA_TILE(C)>()), 0)                       \
-  /* gemm13 unsplit, and split where its tiles leave SMs idle (the fill rule at one block per SM) */                   \
+  /* gemm13 unsplit, and split where its tiles leave SMs idle (the fill rule at one block per SM); any N and K: */    \
+  /* ragged operands copied padded behind the partial products (gemm_pad_plan.hpp) */                                  \
   X(g13, float, "gemm13_tma_warpspecialized_128x256x32_w64x64_t8x16_s4_r232_at", gemm13::R232At, kNeedsTma, always,    \
     (Splits{Splits::fill, 1}), (Rank{Rank::own}),                                                                      \
     KL_SM90A(gemm13::launch_split<C>(g, n, s), throw_not_built()),                                                     \
     KL_SM90A((gemm13::prepare<C, gemm13::kernel_transpose_a<C>>()), throw_not_built()),                                \
-    gemm_plan::splitk_workspace(sh, n, C::BK, sizeof(float)))                                                          \
+    gemm_plan::pad_plan(sh, gemm_plan::splitk_workspace(sh, n, C::BK, sizeof(float))).end)                             \
   /* ... and as stream-K where its tiles leave the last wave part-empty */                                             \
   X(g13_stream, float, "gemm13_tma_warpspecialized_128x256x32_w64x64_t8x16_s4_r232_at_streamk", gemm13::R232At,        \
     kNeedsTma, stream_pays, (Splits{Splits::one}), (Rank{Rank::before_if_stream_first,                                 \
     "gemm13_tma_warpspecialized_128x256x32_w64x64_t8x16_s4_r232_at"}),                                                 \
     KL_SM90A(gemm13::launch_stream<C>(g, s), throw_not_built()), KL_SM90A(gemm13::prepare_stream<C>(), throw_not_built()), \
-    gemm_plan::stream_k_workspace(gemm_plan::stream_k_plan(sh, C::BM, C::BN, C::BK, sms), C::BM, C::BN, sizeof(float))) \
+    gemm_plan::pad_plan(sh, gemm_plan::stream_k_workspace(gemm_plan::stream_k_plan(sh, C::BM, C::BN, C::BK, sms),     \
+                                                          C::BM, C::BN, sizeof(float))).end)                           \
   X(shallow, float, "gemm_shallow_k", tiles::NoTile, kNeedsNothing, shallow_fits, (Splits{Splits::one}),         \
     (Rank{Rank::own}), gemm_shallow_k::launch<float>(g, s), gemm_shallow_k::prepare<float>(), 0)                       \
   /* gemm10's 32² tile where 64² tiles make less than two waves, or M or N fills less than half a 64-wide tile */      \

@@ -56,14 +56,15 @@ constexpr int kMaxGridY = 65535;
 // counts tile columns (limit 2^31 - 1, never reached for int N), grid.y tile rows. Past 65535
 // tile rows the rows of A and C are cut into horizontal slabs, each its own launch of the
 // unchanged kernel (rows of C depend only on the same rows of A, so a slab is a smaller gemm).
-// `launch(grid, A_slab, C_slab, slab_rows)` enqueues one kernel; it is checked here.
+// `launch(grid, A_slab, C_slab, slab_rows)` enqueues one kernel; it is checked here. A's rows lie
+// `lda` elements apart (0: K; gemm13's padded copy of A is wider).
 template <class T, class Launch>
-void launch_tiled(const GemmArgs<T>& g, int tile_rows, int tile_cols, Launch&& launch) {
+void launch_tiled(const GemmArgs<T>& g, int tile_rows, int tile_cols, Launch&& launch, std::size_t lda = 0) {
   const int max_slab_rows = kMaxGridY * tile_rows;
   for (int row0 = 0, left = g.M; left > 0;) {
     const int rows = left < max_slab_rows ? left : max_slab_rows;
     const dim3 grid(ceil_div(g.N, tile_cols), ceil_div(rows, tile_rows));
-    launch(grid, g.A + static_cast<std::size_t>(row0) * g.K,
+    launch(grid, g.A + static_cast<std::size_t>(row0) * (lda ? lda : std::size_t(g.K)),
            g.C + static_cast<std::size_t>(row0) * g.N, rows);
     KL_CHECK_LAUNCH();
     row0 += rows;  // row0 + left == M throughout: no int overflow near INT_MAX

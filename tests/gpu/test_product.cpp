@@ -10,6 +10,7 @@
 #include <cstring>
 #include <random>
 #include <string>
+#include <string_view>
 
 using namespace kl;
 using namespace kl::test;
@@ -233,11 +234,13 @@ TEST_CASE_TEMPLATE("vector paths and their unaligned fallbacks agree bitwise", T
   }
 }
 
-// gemm9, gemm12 and gemm13's ragged form run the same FMAs in the same order (one k-ordered chain
-// per output, from zero), whatever their tiles, pipeline depth, fragment schedule or what fills
-// their stages: their outputs must be equal bit for bit. A ragged shape (N and K odd: gemm13 can
-// only take it in its ragged form), so the edge tiles and the last partial k tile are in it.
-TEST_CASE("gemm12 (fragment prefetch) and gemm13's ragged form are bitwise gemm9 at every configuration") {
+// gemm9, gemm12 and gemm13's unsplit forms that take any N and K (the ragged one, and the
+// transposing one on padded copies of A and B) run the same FMAs in the same order (one k-ordered
+// chain per output, from zero), whatever their tiles, pipeline depth, fragment schedule or what
+// fills their stages: their outputs must be equal bit for bit. A ragged shape (N and K odd: both
+// operands copied for the transposing form), so the edge tiles and the last partial k tile are in
+// it.
+TEST_CASE("gemm12 (fragment prefetch) and gemm13's any-alignment forms are bitwise gemm9 at every configuration") {
   const auto variants = gemm_handwritten<float>();
   for (const auto& v : variants)
     if (v.info.name == "gemm9_pipelined_128x128x16_w64x32_t8x8_s3" && !check_on_this_device(v.needs).empty()) {
@@ -253,8 +256,11 @@ TEST_CASE("gemm12 (fragment prefetch) and gemm13's ragged form are bitwise gemm9
   KL_CUDA_CHECK(cudaMemcpy(dA.get(), A.data(), mk * sizeof(float), cudaMemcpyHostToDevice));
   KL_CUDA_CHECK(cudaMemcpy(dB.get(), B.data(), kn * sizeof(float), cudaMemcpyHostToDevice));
   auto run = [&](const GemmVariant<float>& v) {
+    const std::size_t ws_bytes = v.workspace_bytes ? v.workspace_bytes({M, N, K}) : 0;
+    DeviceArray<unsigned char> ws(ws_bytes);
+    if (ws_bytes) KL_CUDA_CHECK(cudaMemset(ws.get(), 0xff, ws_bytes));
     KL_CUDA_CHECK(cudaMemset(dC.get(), 0xff, mn * sizeof(float)));
-    return run_once(v, {dA.get(), dB.get(), dC.get(), M, N, K, nullptr}, mn);
+    return run_once(v, {dA.get(), dB.get(), dC.get(), M, N, K, ws.get()}, mn);
   };
   std::vector<float> want;
   for (const auto& v : variants)
@@ -263,8 +269,11 @@ TEST_CASE("gemm12 (fragment prefetch) and gemm13's ragged form are bitwise gemm9
   int checked = 0;
   for (const auto& v : variants) {
     const std::string name(v.info.name);
-    const bool ragged = name.rfind("gemm13_", 0) == 0 && name.size() > 7 && name.substr(name.size() - 7) == "_ragged";
-    if ((name.rfind("gemm12_", 0) != 0 && !ragged) || !check_on_this_device(v.needs).empty()) continue;
+    const auto ends = [&](std::string_view tail) {
+      return name.rfind("gemm13_", 0) == 0 && name.size() > tail.size() && name.substr(name.size() - tail.size()) == tail;
+    };
+    if ((name.rfind("gemm12_", 0) != 0 && !ends("_ragged") && !ends("_at")) || !check_on_this_device(v.needs).empty())
+      continue;
     CAPTURE(v.info.name);
     check_bitwise_equal(run(v), want);
     ++checked;

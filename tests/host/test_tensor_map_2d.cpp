@@ -36,3 +36,14 @@ TEST_CASE("tensor map 2d: TMA's limits") {
   CHECK(tma_describes(row_major_2d(4096, 4096, 128, 16, sizeof(float)), sizeof(float), 64));
   CHECK_FALSE(tma_describes(row_major_2d(4096, 4096, 128, 32, sizeof(float)), sizeof(float), 64));
 }
+
+TEST_CASE("tensor map 2d: a padded copy's pitch, the matrix's own columns") {
+  // 300 rows of 1001 floats copied into rows of 1004 (gemm13's padded operands): TMA reads the
+  // copy's pitch, but the matrix still ends at column 1001 (a box past it reads zeros).
+  const kl::TensorMap2d m = row_major_2d(300, 1001, 128, 32, sizeof(float), 1004);
+  CHECK(m.dims[0] == 1001);
+  CHECK(m.dims[1] == 300);
+  CHECK(m.strides[0] == 1004 * 4);
+  CHECK(tma_describes(m, sizeof(float), 128));
+  CHECK(row_major_2d(300, 1001, 128, 32, sizeof(float), 0).strides[0] == 1001 * 4);  // 0: the columns
+}
