@@ -2,7 +2,8 @@
 # The one device script: on a GPU machine, regenerates results/<gpu>/ (or OUT) stage by stage.
 #   scripts/device.sh [STAGE...]        (default: build suites sanitize default shapes ladders
 #                                        families scan profiles walkthrough; `all`: those and gemm_auto,
-#                                        gemm13_fill, grading, judging: the whole of a one-GPU folder)
+#                                        gemm_auto_fresh, gemm13_fill, grading, judging: the whole of
+#                                        a one-GPU folder)
 # Stages, each optional, each writing the files results/README.md lists; each stage first deletes
 # the files OUT/MANIFEST.json lists for it, then records each file it writes there (stage, command
 # line, commit, date, card: scripts/results_manifest.py), so a rerun leaves none of its old files:
@@ -34,8 +35,9 @@
 #             lent machine runs one command for ten at most
 #                                                                     -> scan_2p31_<type>.{md,json.gz}
 #   gemm13_fill  gemm13's ring filled by TMA against the same ring filled by cp.async (the ragged
-#             ablation) beside gemm12 and cuBLAS, aligned and odd shapes; compute-sanitizer over the
-#             GPU suite's cases that run the ragged form (docs/sgemm-ladder.md, "gemm13 without TMA")
+#             ablation) beside gemm12 and cuBLAS, aligned and odd shapes (TMA on padded copies);
+#             compute-sanitizer over the GPU suite's cases that run the ragged and padded forms
+#             (docs/sgemm-ladder.md, "gemm13 without TMA", "gemm13 for every alignment")
 #                                                                     -> gemm13_fill.{md,json},
 #                                                                        sanitize_gemm13_ragged.txt
 #   profiles  Nsight Compute over the steps docs/ explain (the gemm ladders with --compute)
@@ -45,6 +47,9 @@
 #             42, 403 42), every shape class; the DGEMM squares, mid-size float products (gemm13's
 #             stream-K)                          -> gemm_auto_rules_{float,double}.*, gemm_auto_sweep_{b,c}_{float,double}.*,
 #                                                   gemm_shapes_{float,double}.*, gemm_mid.*, dgemm_squares.*
+#   gemm_auto_fresh  the same against two further sweeps of 42 odd shapes per type, drawn by the
+#             same generator after the rules last changed (scripts/gemm_sweep.py 404 42, 405 42):
+#             shapes the rules were not written from      -> gemm_auto_sweep_{d,e}_{float,double}.*
 #   allreduce (2+ GPUs; OUT defaults to results/<gpu>x<N>) the suite's all-reduce cases, the
 #             ladder against NCCL cold and warm (--ops), a fault, the sanitizer
 #                                                                     -> allreduce_*.{md,json.gz},
@@ -67,7 +72,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 stages="${*:-build suites sanitize default shapes ladders families scan scan_2p31 profiles walkthrough}"
-[ "$stages" != all ] || stages="build suites sanitize default gemm_auto gemm13_fill shapes ladders families scan scan_2p31 profiles walkthrough grading judging"
+[ "$stages" != all ] || stages="build suites sanitize default gemm_auto gemm_auto_fresh gemm13_fill shapes ladders families scan scan_2p31 profiles walkthrough grading judging"
 stages=" $stages "
 stages="${stages// scan_2p31 / scan_2p31_int scan_2p31_float scan_2p31_double }"
 has() { [[ " $stages " == *" $1 "* ]]; }
@@ -152,9 +157,9 @@ if has default; then
   begin default
   report default gz
 fi
+ga='gemm9*,gemm1[0-4]*,gemm_thin_k,gemm_shallow_k,gemm_auto'  # gemm_auto and every step it may pick
 if has gemm_auto; then  # docs/sgemm-ladder.md, "gemm_auto: measured, not ruled"
   begin gemm_auto
-  ga='gemm9*,gemm1[0-4]*,gemm_thin_k,gemm_shallow_k,gemm_auto'
   for t in float double; do  # one type a call: each stays within a lent machine's per-call limit
     report "gemm_auto_rules_$t" gz -f gemm -t "$t" -s 1000x1000x1000,4097x4095x17,513x257x129,4096x4096x4096,2048x2048x2048,3001x2999x61,211x223x227,2000x3000x33,5000x700x48,1024x1024x64,1024x1024x65,8192x8192x32,300x5000x20,2500x2500x50,640x640x640,777x1333x97,3000x2000x40,6000x6000x24,1500x900x60,4000x4000x48,999x1001x33,1234x4096x56,2048x512x64,1111x2222x100,512x512x512,700x600x200 -v "$ga" --max-time 0.1
     report "gemm_auto_sweep_b_$t" gz -f gemm -t "$t" -s "$(python3 scripts/gemm_sweep.py 402 42)" -v "$ga" --max-time 0.1
@@ -163,6 +168,13 @@ if has gemm_auto; then  # docs/sgemm-ladder.md, "gemm_auto: measured, not ruled"
   done
   report dgemm_squares gz -f gemm -t double -s 2048,3000,4096,6000,8192 -v 'gemm11*128x128*_pf*,gemm14*,gemm_auto'
   report gemm_mid gz -f gemm -t float -s 1500x1500x1500,1536x1536x1536,2500x2500x2500,3000x3000x3000,1200x1800x2000,2000x1500x1000,1000x1000x1000 -v "$ga" --max-time 0.1
+fi
+if has gemm_auto_fresh; then  # docs/sgemm-ladder.md, "gemm13 for every alignment"
+  begin gemm_auto_fresh
+  for t in float double; do
+    report "gemm_auto_sweep_d_$t" gz -f gemm -t "$t" -s "$(python3 scripts/gemm_sweep.py 404 42)" -v "$ga" --max-time 0.1
+    report "gemm_auto_sweep_e_$t" gz -f gemm -t "$t" -s "$(python3 scripts/gemm_sweep.py 405 42)" -v "$ga" --max-time 0.1
+  done
 fi
 if has shapes; then  # the last steps of each ladder at every shape class (docs/sgemm-ladder.md)
   begin shapes
@@ -214,7 +226,7 @@ done
 if has gemm13_fill; then  # docs/sgemm-ladder.md, "gemm13 without TMA"
   begin gemm13_fill
   # Square and deep shapes where TMA describes the operands (the same tile and FMA warps either
-  # way), and odd ones where it cannot (the TMA form runs its fallback, gemm12, there).
+  # way), and odd ones where it cannot where they lie (the TMA form reads padded copies there).
   report gemm13_fill json -f gemm -t float -s 4096,8192x8192x2048,4096x4095x4093,2048x2047x2045,6000x6001x999,1289x1284x651 \
     -v 'gemm12_fragment_prefetch_256x128x16*,gemm13*r232_at,gemm13*ragged' --max-time 0.2
   suite="$bin/tests/gpu_suite"; [ -x "$suite" ] || suite="$bin/gpu_suite"

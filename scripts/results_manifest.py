@@ -42,6 +42,8 @@ STAGES = {
     "default": "compare's default run: every family at its default types and sizes",
     "gemm_auto": "gemm_auto against every listed step: the rules' 26 shapes, two sweeps of 42 odd shapes, "
                  "every shape class (one file per type), the DGEMM squares, mid-size float products",
+    "gemm_auto_fresh": "gemm_auto against every listed step on two further sweeps of 42 odd shapes per type, "
+                       "drawn after its rules last changed",
     "shapes": "every shape class (`--sizes shapes`) over each ladder's last steps",
     "ladders": "the SGEMM and DGEMM ladders, the gemm targets",
     "families": "document 003's sizes, the dot types, every rows op, transpose7's sizes, the reduce steps, the bank modes",
