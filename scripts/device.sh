@@ -187,7 +187,7 @@ if has ladders; then  # docs/sgemm-ladder.md
     -v 'gemm_smem5_ilp4,gemm6*,gemm7*,gemm8*,gemm9_pipelined_256x128x16*,gemm10_swizzled_128x256x16*,gemm12_fragment_prefetch_256x128x16*,gemm13*r232_at,gemm13*streamk,gemm_auto'
   report dgemm_ladder json -f gemm -t double -s 4096,8192 -v 'gemm_smem5*,gemm[6-9]*,gemm10*,gemm11*,gemm14*,gemm_auto'
   report gemm_targets json -f gemm -t float,double -s 2048,4096,8192,4097x4095x17,513x257x129 \
-    -v 'gemm9_pipelined_128x128x16_s3,gemm9_pipelined_256*,gemm10*,gemm11*,gemm12*,gemm_auto'
+    -v 'gemm9_pipelined_128x128x16_w64x32_t8x8_s3,gemm9_pipelined_256*,gemm10*,gemm11*,gemm12*,gemm_auto'
 fi
 if has families; then  # docs/gemv.md, docs/rows-and-dot.md, docs/transpose-and-table.md
   begin families

@@ -96,7 +96,7 @@ struct FmaWarp {
   }
 
   // store, 16-byte where N % 4 == 0 and C is 16-byte aligned, else element by element (the
-  // transposing, stream-K and ragged forms take any N and C).
+  // ragged form takes any N and C).
   __device__ __forceinline__ void store_any(const float (&acc)[TM][TN], float* c, int row0, int col0, int M, int N) const {
     if (N % 4 == 0 && reinterpret_cast<std::uintptr_t>(c) % 16 == 0) store(acc, c, row0, col0, M, N);
     else store<false>(acc, c, row0, col0, M, N);

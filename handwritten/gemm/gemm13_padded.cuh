@@ -59,7 +59,7 @@ struct Operands {
 // Whether TMA can read the product's operands, as they lie or through padded copies in the
 // workspace (gemm_plan::pad_plan: only an operand whose pitch is ragged is copied, so one whose
 // pitch is a multiple of 4 but whose base is not 16-byte aligned cannot be; nor any without a
-// workspace). C takes any alignment (FmaWarp::store_any).
+// workspace). C takes any alignment (the kernels' ELEMENT_C epilogue).
 inline bool tma_runs(const GemmArgs<float>& g) {
   const bool copy_a = g.K % gemm_plan::kPadElems != 0, copy_b = g.N % gemm_plan::kPadElems != 0;
   if ((copy_a || copy_b) && g.workspace == nullptr) return false;

@@ -31,7 +31,8 @@ namespace kl::gemm13 {
 // block's first stream segment into slot 0 or its last into slot 1 of `partials`
 // (gemm_plan::stream_slot), which stream_k_fixup adds. (Written as one loop nest, not the k loop
 // in a function called per segment: that changed ptxas's schedule of the k loop.)
-template <class C>
+// ELEMENT_C: as kernel_transpose_a's (C stored element by element; the partial slots are aligned).
+template <class C, bool ELEMENT_C = false>
 __global__ void __launch_bounds__(C::kThreads, 1)
     kernel_stream(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
                   float* __restrict__ c, int M, int N, int, int, std::size_t, StreamArgs sk) {
@@ -94,7 +95,7 @@ __global__ void __launch_bounds__(C::kThreads, 1)
     }
     const TileAt at = walk(t - 1);
     if (t - seg_t0 == walk.p.kt)
-      fma_warp.store_any(acc, c, at.row0, at.col0, M, N);  // any N (gemm13_padded.cuh); the slots below are aligned
+      fma_warp.template store<!ELEMENT_C>(acc, c, at.row0, at.col0, M, N);
     else
       fma_warp.store(acc, sk.partials + (2 * std::size_t(blockIdx.x) + (seg_t0 == dp_iters ? 0 : 1)) * (C::BM * C::BN), 0, 0,
                      C::BM, C::BN);

@@ -25,7 +25,9 @@
 namespace kl::gemm13 {
 
 // ---- the kernel: gemm13_tma_warpspecialized.cuh's, with the transposing producer -------------
-template <class C>
+// ELEMENT_C: C's rows are not 16-byte aligned (N % 4 != 0 or its base; the padded forms,
+// gemm13_padded.cuh), so the epilogue stores element by element.
+template <class C, bool ELEMENT_C = false>
 __global__ void __launch_bounds__(C::kThreads, 1)
     kernel_transpose_a(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
                        float* __restrict__ c, int M, int N, int K, int k_split, std::size_t split_stride, StreamArgs) {
@@ -75,7 +77,7 @@ __global__ void __launch_bounds__(C::kThreads, 1)
     ring.arrive();  // this thread is done with the stage (Config::kEmptyArrivals counts threads)
     ring.advance();
   }
-  fma_warp.store_any(acc, c, walk.row0, walk.col0, M, N);  // any N: the padded forms (gemm13_padded.cuh)
+  fma_warp.template store<!ELEMENT_C>(acc, c, walk.row0, walk.col0, M, N);
 #endif
 }
 

@@ -50,6 +50,7 @@ struct Fallback : tiles::Gemm12Tile256 {
 template <class C, Kernel KERNEL>
 void prepare() {
   allow_smem(C::kSmemBytes, {KERNEL});
+  if constexpr (C::TRANSPOSE_A) allow_smem(C::kSmemBytes, {static_cast<Kernel>(kernel_transpose_a<C, true>)});
   Fallback::prepare();
   (void)tensor_map_encoder();  // ask the driver once, outside any timed launch
 }
@@ -97,11 +98,15 @@ void launch(const GemmArgs<float>& g, cudaStream_t s) {
 
 // The transposing kernel unsplit, on padded copies where TMA cannot read an operand where it lies
 // (the workspace: gemm_plan::pad_plan's bytes, nothing of the step's own before them).
+// C's rows 16-byte aligned: the kernels' vector epilogue, else their element one (ELEMENT_C).
+inline bool vec_c(const float* c, int N) { return N % 4 == 0 && aligned16(c); }
 template <class C>
 void launch_transpose(const GemmArgs<float>& g, cudaStream_t s) {
   static_assert(C::TRANSPOSE_A);
   if (!tma_runs(g)) return Fallback::launch(g, s);
-  launch_slices<C, kernel_transpose_a<C>>(g, pad_operands(g, 0, s), g.K, 1, 0, s);
+  const Operands o = pad_operands(g, 0, s);
+  if (vec_c(g.C, g.N)) launch_slices<C, kernel_transpose_a<C>>(g, o, g.K, 1, 0, s);
+  else launch_slices<C, kernel_transpose_a<C, true>>(g, o, g.K, 1, 0, s);
 }
 template <class C>
 std::size_t transpose_workspace(GemmShape sh) {
@@ -156,7 +161,8 @@ void launch_split(const GemmArgs<float>& g, int splits, cudaStream_t s) {
   const Operands o = pad_operands(g, gemm_plan::splitk_workspace({g.M, g.N, g.K}, splits, C::BK, sizeof(float)), s);
   GemmArgs<float> h = g;
   h.C = static_cast<float*>(g.workspace);
-  launch_slices<C, kernel_transpose_a<C>>(h, o, ks, used, mn, s);
+  if (vec_c(h.C, g.N)) launch_slices<C, kernel_transpose_a<C>>(h, o, ks, used, mn, s);  // N % 4 == 0: every slice aligned
+  else launch_slices<C, kernel_transpose_a<C, true>>(h, o, ks, used, mn, s);
   launch_splitk_reduce(h.C, g.C, mn, used, s);
 }
 // The list's split count: the fill rule of gemm10_splitk (splitk_splits, kFillSMs), one block per
@@ -180,13 +186,13 @@ std::size_t stream_workspace(GemmShape sh) {
 template <class C>
 void prepare_stream() {
   prepare<C, kernel_transpose_a<C>>();
-  allow_smem(C::kSmemBytes, {static_cast<Kernel>(kernel_stream<C>)});
+  allow_smem(C::kSmemBytes, {static_cast<Kernel>(kernel_stream<C>), static_cast<Kernel>(kernel_stream<C, true>)});
   fixup_programmatic_here<float, C::BM, C::BN, kVec<float>>();
   fixup_programmatic_here<float, C::BM, C::BN, 1>();
 }
 // Where TMA cannot read the operands even through copies, the plan has no stream part, or a count
-// the kernel takes in int would overflow, it runs unsplit. The fixup adds 16-byte vectors where
-// C's rows are 16-byte aligned, else elements.
+// the kernel takes in int would overflow, it runs unsplit. The kernel stores and the fixup adds
+// 16-byte vectors where C's rows are 16-byte aligned, else elements (ELEMENT_C).
 template <class C>
 void launch_stream(const GemmArgs<float>& g, cudaStream_t s) {
   const gemm_plan::StreamK p = stream_plan<C>({g.M, g.N, g.K});
@@ -195,13 +201,17 @@ void launch_stream(const GemmArgs<float>& g, cudaStream_t s) {
   const Operands o = pad_operands(g, gemm_plan::stream_k_workspace(p, C::BM, C::BN, sizeof(float)), s);
   const CUtensorMap map_a = map_a_of<C>(o.a, g.M, g.K, o.lda), map_b = map_b_of<C>(o.b, g.K, g.N, o.ldb);
   float* partials = static_cast<float*>(g.workspace);
-  kernel_stream<C><<<static_cast<unsigned>(p.blocks), C::kThreads, C::kSmemBytes, s>>>(
-      map_a, map_b, g.C, g.M, g.N, g.K, 0, 0, StreamArgs{partials, pi});
-  KL_CHECK_LAUNCH();
-  if (g.N % 4 == 0 && aligned16(g.C))
+  const dim3 grid(static_cast<unsigned>(p.blocks));
+  if (vec_c(g.C, g.N)) {
+    kernel_stream<C><<<grid, C::kThreads, C::kSmemBytes, s>>>(map_a, map_b, g.C, g.M, g.N, g.K, 0, 0, StreamArgs{partials, pi});
+    KL_CHECK_LAUNCH();
     launch_stream_k_fixup<float, C::BM, C::BN, kVec<float>>(partials, g.C, g.M, g.N, p, pi, s);
-  else
+  } else {
+    kernel_stream<C, true><<<grid, C::kThreads, C::kSmemBytes, s>>>(map_a, map_b, g.C, g.M, g.N, g.K, 0, 0,
+                                                                   StreamArgs{partials, pi});
+    KL_CHECK_LAUNCH();
     launch_stream_k_fixup<float, C::BM, C::BN, 1>(partials, g.C, g.M, g.N, p, pi, s);
+  }
 }
 
 // ---- the split-K and stream-K variants ------------------------------------------------------------
