@@ -6,6 +6,7 @@
 
 #include "handwritten/gemm/gemm_auto_model.hpp"
 #include "handwritten/gemm/gemm_auto_steps.hpp"
+#include "handwritten/gemm/gemm_pad_plan.hpp"
 #include "handwritten/gemm/gemm_split_plan.hpp"
 
 #include <algorithm>

@@ -29,7 +29,6 @@
 #pragma once
 
 #include "handwritten/gemm/gemm13_config.hpp"
-#include "handwritten/gemm/gemm_pad_plan.hpp"
 #include "handwritten/gemm/gemm_ladder_tiles.hpp"
 
 // clang-format off
@@ -62,14 +61,13 @@
     (Splits{Splits::fill, 1}), (Rank{Rank::own}),                                                                      \
     KL_SM90A(gemm13::launch_split<C>(g, n, s), throw_not_built()),                                                     \
     KL_SM90A((gemm13::prepare<C, gemm13::kernel_transpose_a<C>>()), throw_not_built()),                                \
-    gemm_plan::pad_plan(sh, gemm_plan::splitk_workspace(sh, n, C::BK, sizeof(float))).end)                             \
+    KL_SM90A(gemm13::split_workspace<C>(sh, n), 0))                                                                    \
   /* ... and as stream-K where its tiles leave the last wave part-empty */                                             \
   X(g13_stream, float, "gemm13_tma_warpspecialized_128x256x32_w64x64_t8x16_s4_r232_at_streamk", gemm13::R232At,        \
     kNeedsTma, stream_pays, (Splits{Splits::one}), (Rank{Rank::before_if_stream_first,                                 \
     "gemm13_tma_warpspecialized_128x256x32_w64x64_t8x16_s4_r232_at"}),                                                 \
     KL_SM90A(gemm13::launch_stream<C>(g, s), throw_not_built()), KL_SM90A(gemm13::prepare_stream<C>(), throw_not_built()), \
-    gemm_plan::pad_plan(sh, gemm_plan::stream_k_workspace(gemm_plan::stream_k_plan(sh, C::BM, C::BN, C::BK, sms),     \
-                                                          C::BM, C::BN, sizeof(float))).end)                           \
+    KL_SM90A(gemm13::stream_workspace<C>(sh), 0))                                                                      \
   X(shallow, float, "gemm_shallow_k", tiles::NoTile, kNeedsNothing, shallow_fits, (Splits{Splits::one}),         \
     (Rank{Rank::own}), gemm_shallow_k::launch<float>(g, s), gemm_shallow_k::prepare<float>(), 0)                       \
   /* gemm10's 32² tile where 64² tiles make less than two waves, or M or N fills less than half a 64-wide tile */      \
