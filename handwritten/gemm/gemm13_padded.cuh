@@ -61,9 +61,9 @@ struct Operands {
 // pitch is a multiple of 4 but whose base is not 16-byte aligned cannot be; nor any without a
 // workspace). C takes any alignment (the kernels' ELEMENT_C epilogue).
 inline bool tma_runs(const GemmArgs<float>& g) {
-  const bool copy_a = g.K % gemm_plan::kPadElems != 0, copy_b = g.N % gemm_plan::kPadElems != 0;
-  if ((copy_a || copy_b) && g.workspace == nullptr) return false;
-  return (copy_a || aligned16(g.A)) && (copy_b || aligned16(g.B));
+  const gemm_plan::PadPlan p = gemm_plan::pad_plan({g.M, g.N, g.K}, 0);
+  if ((p.a || p.b) && g.workspace == nullptr) return false;
+  return (p.a || aligned16(g.A)) && (p.b || aligned16(g.B));
 }
 
 // Enqueues the copies pad_plan names (the workspace's first `before` bytes are the step's own) and

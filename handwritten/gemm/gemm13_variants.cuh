@@ -17,6 +17,7 @@
 #include "handwritten/gemm/gemm_schedule.cuh"
 
 #include <string_view>
+#include <type_traits>
 
 namespace kl {
 inline constexpr std::string_view kFeatureTma = "TMA (cp.async.bulk.tensor) and mbarrier";
@@ -96,17 +97,30 @@ void launch(const GemmArgs<float>& g, cudaStream_t s) {
   launch_slices<C, KERNEL>(g, as_they_lie(g), g.K, 1, 0, s);
 }
 
+// C's rows 16-byte aligned (N % 4 == 0 and its base): the kernels' vector epilogue, else their
+// element one (ELEMENT_C). f(std::bool_constant<ELEMENT_C>) launches the instance.
+template <class F>
+void with_epilogue(const float* c, int N, F&& f) {
+  if (N % 4 == 0 && aligned16(c)) f(std::false_type{});
+  else f(std::true_type{});
+}
+// launch_slices with the transposing kernel's instance for g.C's rows (with the split's slices of
+// M × N, aligned wherever N % 4 == 0 and the workspace is).
+template <class C>
+void launch_transpose_slices(const GemmArgs<float>& g, const Operands& o, int k_split, int slices, std::size_t stride,
+                             cudaStream_t s) {
+  with_epilogue(g.C, g.N, [&](auto element_c) {
+    launch_slices<C, kernel_transpose_a<C, decltype(element_c)::value>>(g, o, k_split, slices, stride, s);
+  });
+}
+
 // The transposing kernel unsplit, on padded copies where TMA cannot read an operand where it lies
 // (the workspace: gemm_plan::pad_plan's bytes, nothing of the step's own before them).
-// C's rows 16-byte aligned: the kernels' vector epilogue, else their element one (ELEMENT_C).
-inline bool vec_c(const float* c, int N) { return N % 4 == 0 && aligned16(c); }
 template <class C>
 void launch_transpose(const GemmArgs<float>& g, cudaStream_t s) {
   static_assert(C::TRANSPOSE_A);
   if (!tma_runs(g)) return Fallback::launch(g, s);
-  const Operands o = pad_operands(g, 0, s);
-  if (vec_c(g.C, g.N)) launch_slices<C, kernel_transpose_a<C>>(g, o, g.K, 1, 0, s);
-  else launch_slices<C, kernel_transpose_a<C, true>>(g, o, g.K, 1, 0, s);
+  launch_transpose_slices<C>(g, pad_operands(g, 0, s), g.K, 1, 0, s);
 }
 template <class C>
 std::size_t transpose_workspace(GemmShape sh) {
@@ -161,8 +175,7 @@ void launch_split(const GemmArgs<float>& g, int splits, cudaStream_t s) {
   const Operands o = pad_operands(g, gemm_plan::splitk_workspace({g.M, g.N, g.K}, splits, C::BK, sizeof(float)), s);
   GemmArgs<float> h = g;
   h.C = static_cast<float*>(g.workspace);
-  if (vec_c(h.C, g.N)) launch_slices<C, kernel_transpose_a<C>>(h, o, ks, used, mn, s);  // N % 4 == 0: every slice aligned
-  else launch_slices<C, kernel_transpose_a<C, true>>(h, o, ks, used, mn, s);
+  launch_transpose_slices<C>(h, o, ks, used, mn, s);
   launch_splitk_reduce(h.C, g.C, mn, used, s);
 }
 // The list's split count: the fill rule of gemm10_splitk (splitk_splits, kFillSMs), one block per
@@ -201,17 +214,13 @@ void launch_stream(const GemmArgs<float>& g, cudaStream_t s) {
   const Operands o = pad_operands(g, gemm_plan::stream_k_workspace(p, C::BM, C::BN, sizeof(float)), s);
   const CUtensorMap map_a = map_a_of<C>(o.a, g.M, g.K, o.lda), map_b = map_b_of<C>(o.b, g.K, g.N, o.ldb);
   float* partials = static_cast<float*>(g.workspace);
-  const dim3 grid(static_cast<unsigned>(p.blocks));
-  if (vec_c(g.C, g.N)) {
-    kernel_stream<C><<<grid, C::kThreads, C::kSmemBytes, s>>>(map_a, map_b, g.C, g.M, g.N, g.K, 0, 0, StreamArgs{partials, pi});
+  with_epilogue(g.C, g.N, [&](auto element_c) {
+    constexpr bool kElement = decltype(element_c)::value;
+    kernel_stream<C, kElement><<<static_cast<unsigned>(p.blocks), C::kThreads, C::kSmemBytes, s>>>(
+        map_a, map_b, g.C, g.M, g.N, g.K, 0, 0, StreamArgs{partials, pi});
     KL_CHECK_LAUNCH();
-    launch_stream_k_fixup<float, C::BM, C::BN, kVec<float>>(partials, g.C, g.M, g.N, p, pi, s);
-  } else {
-    kernel_stream<C, true><<<grid, C::kThreads, C::kSmemBytes, s>>>(map_a, map_b, g.C, g.M, g.N, g.K, 0, 0,
-                                                                   StreamArgs{partials, pi});
-    KL_CHECK_LAUNCH();
-    launch_stream_k_fixup<float, C::BM, C::BN, 1>(partials, g.C, g.M, g.N, p, pi, s);
-  }
+    launch_stream_k_fixup<float, C::BM, C::BN, kElement ? 1 : kVec<float>>(partials, g.C, g.M, g.N, p, pi, s);
+  });
 }
 
 // ---- the split-K and stream-K variants ------------------------------------------------------------

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "common/args/gemm_args.hpp"
+#include "handwritten/gemm/gemm_plan.hpp"
 
 #include <cstddef>
 
@@ -16,8 +17,6 @@ constexpr int kPadElems = 4;
 // Every copy starts on a 256-byte boundary of the workspace (TMA needs 16; the copy's 16-byte
 // stores and the partial products before it keep whole lines).
 constexpr std::size_t kPadAlign = 256;
-inline std::size_t align_up(std::size_t x, std::size_t a) { return (x + a - 1) / a * a; }
-inline int padded_pitch(int cols) { return (cols + kPadElems - 1) / kPadElems * kPadElems; }
 
 // The copies a float product of this shape takes: A (M × K) where K is not a multiple of 4, B
 // (K × N) where N is not; each at its offset (bytes from the workspace's start, after `before`
@@ -34,15 +33,15 @@ inline PadPlan pad_plan(GemmShape sh, std::size_t before, std::size_t elem_bytes
   PadPlan p;
   p.a = sh.K % kPadElems != 0;
   p.b = sh.N % kPadElems != 0;
-  p.lda = p.a ? padded_pitch(sh.K) : sh.K;
-  p.ldb = p.b ? padded_pitch(sh.N) : sh.N;
+  p.lda = div_up(sh.K, kPadElems) * kPadElems;  // K itself where it needs no copy
+  p.ldb = div_up(sh.N, kPadElems) * kPadElems;
   std::size_t at = before;
   if (p.a) {
-    p.a_offset = align_up(at, kPadAlign);
+    p.a_offset = div_up(at, kPadAlign) * kPadAlign;
     at = p.a_offset + std::size_t(sh.M) * p.lda * elem_bytes;
   }
   if (p.b) {
-    p.b_offset = align_up(at, kPadAlign);
+    p.b_offset = div_up(at, kPadAlign) * kPadAlign;
     at = p.b_offset + std::size_t(sh.K) * p.ldb * elem_bytes;
   }
   p.end = at;
