@@ -100,6 +100,7 @@ template <class T, int TILE, bool TRIANGLE, bool PF = false>
 void prepare() {
   using Kn = Kernel<T, TILE, TRIANGLE, PF>;
   allow_smem(Kn::C::kSmemBytes, {Kn::template fn<true>, Kn::template fn<false>});
+  splitk_reduce_programmatic_here<T>();
 }
 
 // C (M × M) = A·Aᵀ: the gemm kernel with b = A (N = M, the second operand's rows are A's), all

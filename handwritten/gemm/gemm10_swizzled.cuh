@@ -207,6 +207,7 @@ void prepare() {
   allow_smem(Config<T, BM, BN, BK, WM, WN, TM, TN, STAGES, BS>::kSmemBytes,
              {kernel_for<T, BM, BN, BK, WM, WN, TM, TN, STAGES, BS, true, TRIANGLE, ORDER>,
               kernel_for<T, BM, BN, BK, WM, WN, TM, TN, STAGES, BS, false, TRIANGLE, ORDER>});
+  splitk_reduce_programmatic_here<T>();
 }
 
 // C = A·B in `splits` slices of k (1: straight into C; more: partial tiles into the workspace,

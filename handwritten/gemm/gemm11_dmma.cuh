@@ -282,6 +282,7 @@ void prepare() {
   allow_smem(Config<BM, BN, BK, WM, WN, STAGES, MMA_K, BL>::kSmemBytes,
              {kernel_for<BM, BN, BK, WM, WN, STAGES, MMA_K, BL, true, TRIANGLE>,
               kernel_for<BM, BN, BK, WM, WN, STAGES, MMA_K, BL, false, TRIANGLE>});
+  splitk_reduce_programmatic_here<double>();
 }
 
 // C = A·B in `splits` slices of k (see launch_split_k); `splits` must match workspace_bytes.

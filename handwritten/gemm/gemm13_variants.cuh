@@ -53,6 +53,7 @@ void prepare() {
   allow_smem(C::kSmemBytes, {KERNEL});
   if constexpr (C::TRANSPOSE_A) allow_smem(C::kSmemBytes, {static_cast<Kernel>(kernel_transpose_a<C, true>)});
   Fallback::prepare();
+  splitk_reduce_programmatic_here<float>();
   (void)tensor_map_encoder();  // ask the driver once, outside any timed launch
 }
 

@@ -131,10 +131,13 @@ using gemm_plan::splitk_depth;
 using gemm_plan::splitk_splits;
 using gemm_plan::used_splits;
 
-// c[i] = ws[i] + ws[mn + i] + ... + ws[(splits - 1)·mn + i], in that order.
+// c[i] = ws[i] + ws[mn + i] + ... + ws[(splits - 1)·mn + i], in that order. Launched
+// programmatically (launch_splitk_reduce): its blocks are scheduled as the split kernel's leave,
+// not after a launch gap of their own, and wait for that kernel before they read a slice.
 template <class T>
 __global__ void __launch_bounds__(256) splitk_reduce(const T* __restrict__ ws, T* __restrict__ c,
                                                      std::size_t mn, int splits) {
+  pdl::wait_for_primary_grid();
   for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < mn;
        i += std::size_t(gridDim.x) * blockDim.x) {
     T s = ws[i];
@@ -143,12 +146,17 @@ __global__ void __launch_bounds__(256) splitk_reduce(const T* __restrict__ ws, T
   }
 }
 
+// The reduction's launch attribute, asked once: call it from the prepare of every step that
+// splits, outside any capture (pdl::programmatic_here).
+template <class T>
+bool splitk_reduce_programmatic_here() {
+  return pdl::programmatic_here<splitk_reduce<T>>();
+}
 template <class T>
 void launch_splitk_reduce(const T* ws, T* c, std::size_t mn, int splits, cudaStream_t s) {
   // A few waves of 256-thread blocks; the grid-stride loop covers any mn.
   const std::size_t blocks = std::min<std::size_t>(ceil_div(mn, std::size_t(256)), 8 * sm_count());
-  splitk_reduce<T><<<grid_blocks(blocks), 256, 0, s>>>(ws, c, mn, splits);
-  KL_CHECK_LAUNCH();
+  pdl::launch<splitk_reduce<T>>(true, dim3(grid_blocks(blocks)), dim3(256), 0, s, ws, c, mn, splits);
 }
 
 // ---- stream-K ----------------------------------------------------------------------------------
