@@ -170,14 +170,21 @@ template <int BM, int BN, int BK, int WM, int WN, int STAGES, int MMA_K>
 void prepare() {
   allow_smem(Config<BM, BN, BK, WM, WN, STAGES, MMA_K, BLayout::kn>::kSmemBytes,
              {kernel_for<BM, BN, BK, WM, WN, STAGES, MMA_K, true>, kernel_for<BM, BN, BK, WM, WN, STAGES, MMA_K, false>});
+  splitk_reduce_programmatic_here<double>();
 }
 
+// C = A·B in `splits` slices of k (gemm11::launch_split's schedule); `splits` must match the
+// workspace (gemm_plan::splitk_workspace).
 template <int BM, int BN, int BK, int WM, int WN, int STAGES, int MMA_K>
-void launch(const GemmArgs<double>& g, cudaStream_t s) {
+void launch_split(const GemmArgs<double>& g, int splits, cudaStream_t s) {
   using C = Config<BM, BN, BK, WM, WN, STAGES, MMA_K, BLayout::kn>;
   const auto kernel = vec_io_ok(g, /*need_a=*/true) ? kernel_for<BM, BN, BK, WM, WN, STAGES, MMA_K, true>
                                                     : kernel_for<BM, BN, BK, WM, WN, STAGES, MMA_K, false>;
-  launch_split_k(g, BM, BN, BK, 1, kernel, C::kThreads, C::kSmemBytes, s);
+  launch_split_k(g, BM, BN, BK, splits, kernel, C::kThreads, C::kSmemBytes, s);
+}
+template <int BM, int BN, int BK, int WM, int WN, int STAGES, int MMA_K>
+void launch(const GemmArgs<double>& g, cudaStream_t s) {
+  launch_split<BM, BN, BK, WM, WN, STAGES, MMA_K>(g, 1, s);
 }
 
 // Stream-K: the plan over the device's SMs (one block per SM: the 128² tile's 8 warps hold the

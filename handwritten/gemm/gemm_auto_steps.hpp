@@ -74,17 +74,19 @@
   X(g10_32, float, "gemm10_swizzled_32x32x16_w16x16_t2x4_s4", tiles::Gemm10Tile32, kNeedsNothing, few_64_tiles,         \
     (Splits{Splits::one}), (Rank{Rank::own}),                                                                          \
     (gemm10::launch_split<float, KL_FMA_TILE(C)>(g, 1, s)), (gemm10::prepare<float, KL_FMA_TILE(C)>()), 0)              \
-  /* ---- double on the FP64 tensor cores: gemm11 32² (split as the model says), 64², 128², gemm14 ---- */             \
+  /* ---- double on the FP64 tensor cores: gemm11 32² and gemm11_pf 64² (split as the model or the fill rule */         \
+  /* says), gemm11 64², 128², gemm14 ---- */                                                                            \
   X(g11_32, double, "gemm11_dmma_32x32x16_w16x16_s4_k8", tiles::Gemm11Tile32, kNeedsNothing, always,                    \
-    (Splits{Splits::modeled, 2}), (Rank{Rank::own}),                                                                   \
+    (Splits{Splits::modeled_and_fill, 2}), (Rank{Rank::own}),                                                          \
     (gemm11::launch_split<KL_DMMA_TILE(C)>(g, n, s)), (gemm11::prepare<KL_DMMA_TILE(C)>()),                             \
     gemm_plan::splitk_workspace(sh, n, C::BK, sizeof(double)))                                                         \
   X(g11_64, double, "gemm11_dmma_64x64x16_w32x32_s4_k8", tiles::Gemm11Tile64, kNeedsNothing, always,                    \
     (Splits{Splits::one}), (Rank{Rank::own}),                                                                          \
     (gemm11::launch<KL_DMMA_TILE(C)>(g, s)), (gemm11::prepare<KL_DMMA_TILE(C)>()), 0)                                   \
   X(g11_64pf, double, "gemm11_dmma_64x64x16_w32x32_s4_k8_pf", tiles::Gemm11Tile64, kNeedsNothing, always,               \
-    (Splits{Splits::one}), (Rank{Rank::own}),                                                                          \
-    (gemm11_pf::launch<KL_DMMA_TILE(C)>(g, s)), (gemm11_pf::prepare<KL_DMMA_TILE(C)>()), 0)                             \
+    (Splits{Splits::modeled_and_fill, 2}), (Rank{Rank::own}),                                                          \
+    (gemm11_pf::launch_split<KL_DMMA_TILE(C)>(g, n, s)), (gemm11_pf::prepare<KL_DMMA_TILE(C)>()),                       \
+    gemm_plan::splitk_workspace(sh, n, C::BK, sizeof(double)))                                                         \
   X(g11_128pf, double, "gemm11_dmma_128x128x16_w64x32_s4_k4_pf", tiles::Gemm11Tile128k4, kNeedsDmmaLarge, always,       \
     (Splits{Splits::one}), (Rank{Rank::own}),                                                                          \
     (gemm11_pf::launch<KL_DMMA_TILE(C)>(g, s)), (gemm11_pf::prepare<KL_DMMA_TILE(C)>()), 0)                             \
