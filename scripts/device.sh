@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The one device script: on a GPU machine, regenerates results/<gpu>/ (or OUT) stage by stage.
 #   scripts/device.sh [STAGE...]        (default: build suites sanitize default shapes ladders
-#                                        families scan profiles walkthrough; `all`: those and gemm_auto,
-#                                        gemm_auto_fresh, gemm13_fill, grading, judging: the whole of
-#                                        a one-GPU folder)
+#                                        families scan scan_sanitize scan_2p31 profiles walkthrough;
+#                                        `all`: those and gemm_auto, gemm_auto_fresh,
+#                                        gemm_auto_sanitize, gemm13_fill, grading, judging: the whole
+#                                        of a one-GPU folder)
 # Stages, each optional, each writing the files results/README.md lists; each stage first deletes
 # the files OUT/MANIFEST.json lists for it, then records each file it writes there (stage, command
 # line, commit, date, card: scripts/results_manifest.py), so a rerun leaves none of its old files:
@@ -24,11 +25,10 @@
 #                                                                        reduce_2p28.*, reduce_odd.*,
 #                                                                        bank_mode_{4,8}.*
 #   scan      the scan ladder beside CUB and Thrust at 2^28 int and float, both forms, and odd
-#             sizes; Nsight Compute over the last steps and CUB's; compute-sanitizer over the GPU
-#             suite's scan cases (docs/scan.md)
+#             sizes; Nsight Compute over the last steps and CUB's (docs/scan.md)
 #                                                                     -> scan.{md,json.gz},
-#                                                                        ncu_scan.{md,json},
-#                                                                        sanitize_scan.txt
+#                                                                        ncu_scan.{md,json}
+#   scan_sanitize  compute-sanitizer over the GPU suite's scan cases  -> sanitize_scan.txt
 #   scan_2p31_int, scan_2p31_float, scan_2p31_double (scan_2p31: the three)
 #             every scan step at 2^31 + 7 elements (64-bit indices) in that type, both forms: one
 #             stage a type, as each one's validation (tens of GB on the host) takes minutes, and a
@@ -50,6 +50,8 @@
 #   gemm_auto_fresh  the same against two further sweeps of 42 odd shapes per type, drawn by the
 #             same generator after the rules last changed (scripts/gemm_sweep.py 404 42, 405 42):
 #             shapes the rules were not written from      -> gemm_auto_sweep_{d,e}_{float,double}.*
+#   gemm_auto_sanitize  compute-sanitizer over the GPU suite's case that runs every step gemm_auto's
+#             tune measures, split or not                 -> sanitize_gemm_auto.txt
 #   allreduce (2+ GPUs; OUT defaults to results/<gpu>x<N>) the suite's all-reduce cases, the
 #             ladder against NCCL cold and warm (--ops), a fault, the sanitizer
 #                                                                     -> allreduce_*.{md,json.gz},
@@ -71,14 +73,16 @@
 # its MANIFEST.json) and results/README.md, which the script regenerates when OUT is under results/.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-stages="${*:-build suites sanitize default shapes ladders families scan scan_2p31 profiles walkthrough}"
-[ "$stages" != all ] || stages="build suites sanitize default gemm_auto gemm_auto_fresh gemm13_fill shapes ladders families scan scan_2p31 profiles walkthrough grading judging"
+stages="${*:-build suites sanitize default shapes ladders families scan scan_sanitize scan_2p31 profiles walkthrough}"
+[ "$stages" != all ] || stages="build suites sanitize default gemm_auto gemm_auto_fresh gemm_auto_sanitize gemm13_fill shapes ladders families scan scan_sanitize scan_2p31 profiles walkthrough grading judging"
 stages=" $stages "
 stages="${stages// scan_2p31 / scan_2p31_int scan_2p31_float scan_2p31_double }"
 has() { [[ " $stages " == *" $1 "* ]]; }
 export PATH="$PATH:/usr/local/cuda/bin"
 build="${BUILD_DIR:-build}"
 bin="${BIN_DIR:-$build}"
+# The GPU suite where a build folder has it (tests/), or beside compare (a BIN_DIR of executables).
+suite="$bin/tests/gpu_suite"; [ -x "$suite" ] || suite="$bin/gpu_suite"
 gpus=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | wc -l)
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 | tr 'A-Z' 'a-z' |
       sed -e 's/^nvidia //' -e 's/ .*//')
@@ -118,12 +122,26 @@ report() {  # report NAME json|gz ARGS...: compare -q ARGS into OUT/NAME.{md,jso
     "$out/$name.md" "$out/$name.json" "$out/$name.json.gz" "$out/$name.csv" "$out/$name.log"
 }
 sanitize() {  # sanitize SUMMARY LOG ARGS...: compute-sanitizer's three tools over ARGS (its options, then
-  # the program and its arguments), one line each into OUT/SUMMARY; a failing tool's log stays as OUT/LOG_TOOL.log
+  # the program and its arguments), one line each into OUT/SUMMARY; a failing tool's log stays as OUT/LOG_TOOL.log.
+  # SANITIZE_SIDE_BY_SIDE=1: the three run at once, as three processes on the one GPU (the tools slow
+  # kernels many times over, racecheck most: together they take about the slowest one's time)
   local summary=$1 log=$2; shift 2
   : > "$out/$summary"
+  local tool rc pids=()
+  if [ "${SANITIZE_SIDE_BY_SIDE:-0}" = 1 ]; then
+    for tool in memcheck racecheck synccheck; do
+      step "${log}_$tool.log" compute-sanitizer --tool "$tool" --error-exitcode 9 "$@" > "$out/${log}_$tool.console" 2>&1 &
+      pids+=($!)
+    done
+  fi
   for tool in memcheck racecheck synccheck; do
-    step "${log}_$tool.log" compute-sanitizer --tool "$tool" --error-exitcode 9 "$@"
-    local rc=$?
+    if [ ${#pids[@]} -gt 0 ]; then
+      wait "${pids[0]}"; rc=$?; pids=("${pids[@]:1}")
+      cat "$out/${log}_$tool.console"; rm -f "$out/${log}_$tool.console"
+      [ "$rc" -eq 0 ] || status=1
+    else
+      step "${log}_$tool.log" compute-sanitizer --tool "$tool" --error-exitcode 9 "$@"; rc=$?
+    fi
     echo "$tool: exit $rc $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|SYNCCHECK SUMMARY|test cases' "$out/${log}_$tool.log" | tr '\n' ' ')" \
       >> "$out/$summary"
     [ "$rc" -ne 0 ] || rm -f "$out/${log}_$tool.log"
@@ -176,6 +194,12 @@ if has gemm_auto_fresh; then  # docs/sgemm-ladder.md, "gemm13 for every alignmen
     report "gemm_auto_sweep_e_$t" gz -f gemm -t "$t" -s "$(python3 scripts/gemm_sweep.py 405 42)" -v "$ga" --max-time 0.1
   done
 fi
+if has gemm_auto_sanitize; then  # docs/sgemm-ladder.md, "gemm_auto's split DMMA tiles"
+  begin gemm_auto_sanitize
+  # Every step gemm_auto's tune measures at products of few tiles and deep k, split or not, once each.
+  KL_COMPARE_EXE="$bin/compare" KL_GPU_SUITE_QUICK=2 KL_GPU_SUITE_SANITIZER=1 sanitize sanitize_gemm_auto.txt \
+    sanitize_gemm_auto "$suite" -tc='*every step tune measures*'
+fi
 if has shapes; then  # the last steps of each ladder at every shape class (docs/sgemm-ladder.md)
   begin shapes
   report shapes gz -f gemm,aat,table,gevm,rows,transpose --sizes shapes \
@@ -211,8 +235,9 @@ if has scan; then  # docs/scan.md
   # each; the inclusive form only, as the forms differ by one shifted store, and no other library).
   profile ncu_scan -f scan -t int,float -s 2^28 -a form=inclusive --skip-library \
     -v 'scan8*,scan9*,cub_device_scan,cub_block_scan'
-  # The suite where a build folder has it (tests/), or beside compare (a BIN_DIR of executables).
-  suite="$bin/tests/gpu_suite"; [ -x "$suite" ] || suite="$bin/gpu_suite"
+fi
+if has scan_sanitize; then  # docs/scan.md
+  begin scan_sanitize
   KL_COMPARE_EXE="$bin/compare" KL_GPU_SUITE_QUICK=2 KL_GPU_SUITE_SANITIZER=1 sanitize sanitize_scan.txt sanitize_scan \
     "$suite" --source-file='*test_scan.cu'
 fi
@@ -229,7 +254,6 @@ if has gemm13_fill; then  # docs/sgemm-ladder.md, "gemm13 without TMA"
   # way), and odd ones where it cannot where they lie (the TMA form reads padded copies there).
   report gemm13_fill json -f gemm -t float -s 4096,8192x8192x2048,4096x4095x4093,2048x2047x2045,6000x6001x999,1289x1284x651 \
     -v 'gemm12_fragment_prefetch_256x128x16*,gemm13*r232_at,gemm13*ragged' --max-time 0.2
-  suite="$bin/tests/gpu_suite"; [ -x "$suite" ] || suite="$bin/gpu_suite"
   KL_COMPARE_EXE="$bin/compare" KL_GPU_SUITE_QUICK=2 KL_GPU_SUITE_SANITIZER=1 sanitize sanitize_gemm13_ragged.txt \
     sanitize_gemm13_ragged "$suite" -tc='*NaN row*,*bitwise gemm9*'
 fi

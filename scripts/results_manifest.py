@@ -44,13 +44,16 @@ STAGES = {
                  "every shape class (one file per type), the DGEMM squares, mid-size float products",
     "gemm_auto_fresh": "gemm_auto against every listed step on two further sweeps of 42 odd shapes per type, "
                        "drawn after its rules last changed",
+    "gemm_auto_sanitize": "compute-sanitizer (memcheck, racecheck, synccheck) over the GPU suite's case that "
+                          "runs every step gemm_auto's tune measures, split or not",
     "shapes": "every shape class (`--sizes shapes`) over each ladder's last steps",
     "ladders": "the SGEMM and DGEMM ladders, the gemm targets",
     "families": "document 003's sizes, the dot types, every rows op, transpose7's sizes, the reduce steps, the bank modes",
     "gemm13_fill": "gemm13's ring filled by TMA against cp.async (the ragged ablation), beside gemm12 and cuBLAS; "
                    "compute-sanitizer over the suite's cases that run the ragged form",
     "scan": "the scan ladder beside CUB and Thrust (2^28 and odd sizes, int and float, both forms), "
-            "Nsight Compute over its last steps, compute-sanitizer over the suite's scan cases",
+            "Nsight Compute over its last steps",
+    "scan_sanitize": "compute-sanitizer (memcheck, racecheck, synccheck) over the GPU suite's scan cases",
     "scan_2p31": "every scan step at 2^31 + 7 elements (64-bit indices), int and float, both forms, in one stage "
                  "(since split by type: scan_2p31_int, _float, _double)",
     **{f"scan_2p31_{t}": f"every scan step at 2^31 + 7 elements (64-bit indices) in {t}, both forms"

@@ -408,6 +408,111 @@ TEST_CASE_TEMPLATE("gemm_auto: the model's step before tune and the measured one
   }
 }
 
+// Every step tune measures, not only the one it keeps, must be right on its own: each is what
+// launch runs on a later call or on another GPU. The test's Measure runs each candidate once on a
+// poisoned C and workspace and checks it (random inputs within the bound, integer-valued ones
+// exactly), at products of few tiles and deep k, where the shortlist holds split forms (gemm11's
+// 32² and gemm11_pf's 64² DMMA tiles, gemm10's 64², gemm13's).
+namespace {
+template <class T>
+struct CheckingMeasure {
+  GemmArgs<T> args;
+  std::size_t mn = 0, ws_bytes = 0;
+  const std::vector<double>* ref = nullptr;
+  const std::vector<double>* abs = nullptr;
+  double bound = 0;  // gamma(K); 0: the inputs are integer-valued and every output must be exact
+  int measured = 0, split = 0;
+  static double time(const void* self, const char* label, void (*op)(const void*, cudaStream_t), const void* ctx) {
+    auto& m = *static_cast<CheckingMeasure*>(const_cast<void*>(self));
+    CAPTURE(label);
+    KL_CUDA_CHECK(cudaMemset(m.args.C, 0xff, m.mn * sizeof(T)));
+    if (m.ws_bytes) KL_CUDA_CHECK(cudaMemset(m.args.workspace, 0xff, m.ws_bytes));
+    op(ctx, nullptr);
+    KL_CUDA_CHECK(cudaDeviceSynchronize());
+    std::vector<T> c(m.mn);
+    KL_CUDA_CHECK(cudaMemcpy(c.data(), m.args.C, m.mn * sizeof(T), cudaMemcpyDeviceToHost));
+    std::size_t bad = 0;
+    for (std::size_t i = 0; i < m.mn; ++i) {
+      const double x = static_cast<double>(c[i]), r = (*m.ref)[i];
+      bad += !std::isfinite(x) || (m.bound > 0 ? std::fabs(x - r) > m.bound * (*m.abs)[i] + 1e-300 : x != r);
+    }
+    CHECK(bad == 0);
+    ++m.measured;
+    const std::string l(label);
+    m.split += l.substr(l.rfind('/') + 1) != "1";  // labels are "<step>/<slices>"
+    return 1.0;  // the same for all: tune keeps its first, and measures every one
+  }
+};
+}  // namespace
+
+TEST_CASE_TEMPLATE("gemm_auto: every step tune measures is right, split or not", T, float, double) {
+  const auto list = gemm_handwritten<T>();
+  const GemmVariant<T>& v = variant_named(list, "gemm_auto", "the tune test");
+  REQUIRE(static_cast<bool>(v.tune));
+  if (v.prepare) v.prepare();
+  std::vector<Shape> shapes{{46, 66, 439}, {331, 54, 337}, {97, 41, 301}, {263, 361, 689}};
+  if (quick() < 2) shapes.insert(shapes.end(), {{27, 3772, 634}, {769, 79, 686}, {711, 713, 422}});
+  int measured = 0, split = 0;
+  // Tune measures a shape and path once per process, on the inputs of its first run: the
+  // integer-valued ones on the aligned path, the random ones on the unaligned.
+  const bool orders[2][2] = {{true, false}, {false, true}};
+  for (const Shape s : shapes)
+    for (const int shift : {0, 1})
+      for (const bool exact : orders[shift]) {
+        CAPTURE(s.M);
+        CAPTURE(s.N);
+        CAPTURE(s.K);
+        CAPTURE(shift);
+        CAPTURE(exact);
+        const std::size_t mk = std::size_t(s.M) * s.K, kn = std::size_t(s.K) * s.N, mn = std::size_t(s.M) * s.N;
+        std::vector<T> A(mk), B(kn);
+        if (exact) {  // |a·b| <= 16 and K <= 1000: every partial sum within float's 2^24, in any order
+          std::mt19937_64 rng(fresh_seed());
+          std::uniform_int_distribution<int> small(-4, 4);
+          for (T& x : A) x = static_cast<T>(small(rng));
+          for (T& x : B) x = static_cast<T>(small(rng));
+        } else {
+          fill_random(A.data(), mk, fresh_seed());
+          fill_random(B.data(), kn, fresh_seed());
+        }
+        std::vector<double> ref(mn), abs(mn);
+        reference_product_host(A.data(), s.K, 1, B.data(), s.N, 1, s.M, s.N, s.K, ref.data(), abs.data());
+        // One element more, so that the shifted buffers lose 16-byte alignment.
+        DeviceArray<T> dA(mk + 1), dB(kn + 1), dC(mn + 1);
+        KL_CUDA_CHECK(cudaMemcpy(dA.get() + shift, A.data(), mk * sizeof(T), cudaMemcpyHostToDevice));
+        KL_CUDA_CHECK(cudaMemcpy(dB.get() + shift, B.data(), kn * sizeof(T), cudaMemcpyHostToDevice));
+        const std::size_t ws_bytes = v.workspace_bytes ? v.workspace_bytes({s.M, s.N, s.K}) : 0;
+        DeviceArray<unsigned char> ws(ws_bytes);
+        CheckingMeasure<T> m;
+        m.args = {dA.get() + shift, dB.get() + shift, dC.get() + shift, s.M, s.N, s.K, ws.get()};
+        m.mn = mn;
+        m.ws_bytes = ws_bytes;
+        m.ref = &ref;
+        m.abs = &abs;
+        m.bound = exact ? 0.0 : gamma_bound(s.K, unit_roundoff<T>());
+        v.tune(m.args, nullptr, Measure{&CheckingMeasure<T>::time, &m});
+        measured += m.measured;
+        split += m.split;
+        // And the step it kept, as launch runs it.
+        const double g = m.bound;
+        KL_CUDA_CHECK(cudaMemset(dC.get(), 0xff, (mn + 1) * sizeof(T)));
+        if (ws_bytes) KL_CUDA_CHECK(cudaMemset(ws.get(), 0xff, ws_bytes));
+        v.launch(m.args, nullptr);
+        KL_CUDA_CHECK(cudaDeviceSynchronize());
+        std::vector<T> c(mn);
+        KL_CUDA_CHECK(cudaMemcpy(c.data(), dC.get() + shift, mn * sizeof(T), cudaMemcpyDeviceToHost));
+        std::size_t bad = 0;
+        for (std::size_t i = 0; i < mn; ++i)
+          bad += !std::isfinite(static_cast<double>(c[i])) ||
+                 (g > 0 ? std::fabs(c[i] - ref[i]) > g * abs[i] + 1e-300 : static_cast<double>(c[i]) != ref[i]);
+        CHECK(bad == 0);
+      }
+  // The shapes were chosen so that tune measures several steps, some of them split: a test that
+  // measured nothing, or no split, would check less than it says.
+  CHECK(measured > 0);
+  CHECK(split > 0);
+}
+
 // The stream-K forms (named as their unsplit tile, plus "_streamk") cut tiles at k-tile
 // boundaries and store each segment while the block's other warps still read its ring. On
 // integer inputs every partial sum is exact, so each must equal its unsplit tile bit for bit, run
