@@ -12,12 +12,25 @@
 
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
 #include <cstdlib>
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <string>
 
 namespace kl::test {
+
+// An empty folder of its own under the system's temporary one for a case that runs compare as a
+// child: named for the case and this process, so that suites run side by side (device.sh's
+// sanitizer tools, SANITIZE_SIDE_BY_SIDE) never clear each other's.
+inline std::filesystem::path scratch_dir(const std::string& name) {
+  const auto dir = std::filesystem::temp_directory_path() / (name + "_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
 
 // One device context for the whole suite.
 struct Gpu {

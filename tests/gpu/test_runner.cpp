@@ -2,6 +2,8 @@
 // loses only its own row, under --isolate and by default alike (the report is complete, the exit
 // status says a variant failed); with --stop-on-fault the run stops with a valid, incomplete report
 // (exit 4); Ctrl-C leaves a valid, incomplete report (exit 130).
+#include "gpu_test_support.hpp"
+
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
@@ -24,12 +26,7 @@ std::string compare_exe() {
   return env && *env ? env : KL_COMPARE_EXE;
 }
 
-std::filesystem::path scratch(const char* name) {
-  auto dir = std::filesystem::temp_directory_path() / ("kl_runner_" + std::string(name));
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir;
-}
+std::filesystem::path scratch(const char* name) { return kl::test::scratch_dir("kl_runner_" + std::string(name)); }
 
 int run(const std::string& args) {
   const int status = std::system((compare_exe() + " " + args + " >/dev/null 2>&1").c_str());

@@ -203,9 +203,7 @@ TEST_CASE_TEMPLATE("scan variants agree exactly at every base alignment and writ
 }
 
 TEST_CASE("an outside submission's scan: dave's kernels graded through compare, the right one passes, the wrong one fails") {
-  const auto dir = std::filesystem::temp_directory_path() / "kl_scan_user";
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
+  const auto dir = scratch_dir("kl_scan_user");
   const char* env = std::getenv("KL_COMPARE_EXE");
   const std::string exe = std::string(env && *env ? env : KL_COMPARE_EXE) + " --submissions " + KL_EXAMPLES_MANIFEST;
   const int code = std::system((exe + " -f scan -t float,int -s 1000,100003 -a form=inclusive,exclusive -v 'dave/*'"

@@ -2,6 +2,8 @@
 // `compare --submissions` call over the whole folder. Every planted submission must get its honest
 // verdict with its reason, a kernel that never ends must cost its own ERROR row and nothing more,
 // and the honest submissions beside them must pass at the speed they have graded alone.
+#include "gpu_test_support.hpp"
+
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
@@ -22,12 +24,7 @@ std::string exe() {
   return std::string(env && *env ? env : KL_COMPARE_EXE) + " --submissions " + KL_REDTEAM_MANIFEST;
 }
 
-std::filesystem::path scratch() {
-  auto dir = std::filesystem::temp_directory_path() / "kl_redteam";
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir;
-}
+std::filesystem::path scratch() { return kl::test::scratch_dir("kl_redteam"); }
 
 int run(const std::string& args) {
   const int status = std::system((exe() + " " + args + " >/dev/null 2>&1").c_str());
