@@ -73,6 +73,56 @@ const GemmVariant<T>& variant_named(const std::vector<GemmVariant<T>>& list, con
   return *it;
 }
 
+// One product on the device, for the cases that run gemm_auto's steps themselves: fresh inputs
+// (random, or integer-valued with every partial sum exact in float at K <= 1000), their fp64
+// reference and magnitudes, the buffers one element long so that shift 1 loses 16-byte
+// alignment, and the workspace gemm_auto asks for.
+template <class T>
+struct ProductCase {
+  std::size_t mn;
+  std::vector<double> ref, abs;
+  DeviceArray<T> dA, dB, dC;
+  std::size_t ws_bytes;
+  DeviceArray<unsigned char> ws;
+  GemmArgs<T> args;
+  ProductCase(const GemmVariant<T>& v, Shape s, int shift, bool integers)
+      : mn(std::size_t(s.M) * s.N), ref(mn), abs(mn), dA(std::size_t(s.M) * s.K + 1), dB(std::size_t(s.K) * s.N + 1),
+        dC(mn + 1), ws_bytes(v.workspace_bytes ? v.workspace_bytes({s.M, s.N, s.K}) : 0), ws(ws_bytes),
+        args{dA.get() + shift, dB.get() + shift, dC.get() + shift, s.M, s.N, s.K, ws.get()} {
+    const std::size_t mk = std::size_t(s.M) * s.K, kn = std::size_t(s.K) * s.N;
+    std::vector<T> A(mk), B(kn);
+    if (integers) {
+      std::mt19937_64 rng(fresh_seed());
+      std::uniform_int_distribution<int> small(-4, 4);
+      for (T& x : A) x = static_cast<T>(small(rng));
+      for (T& x : B) x = static_cast<T>(small(rng));
+    } else {
+      fill_random(A.data(), mk, fresh_seed());
+      fill_random(B.data(), kn, fresh_seed());
+    }
+    reference_product_host(A.data(), s.K, 1, B.data(), s.N, 1, s.M, s.N, s.K, ref.data(), abs.data());
+    KL_CUDA_CHECK(cudaMemcpy(dA.get() + shift, A.data(), mk * sizeof(T), cudaMemcpyHostToDevice));
+    KL_CUDA_CHECK(cudaMemcpy(dB.get() + shift, B.data(), kn * sizeof(T), cudaMemcpyHostToDevice));
+  }
+  // Runs op(stream) on a poisoned C and workspace; the outputs not finite or outside
+  // bound·|terms| of the reference (bound 0: not equal to it).
+  template <class Op>
+  std::size_t wrong_after(const Op& op, double bound) {
+    KL_CUDA_CHECK(cudaMemset(dC.get(), 0xff, (mn + 1) * sizeof(T)));
+    if (ws_bytes) KL_CUDA_CHECK(cudaMemset(ws.get(), 0xff, ws_bytes));
+    op(cudaStream_t{});
+    KL_CUDA_CHECK(cudaDeviceSynchronize());
+    std::vector<T> c(mn);
+    KL_CUDA_CHECK(cudaMemcpy(c.data(), args.C, mn * sizeof(T), cudaMemcpyDeviceToHost));
+    std::size_t bad = 0;
+    for (std::size_t i = 0; i < mn; ++i) {
+      const double x = static_cast<double>(c[i]);
+      bad += !std::isfinite(x) || (bound > 0 ? std::fabs(x - ref[i]) > bound * abs[i] + 1e-300 : x != ref[i]);
+    }
+    return bad;
+  }
+};
+
 }  // namespace
 
 TEST_CASE_TEMPLATE("the GPU fp64 product reference agrees with the host one", T, float, double) {
@@ -374,35 +424,14 @@ TEST_CASE_TEMPLATE("gemm_auto: the model's step before tune and the measured one
       CAPTURE(s.N);
       CAPTURE(s.K);
       CAPTURE(shift);
-      const std::size_t mk = std::size_t(s.M) * s.K, kn = std::size_t(s.K) * s.N, mn = std::size_t(s.M) * s.N;
-      std::vector<T> A(mk), B(kn);
-      fill_random(A.data(), mk, fresh_seed());
-      fill_random(B.data(), kn, fresh_seed());
-      std::vector<double> ref(mn), abs(mn);
-      reference_product_host(A.data(), s.K, 1, B.data(), s.N, 1, s.M, s.N, s.K, ref.data(), abs.data());
-      DeviceArray<T> dA(mk + 1), dB(kn + 1), dC(mn + 1);
-      KL_CUDA_CHECK(cudaMemcpy(dA.get() + shift, A.data(), mk * sizeof(T), cudaMemcpyHostToDevice));
-      KL_CUDA_CHECK(cudaMemcpy(dB.get() + shift, B.data(), kn * sizeof(T), cudaMemcpyHostToDevice));
-      const std::size_t ws_bytes = v.workspace_bytes ? v.workspace_bytes({s.M, s.N, s.K}) : 0;
-      DeviceArray<unsigned char> ws(ws_bytes);
-      const GemmArgs<T> args{dA.get() + shift, dB.get() + shift, dC.get() + shift, s.M, s.N, s.K, ws.get()};
-      const double g = gamma_bound(s.K, unit_roundoff<T>());
+      ProductCase<T> p(v, s, shift, false);
       for (bool tuned : {false, true}) {
         CAPTURE(tuned);
         if (tuned) {
           const TuneMeasure measure(Gpu::get().timer, "gemm_auto test");
-          v.tune(args, nullptr, measure.view());
+          v.tune(p.args, nullptr, measure.view());
         }
-        KL_CUDA_CHECK(cudaMemset(dC.get(), 0xff, (mn + 1) * sizeof(T)));
-        if (ws_bytes) KL_CUDA_CHECK(cudaMemset(ws.get(), 0xff, ws_bytes));
-        v.launch(args, nullptr);
-        KL_CUDA_CHECK(cudaDeviceSynchronize());
-        std::vector<T> c(mn);
-        KL_CUDA_CHECK(cudaMemcpy(c.data(), dC.get() + shift, mn * sizeof(T), cudaMemcpyDeviceToHost));
-        std::size_t bad = 0;
-        for (std::size_t i = 0; i < mn; ++i)
-          if (!std::isfinite(static_cast<double>(c[i])) || std::fabs(c[i] - ref[i]) > g * abs[i] + 1e-300) ++bad;
-        CHECK(bad == 0);
+        CHECK(p.wrong_after([&](cudaStream_t st) { v.launch(p.args, st); }, gamma_bound(s.K, unit_roundoff<T>())) == 0);
       }
     }
   }
@@ -416,27 +445,13 @@ TEST_CASE_TEMPLATE("gemm_auto: the model's step before tune and the measured one
 namespace {
 template <class T>
 struct CheckingMeasure {
-  GemmArgs<T> args;
-  std::size_t mn = 0, ws_bytes = 0;
-  const std::vector<double>* ref = nullptr;
-  const std::vector<double>* abs = nullptr;
+  ProductCase<T>* p = nullptr;
   double bound = 0;  // gamma(K); 0: the inputs are integer-valued and every output must be exact
   int measured = 0, split = 0;
   static double time(const void* self, const char* label, void (*op)(const void*, cudaStream_t), const void* ctx) {
     auto& m = *static_cast<CheckingMeasure*>(const_cast<void*>(self));
     CAPTURE(label);
-    KL_CUDA_CHECK(cudaMemset(m.args.C, 0xff, m.mn * sizeof(T)));
-    if (m.ws_bytes) KL_CUDA_CHECK(cudaMemset(m.args.workspace, 0xff, m.ws_bytes));
-    op(ctx, nullptr);
-    KL_CUDA_CHECK(cudaDeviceSynchronize());
-    std::vector<T> c(m.mn);
-    KL_CUDA_CHECK(cudaMemcpy(c.data(), m.args.C, m.mn * sizeof(T), cudaMemcpyDeviceToHost));
-    std::size_t bad = 0;
-    for (std::size_t i = 0; i < m.mn; ++i) {
-      const double x = static_cast<double>(c[i]), r = (*m.ref)[i];
-      bad += !std::isfinite(x) || (m.bound > 0 ? std::fabs(x - r) > m.bound * (*m.abs)[i] + 1e-300 : x != r);
-    }
-    CHECK(bad == 0);
+    CHECK(m.p->wrong_after([&](cudaStream_t st) { op(ctx, st); }, m.bound) == 0);
     ++m.measured;
     const std::string l(label);
     m.split += l.substr(l.rfind('/') + 1) != "1";  // labels are "<step>/<slices>"
@@ -452,10 +467,10 @@ TEST_CASE_TEMPLATE("gemm_auto: every step tune measures is right, split or not",
   if (v.prepare) v.prepare();
   std::vector<Shape> shapes{{46, 66, 439}, {331, 54, 337}, {97, 41, 301}, {263, 361, 689}};
   if (quick() < 2) shapes.insert(shapes.end(), {{27, 3772, 634}, {769, 79, 686}, {711, 713, 422}});
-  int measured = 0, split = 0;
   // Tune measures a shape and path once per process, on the inputs of its first run: the
   // integer-valued ones on the aligned path, the random ones on the unaligned.
   const bool orders[2][2] = {{true, false}, {false, true}};
+  int measured = 0, split = 0;
   for (const Shape s : shapes)
     for (const int shift : {0, 1})
       for (const bool exact : orders[shift]) {
@@ -464,48 +479,15 @@ TEST_CASE_TEMPLATE("gemm_auto: every step tune measures is right, split or not",
         CAPTURE(s.K);
         CAPTURE(shift);
         CAPTURE(exact);
-        const std::size_t mk = std::size_t(s.M) * s.K, kn = std::size_t(s.K) * s.N, mn = std::size_t(s.M) * s.N;
-        std::vector<T> A(mk), B(kn);
-        if (exact) {  // |a·b| <= 16 and K <= 1000: every partial sum within float's 2^24, in any order
-          std::mt19937_64 rng(fresh_seed());
-          std::uniform_int_distribution<int> small(-4, 4);
-          for (T& x : A) x = static_cast<T>(small(rng));
-          for (T& x : B) x = static_cast<T>(small(rng));
-        } else {
-          fill_random(A.data(), mk, fresh_seed());
-          fill_random(B.data(), kn, fresh_seed());
-        }
-        std::vector<double> ref(mn), abs(mn);
-        reference_product_host(A.data(), s.K, 1, B.data(), s.N, 1, s.M, s.N, s.K, ref.data(), abs.data());
-        // One element more, so that the shifted buffers lose 16-byte alignment.
-        DeviceArray<T> dA(mk + 1), dB(kn + 1), dC(mn + 1);
-        KL_CUDA_CHECK(cudaMemcpy(dA.get() + shift, A.data(), mk * sizeof(T), cudaMemcpyHostToDevice));
-        KL_CUDA_CHECK(cudaMemcpy(dB.get() + shift, B.data(), kn * sizeof(T), cudaMemcpyHostToDevice));
-        const std::size_t ws_bytes = v.workspace_bytes ? v.workspace_bytes({s.M, s.N, s.K}) : 0;
-        DeviceArray<unsigned char> ws(ws_bytes);
+        ProductCase<T> p(v, s, shift, exact);
         CheckingMeasure<T> m;
-        m.args = {dA.get() + shift, dB.get() + shift, dC.get() + shift, s.M, s.N, s.K, ws.get()};
-        m.mn = mn;
-        m.ws_bytes = ws_bytes;
-        m.ref = &ref;
-        m.abs = &abs;
+        m.p = &p;
         m.bound = exact ? 0.0 : gamma_bound(s.K, unit_roundoff<T>());
-        v.tune(m.args, nullptr, Measure{&CheckingMeasure<T>::time, &m});
+        v.tune(p.args, nullptr, Measure{&CheckingMeasure<T>::time, &m});
         measured += m.measured;
         split += m.split;
         // And the step it kept, as launch runs it.
-        const double g = m.bound;
-        KL_CUDA_CHECK(cudaMemset(dC.get(), 0xff, (mn + 1) * sizeof(T)));
-        if (ws_bytes) KL_CUDA_CHECK(cudaMemset(ws.get(), 0xff, ws_bytes));
-        v.launch(m.args, nullptr);
-        KL_CUDA_CHECK(cudaDeviceSynchronize());
-        std::vector<T> c(mn);
-        KL_CUDA_CHECK(cudaMemcpy(c.data(), dC.get() + shift, mn * sizeof(T), cudaMemcpyDeviceToHost));
-        std::size_t bad = 0;
-        for (std::size_t i = 0; i < mn; ++i)
-          bad += !std::isfinite(static_cast<double>(c[i])) ||
-                 (g > 0 ? std::fabs(c[i] - ref[i]) > g * abs[i] + 1e-300 : static_cast<double>(c[i]) != ref[i]);
-        CHECK(bad == 0);
+        CHECK(p.wrong_after([&](cudaStream_t st) { v.launch(p.args, st); }, m.bound) == 0);
       }
   // The shapes were chosen so that tune measures several steps, some of them split: a test that
   // measured nothing, or no split, would check less than it says.
