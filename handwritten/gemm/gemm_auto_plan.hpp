@@ -131,11 +131,13 @@ inline unsigned features_of(const AutoFeatures& f) {
   return (f.vec ? kNeedsVec : 0u) | (f.huge ? kNeedsHuge : 0u) | (f.tma ? kNeedsTma : 0u) | (f.dmma_large ? kNeedsDmmaLarge : 0u);
 }
 
-// The slice counts a step may take: 1 only; 1 and the split the time model picks
-// (splitk_splits_modeled at `blocks` blocks per SM); those and the list's fill rule (splitk_splits
-// at kFillSMs, gemm10_splitk's); 1 and the fill rule at the device's SMs where it splits.
+// The slice counts a step may take: 1 only; 1, the split the time model picks
+// (splitk_splits_modeled at `blocks` blocks per SM) and the list's fill rule's (splitk_splits at
+// kFillSMs, gemm10_splitk's), both measured where the model shortlists them (the model alone
+// rated the reduction too dear for the small DMMA tiles, docs/sgemm-ladder.md, "Split-K without
+// the reduction's launch gap"); 1 and the fill rule at the device's SMs where it splits.
 struct Splits {
-  enum Kind { one, modeled, modeled_and_fill, fill } kind;
+  enum Kind { one, modeled_and_fill, fill } kind;
   int blocks = 1;
 };
 // Where tune measures a step: by its own modelled time (after the modelled ones where this GPU has
@@ -216,7 +218,6 @@ inline std::vector<int> split_counts(const StepRow& r, GemmShape sh, long long s
   const std::size_t elem = r.dbl ? 8 : 4;
   switch (r.splits.kind) {
     case Splits::one: break;
-    case Splits::modeled: add(splitk_splits_modeled(sh, r.bm, r.bn, r.bk, r.splits.blocks, sms, elem)); break;
     case Splits::modeled_and_fill:
       add(splitk_splits_modeled(sh, r.bm, r.bn, r.bk, r.splits.blocks, sms, elem));
       add(splitk_splits(sh, r.bm, r.bn, r.bk, r.splits.blocks));

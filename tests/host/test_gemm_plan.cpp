@@ -634,7 +634,7 @@ std::vector<std::string> labels(StepChoice c, GemmShape s, long long sms) {
   if (c.splits == 1) return {n};
   if (r.splits.kind == Splits::fill) return {n + "/split"};
   std::vector<std::string> out;
-  if (r.splits.kind == Splits::modeled_and_fill && c.splits == splitk_splits(s, r.bm, r.bn, r.bk, r.splits.blocks))
+  if (c.splits == splitk_splits(s, r.bm, r.bn, r.bk, r.splits.blocks))
     out.push_back(n + "/fill");
   if (c.splits == splitk_splits_modeled(s, r.bm, r.bn, r.bk, r.splits.blocks, sms, r.dbl ? 8 : 4))
     out.push_back(n + "/model");
