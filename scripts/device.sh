@@ -81,8 +81,9 @@ has() { [[ " $stages " == *" $1 "* ]]; }
 export PATH="$PATH:/usr/local/cuda/bin"
 build="${BUILD_DIR:-build}"
 bin="${BIN_DIR:-$build}"
-# The GPU suite where a build folder has it (tests/), or beside compare (a BIN_DIR of executables).
+# The suites where a build folder has them (tests/), or beside compare (a BIN_DIR of executables).
 suite="$bin/tests/gpu_suite"; [ -x "$suite" ] || suite="$bin/gpu_suite"
+host_suite="$bin/tests/host_suite"; [ -x "$host_suite" ] || host_suite="$bin/host_suite"
 gpus=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | wc -l)
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 | tr 'A-Z' 'a-z' |
       sed -e 's/^nvidia //' -e 's/ .*//')
@@ -162,14 +163,14 @@ if has build && [ -z "${BIN_DIR:-}" ]; then
 fi
 if has suites; then
   begin suites
-  KL_COMPARE_EXE="$bin/compare" step host_suite.log "$bin/host_suite" && rm -f "$out/host_suite.log"
-  KL_COMPARE_EXE="$bin/compare" step gpu_suite_full.log "$bin/gpu_suite" --duration=true
+  KL_COMPARE_EXE="$bin/compare" step host_suite.log "$host_suite" && rm -f "$out/host_suite.log"
+  KL_COMPARE_EXE="$bin/compare" step gpu_suite_full.log "$suite" --duration=true
   record "gpu_suite --duration=true" "$out/gpu_suite_full.log" "$out/host_suite.log"
 fi
 if has sanitize; then
   begin sanitize
   KL_COMPARE_EXE="$bin/compare" KL_GPU_SUITE_QUICK=2 KL_GPU_SUITE_SANITIZER=1 sanitize sanitize_summary.txt sanitize \
-    "$bin/gpu_suite"
+    "$suite"
 fi
 if has default; then
   begin default
@@ -194,7 +195,7 @@ if has gemm_auto_fresh; then  # docs/sgemm-ladder.md, "gemm13 for every alignmen
     report "gemm_auto_sweep_e_$t" gz -f gemm -t "$t" -s "$(python3 scripts/gemm_sweep.py 405 42)" -v "$ga" --max-time 0.1
   done
 fi
-if has gemm_auto_sanitize; then  # docs/sgemm-ladder.md, "gemm_auto's split DMMA tiles"
+if has gemm_auto_sanitize; then  # docs/sgemm-ladder.md, "Split-K without the reduction's launch gap"
   begin gemm_auto_sanitize
   # Every step gemm_auto's tune measures at products of few tiles and deep k, split or not, once each.
   KL_COMPARE_EXE="$bin/compare" KL_GPU_SUITE_QUICK=2 KL_GPU_SUITE_SANITIZER=1 sanitize sanitize_gemm_auto.txt \
@@ -279,7 +280,7 @@ if has allreduce; then  # two or more GPUs (docs/allreduce.md)
   begin allreduce
   nvidia-smi topo -m > "$out/topo.txt" 2>&1
   record "nvidia-smi topo -m" "$out/topo.txt"
-  KL_COMPARE_EXE="$bin/compare" step allreduce_suite.log "$bin/gpu_suite" --duration=true \
+  KL_COMPARE_EXE="$bin/compare" step allreduce_suite.log "$suite" --duration=true \
     -tc='*allreduce*,*--ops*,race*,*peer copy*'
   record "gpu_suite --duration=true -tc='*allreduce*,*--ops*,race*,*peer copy*'" "$out/allreduce_suite.log"
   report allreduce_default gz -f allreduce
