@@ -73,6 +73,15 @@ const GemmVariant<T>& variant_named(const std::vector<GemmVariant<T>>& list, con
   return *it;
 }
 
+// Integer values in [-max, max], drawn fresh: a product of K such terms has every partial sum
+// exact in float while K · max² stays within 2^24, in any order of the additions.
+template <class T>
+void fill_small_integers(std::vector<T>& x, int max) {
+  std::mt19937_64 rng(fresh_seed());
+  std::uniform_int_distribution<int> small(-max, max);
+  for (T& v : x) v = static_cast<T>(small(rng));
+}
+
 // One product on the device, for the cases that run gemm_auto's steps themselves: fresh inputs
 // (random, or integer-valued with every partial sum exact in float at K <= 1000), their fp64
 // reference and magnitudes, the buffers one element long so that shift 1 loses 16-byte
@@ -92,10 +101,8 @@ struct ProductCase {
     const std::size_t mk = std::size_t(s.M) * s.K, kn = std::size_t(s.K) * s.N;
     std::vector<T> A(mk), B(kn);
     if (integers) {
-      std::mt19937_64 rng(fresh_seed());
-      std::uniform_int_distribution<int> small(-4, 4);
-      for (T& x : A) x = static_cast<T>(small(rng));
-      for (T& x : B) x = static_cast<T>(small(rng));
+      fill_small_integers(A, 4);
+      fill_small_integers(B, 4);
     } else {
       fill_random(A.data(), mk, fresh_seed());
       fill_random(B.data(), kn, fresh_seed());
@@ -510,10 +517,8 @@ TEST_CASE_TEMPLATE("stream-K forms equal their unsplit tile exactly, run after r
     CAPTURE(s.K);
     const std::size_t mk = std::size_t(s.M) * s.K, kn = std::size_t(s.K) * s.N, mn = std::size_t(s.M) * s.N;
     std::vector<T> A(mk), B(kn);
-    std::mt19937_64 rng(fresh_seed());
-    std::uniform_int_distribution<int> small(-8, 8);  // K · 64 within float's 2^24 at these K
-    for (T& x : A) x = static_cast<T>(small(rng));
-    for (T& x : B) x = static_cast<T>(small(rng));
+    fill_small_integers(A, 8);  // K · 64 within float's 2^24 at these K
+    fill_small_integers(B, 8);
     DeviceArray<T> dA(mk), dB(kn), dC(mn);
     KL_CUDA_CHECK(cudaMemcpy(dA.get(), A.data(), mk * sizeof(T), cudaMemcpyHostToDevice));
     KL_CUDA_CHECK(cudaMemcpy(dB.get(), B.data(), kn * sizeof(T), cudaMemcpyHostToDevice));
