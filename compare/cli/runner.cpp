@@ -3,6 +3,7 @@
 #include "common/cuda_check.hpp"
 #include "compare/core/device_state.hpp"
 #include "compare/core/family.hpp"
+#include "compare/core/host_memory.hpp"
 #include "compare/cli/isolate.hpp"
 #include "compare/report/passes.hpp"
 #include "compare/report/summary.hpp"
@@ -215,6 +216,17 @@ Report run_plan(const Plan& plan, const std::string& command_line, std::ostream&
                        p.family->shape_label(p.key) + " needs " + gib(static_cast<double>(need)) +
                        " of device memory; " + gib(static_cast<double>(free_b)) + " free of " +
                        gib(static_cast<double>(total_b)));
+  }
+  // And its host arrays must fit in what the host has available (one problem at a time).
+  if (const auto avail = host_available_bytes()) {
+    for (const auto& p : plan.problems) {
+      const std::size_t need = p.family->host_bytes(p.key, plan.run);
+      if (need > *avail)
+        throw UsageError(std::string(p.family->name()) + " " + std::string(dtype_name(p.key.dtype)) + " " +
+                         p.family->shape_label(p.key) + " needs " + gib(static_cast<double>(need)) +
+                         " of host memory (inputs, fp64 reference and bounds, downloaded outputs); " +
+                         gib(static_cast<double>(*avail)) + " available");
+    }
   }
 
   GpuTimer timer(m.device.l2_bytes, plan.l2_flush);

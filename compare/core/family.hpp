@@ -150,6 +150,9 @@ class Family {
   // Device memory one problem needs on each GPU it uses (inputs, outputs, reference scratch,
   // largest workspace). `opt`: a multi-GPU family's buffers depend on how many GPUs it drives.
   virtual std::size_t device_bytes(const ProblemKey& k, const RunOptions& opt) const = 0;
+  // Host memory one problem holds at most: its inputs, the reference with its per-element bounds
+  // and the outputs it downloads to check (0: a family that does not say).
+  virtual std::size_t host_bytes(const ProblemKey& k, const RunOptions& opt) const = 0;
   // Runs every selected variant on the problem. Never throws for a CUDA error: a failure to
   // build the problem (reference, inputs) becomes error rows; a dead context sets ctx.fatal.
   virtual std::vector<Row> run(const ProblemKey& k, RunContext& ctx) const = 0;

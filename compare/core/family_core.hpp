@@ -221,6 +221,22 @@ class TypedFamily final : public Family {
     });
   }
 
+  std::size_t host_bytes(const ProblemKey& k, const RunOptions& opt) const override {
+    return dispatch_type(typename F::Types{}, k.dtype, [&](auto tag) -> std::size_t {
+      using T = typename decltype(tag)::type;
+      if constexpr (!std::is_base_of_v<ProblemBase<T>, P<T>>) {
+        return 0;
+      } else {
+        // Each input's host values (and their pinned copy end to end); the output's ref, scale and
+        // slack in fp64, and the variant's and the library's downloaded results (CheckedOutput).
+        const std::size_t copies = opt.end_to_end ? 2 : 1;
+        std::size_t bytes = 0;
+        for (std::size_t n : P<T>::input_sizes(k)) bytes += copies * n * sizeof(T);
+        return bytes + P<T>::output_size(k) * (3 * sizeof(double) + (1 + copies) * sizeof(T));
+      }
+    });
+  }
+
   // Whether variant `info` runs under `opt`: library baselines always (they are the yardstick)
   // unless profiling asked for the selected variants only.
   static bool selected(const VariantInfo& info, const RunOptions& opt) {
