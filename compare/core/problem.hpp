@@ -438,6 +438,37 @@ class Input {
   std::size_t active_ = 0;
 };
 
+// Host memory for a downloaded output: page-locked, so the copy runs at the link's rate rather
+// than through the driver's staging buffer (an output can hold 2^31 elements and is downloaded
+// for every check); pageable where the driver cannot lock that much.
+template <class T>
+class DownloadBuffer {
+ public:
+  T* data() { return pinned_.get() ? pinned_.get() : pageable_.data(); }
+  const T* data() const { return pinned_.get() ? pinned_.get() : pageable_.data(); }
+  std::size_t size() const { return n_; }
+  const T& operator[](std::size_t i) const { return data()[i]; }
+  void resize(std::size_t n) {
+    if (n == n_) return;
+    pinned_ = PinnedArray<T>();
+    pageable_.clear();
+    pageable_.shrink_to_fit();
+    n_ = n;
+    if (n == 0) return;
+    try {
+      pinned_ = PinnedArray<T>(n);
+    } catch (const CudaError&) {
+      cudaGetLastError();
+      pageable_.resize(n);
+    }
+  }
+
+ private:
+  PinnedArray<T> pinned_;
+  std::vector<T> pageable_;
+  std::size_t n_ = 0;
+};
+
 template <class T>
 class CheckedOutput {
  public:
@@ -499,7 +530,7 @@ class CheckedOutput {
   }
   // sqrt(sum (v - ref)^2 / sum scale^2) over the elements with a scale: the error of `v` as a
   // share of what the terms could have summed to.
-  double rms_of(const std::vector<T>& v) const {
+  double rms_of(const DownloadBuffer<T>& v) const {
     double err = 0, norm = 0;
     for (std::size_t i = 0; i < v.size() && i < ref.size(); ++i) {
       if (!(scale[i] > 0)) continue;
@@ -566,14 +597,14 @@ class CheckedOutput {
     if (kind == InputKind::exact) return exact_slack_at(i);
     return (scale[i] == 0 ? 0.0 : factor * scale[i]) + slack[i];
   }
-  void download(std::vector<T>& dst) const {
+  void download(DownloadBuffer<T>& dst) const {
     dst.resize(size());
     KL_CUDA_CHECK(cudaMemcpy(dst.data(), dev_.get(), size() * sizeof(T), cudaMemcpyDeviceToHost));
   }
 
   GuardedArray<T> dev_;
   PinnedArray<T> pinned_;
-  std::vector<T> got_, lib_;
+  DownloadBuffer<T> got_, lib_;
   double lib_factor_ = 0;
   bool has_lib_ = false;
   bool snapshot_ = false;  // got_ holds the output as it is now (see cross_check_with)
