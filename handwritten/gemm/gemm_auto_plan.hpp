@@ -263,13 +263,29 @@ inline std::vector<Step> auto_prepared(bool dbl, unsigned have) {
   return out;
 }
 
+// Steps whose blocks do another step's work in another shape (the same warps, k tile and ring,
+// stacked otherwise) take that step's constants where the GPU's data has none of their own: the
+// model still counts their own tiles, waves and traffic from their BM and BN, which is where they
+// differ. A row of their own in the data (scripts/fit_gemm_model.py, once a results file holds
+// them) takes precedence.
+struct ModelLike {
+  Step step, like;
+};
+inline constexpr ModelLike kModelLike[] = {{Step::g10_128x32, Step::g10_64}, {Step::g10_32x128, Step::g10_64}};
+
 // Step s's time model on this GPU: its row of the GPU's data (the element path's where the step
-// has one and B or C take no 16-byte accesses), none where the GPU has no constants for it.
+// has one and B or C take no 16-byte accesses), else the row of the step it is modelled like
+// (kModelLike), none where the GPU has no constants for either.
 inline std::optional<StepModel> model_of(Step s, const AutoFeatures& f) {
   if (!f.model) return std::nullopt;
   const StepRow& r = row_of(s);
-  const ModelRow* m = f.vec ? nullptr : f.model->find(r.name, Path::element);
-  if (!m) m = f.model->find(r.name, Path::vec);
+  const auto find = [&](std::string_view name) {
+    const ModelRow* m = f.vec ? nullptr : f.model->find(name, Path::element);
+    return m ? m : f.model->find(name, Path::vec);
+  };
+  const ModelRow* m = find(r.name);
+  for (const ModelLike& l : kModelLike)
+    if (!m && l.step == s) m = find(row_of(l.like).name);
   if (!m) return std::nullopt;
   return StepModel{r.bm, r.bn, r.bk, m->overlap, m->launch_us, m->block_us, m->ktile_us, m->co, m->us_per_mb};
 }

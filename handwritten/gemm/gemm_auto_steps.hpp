@@ -74,6 +74,13 @@
   X(g10_32, float, "gemm10_swizzled_32x32x16_w16x16_t2x4_s4", tiles::Gemm10Tile32, kNeedsNothing, few_64_tiles,         \
     (Splits{Splits::one}), (Rank{Rank::own}),                                                                          \
     (gemm10::launch_split<float, KL_FMA_TILE(C)>(g, 1, s)), (gemm10::prepare<float, KL_FMA_TILE(C)>()), 0)              \
+  /* gemm10's 64² warps in a column or a row: modelled with the 64² tile's constants (kModelLike) */                  \
+  X(g10_128x32, float, "gemm10_swizzled_128x32x16_w32x32_t4x8_s4", tiles::Gemm10Tile128x32, kNeedsNothing, always,      \
+    (Splits{Splits::one}), (Rank{Rank::own}),                                                                          \
+    (gemm10::launch_split<float, KL_FMA_TILE(C)>(g, 1, s)), (gemm10::prepare<float, KL_FMA_TILE(C)>()), 0)              \
+  X(g10_32x128, float, "gemm10_swizzled_32x128x16_w32x32_t4x8_s4", tiles::Gemm10Tile32x128, kNeedsNothing, always,      \
+    (Splits{Splits::one}), (Rank{Rank::own}),                                                                          \
+    (gemm10::launch_split<float, KL_FMA_TILE(C)>(g, 1, s)), (gemm10::prepare<float, KL_FMA_TILE(C)>()), 0)              \
   /* ---- double on the FP64 tensor cores: gemm11 32² and gemm11_pf 64² (split as the model or the fill rule */         \
   /* says), gemm11 64², 128², gemm14 ---- */                                                                            \
   X(g11_32, double, "gemm11_dmma_32x32x16_w16x16_s4_k8", tiles::Gemm11Tile32, kNeedsNothing, always,                    \

@@ -41,6 +41,11 @@ using Gemm9Tile128 = Fma<128, 128, 16, 64, 32, 8, 8, 3>;
 using Gemm10Tile64 = Fma<64, 64, 16, 32, 32, 4, 8, 4>;
 // gemm10's tile for products of even fewer 64² tiles than SMs.
 using Gemm10Tile32 = Fma<32, 32, 16, 16, 16, 2, 4, 4>;
+// The 64² tile's four 32 × 32 warps stacked in a column (128 × 32) or a row (32 × 128): the same
+// work per block and the same ring, for products where one side leaves 64-wide tiles part-empty
+// or the 64² grid ends a wave on few blocks, and the other tiling fills the SMs more evenly.
+using Gemm10Tile128x32 = Fma<128, 32, 16, 32, 32, 4, 8, 4>;
+using Gemm10Tile32x128 = Fma<32, 128, 16, 32, 32, 4, 8, 4>;
 // gemm12's tile, cuBLAS's 256 × 128 at one block per SM (gemm9's too; gemm13's fallback).
 using Gemm12Tile256 = Fma<256, 128, 16, 64, 64, 16, 8, 4>;
 

@@ -699,13 +699,16 @@ TEST_CASE("gemm_auto's shortlist holds a step within 3% of the fastest measured,
 
 TEST_CASE("gemm_auto's candidates: what the device and the buffers allow, splits only where they split") {
   AutoFeatures none;
-  for (const StepChoice& c : auto_candidates({4096, 4095, 4096}, false, none))  // no 16-byte path:
-    CHECK((c.step == Step::g10_64 || c.step == Step::g10_128 || c.step == Step::g9_64));  // gemm9 64² elementwise
+  for (const StepChoice& c : auto_candidates({4096, 4095, 4096}, false, none))  // no 16-byte path: gemm10's
+    CHECK((c.step == Step::g10_64 || c.step == Step::g10_128 || c.step == Step::g9_64 ||  // tiles, gemm9 64²
+           c.step == Step::g10_128x32 || c.step == Step::g10_32x128));                    // elementwise
   AutoFeatures all;
   all.vec = all.tma = all.huge = all.dmma_large = true;
   all.model = &kModelH100;
   const auto f = auto_candidates({4096, 4096, 4096}, false, all);
-  CHECK(f.size() == 8);  // gemm10 64² (1 slice: the tiles fill the GPU), 128²; gemm9 ×3, gemm12, gemm13, its stream-K
+  // gemm10 64² (1 slice: the tiles fill the GPU), 128², 128 × 32, 32 × 128; gemm9 ×3, gemm12, gemm13,
+  // its stream-K
+  CHECK(f.size() == 10);
   // gemm13 split where its 128 × 256 tiles leave SMs idle (float 1000³: 32 tiles, 4 slices of 8
   // k tiles), only on the TMA path, never where its tiles fill the GPU
   const auto g13_split = [](const std::vector<StepChoice>& v) {
@@ -729,6 +732,20 @@ TEST_CASE("gemm_auto's candidates: what the device and the buffers allow, splits
   CHECK(has_32(auto_shortlist({1021, 546, 9}, false, all)));
   CHECK_FALSE(has_32(auto_candidates({2048, 2048, 2048}, false, all)));
   CHECK_FALSE(has_32(auto_candidates({513, 257, 129}, true, all)));
+  // gemm10's 64² warps as a 32 × 128 row or a 128 × 32 column: modelled with the 64² tile's
+  // constants, so the model puts them first where their tiling leaves fewer blocks on the busiest
+  // SM (260 × 3600: 261 tiles of 32 × 128, 2 per SM at most, against 285 of 64², 3), and leaves
+  // them out where gemm13's tiles fill the GPU
+  for (const AutoFeatures* g : {&all, &none}) {
+    AutoFeatures m = *g;
+    m.model = &kModelH100;
+    CHECK(auto_shortlist({260, 3600, 700}, false, m).front().step == Step::g10_32x128);
+    CHECK(auto_shortlist({12000, 130, 400}, false, m).front().step == Step::g10_128x32);
+  }
+  CHECK(model_of(Step::g10_32x128, all)->ktile_us == model_of(Step::g10_64, all)->ktile_us);
+  CHECK(model_of(Step::g10_32x128, all)->bm == 32);
+  CHECK_FALSE(has(Step::g10_32x128)(auto_shortlist({4096, 4096, 4096}, false, all)));
+  CHECK_FALSE(has(Step::g10_128x32)(auto_shortlist({8192, 8192, 8192}, false, all)));
   // gemm13's stream-K form, always measured, where the last wave of its tiles is under 90% full
   const auto has_stream = has(Step::g13_stream);
   CHECK(has_stream(auto_shortlist({1500, 1500, 1500}, false, all)));  // 72 tiles
