@@ -7,13 +7,12 @@
 // output never written) that must fail; a float scan off by more than its bound must fail too;
 // and an outside submission's scan graded through compare.
 #include "compare/core/device_memory.hpp"
+#include "compare/core/host_memory.hpp"
 #include "compare/families/family_scan.hpp"
 #include "gpu_test_support.hpp"
 
 #include <cub/device/device_scan.cuh>
 #include <nlohmann/json.hpp>
-
-#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -47,14 +46,17 @@ bool declared_unsupported(const Row& r) { return r.variant == "scan1_hillis_stee
 
 long long mutant_size() { return quick() < 2 ? (1LL << 20) + 7 : 100003; }
 
-// Host and device memory for a problem of n elements of T, with room to spare: the input and its
-// pristine copy, the output and workspace on the device; the reference (three doubles per
-// element), the input, the downloaded output and the library's on the host.
-bool fits(std::size_t n, std::size_t elem) {
+// Whether problem k fits this GPU and this host by the runner's own accounting (device_bytes, and
+// host_bytes against MemAvailable: the runner refuses what does not fit), with an eighth and the
+// L2 flush's buffer to spare.
+bool fits(const ProblemKey& k) {
+  const Family& f = family<ScanFamily>();
+  const RunOptions o;
   std::size_t free_dev = 0, total_dev = 0;
   if (cudaMemGetInfo(&free_dev, &total_dev) != cudaSuccess) return false;
-  const double host = static_cast<double>(sysconf(_SC_AVPHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGESIZE));
-  return static_cast<double>(free_dev) > 3.3 * n * elem && host > static_cast<double>(n) * (3 * 8 + 4 * elem) * 1.2;
+  const auto host = host_available_bytes();
+  const auto spare = [](std::size_t b) { return b + b / 8 + (std::size_t{512} << 20); };
+  return spare(f.device_bytes(k, o)) < free_dev && (!host || spare(f.host_bytes(k, o)) < *host);
 }
 
 }  // namespace
@@ -71,7 +73,8 @@ TEST_CASE_TEMPLATE("every scan variant passes at every size, in both forms", T, 
 TEST_CASE("scan past 2^31 elements: 64-bit indices everywhere (float inclusive, int exclusive)") {
   if (quick() > 0) return;  // the full suite only: minutes, tens of GB of host memory
   const long long n = (1LL << 31) + 7;
-  if (!fits(static_cast<std::size_t>(n), 4)) {
+  if (!fits(make_key(family<ScanFamily>(), DType::f32, {n}, {{"form", "inclusive"}})) ||
+      !fits(make_key(family<ScanFamily>(), DType::i32, {n}, {{"form", "exclusive"}}))) {
     MESSAGE("scan at 2^31 + 7 skipped: not enough free device or host memory here");
     return;
   }
