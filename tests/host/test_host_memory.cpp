@@ -2,6 +2,7 @@
 // whose host arrays would not fit (compare/core/host_memory.hpp) before anything runs.
 #include "compare/core/family_core.hpp"
 #include "compare/core/host_memory.hpp"
+#include "compare/core/problem.hpp"
 
 #include <doctest/doctest.h>
 
@@ -39,6 +40,21 @@ TEST_CASE("a problem's host bytes: its inputs, the fp64 reference and bounds, tw
   o.end_to_end = false;
   const long long big = (1LL << 31) + 7;
   CHECK(scan->host_bytes(make_key(*scan, DType::f64, {big}), o) > (std::size_t{96} << 30));
+}
+
+TEST_CASE("a download buffer holds what is written to it, page-locked or, without a driver, pageable") {
+  DownloadBuffer<double> b;
+  CHECK(b.size() == 0);
+  b.resize(1000);
+  REQUIRE(b.size() == 1000);
+  for (std::size_t i = 0; i < b.size(); ++i) b.data()[i] = static_cast<double>(i) * 0.5;
+  CHECK(b[999] == 499.5);
+  b.resize(1000);  // the same size keeps the values
+  CHECK(b[10] == 5.0);
+  b.resize(3);
+  CHECK(b.size() == 3);
+  b.data()[2] = -1;
+  CHECK(b[2] == -1);
 }
 
 }  // namespace kl
