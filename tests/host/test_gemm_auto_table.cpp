@@ -65,6 +65,38 @@ TEST_CASE("gemm_auto's models: one per GPU by its name, every row a table row's"
     }
 }
 
+TEST_CASE("gemm_auto's borrowed constants: only from a step with the same block work, and fitted where they are borrowed") {
+  for (const ModelLike& l : kModelLike) {
+    const StepRow& step = row_of(l.step);
+    const StepRow& like = row_of(l.like);
+    CAPTURE(std::string(step.name));
+    CAPTURE(std::string(like.name));
+    // The same type, outputs per block and k tile: the constants per block and per k tile carry over;
+    // the tile's shape is the step's own.
+    CHECK(step.dbl == like.dbl);
+    CHECK(step.bm * step.bn == like.bm * like.bn);
+    CHECK(step.bk == like.bk);
+    CHECK((step.bm != like.bm || step.bn != like.bn));
+    for (const GpuModel* m : kGpuModels) {
+      CAPTURE(std::string(m->gpu));
+      AutoFeatures f;
+      f.vec = true;
+      f.model = m;
+      const auto own = model_of(l.step, f), theirs = model_of(l.like, f);
+      REQUIRE(theirs.has_value());  // every GPU with a model has the borrowed row
+      REQUIRE(own.has_value());
+      CHECK(own->bm == step.bm);
+      CHECK(own->bn == step.bn);
+      // A row of its own, once fitted, is what it takes; until then the borrowed one.
+      if (!m->find(step.name, Path::vec)) {
+        CHECK(own->block_us == theirs->block_us);
+        CHECK(own->ktile_us == theirs->ktile_us);
+        CHECK(own->overlap == theirs->overlap);
+      }
+    }
+  }
+}
+
 TEST_CASE("gemm_auto without a model: every candidate is measured, in the table's order") {
   AutoFeatures f;
   f.vec = f.tma = f.huge = f.dmma_large = true;
