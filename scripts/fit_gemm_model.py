@@ -34,6 +34,9 @@ from scipy.optimize import least_squares
 STEPS = {
     "gemm9_pipelined_64x64x16_w32x32_t4x8_s4": ("float", 64, 64, 16, True, True),
     "gemm10_swizzled_64x64x16_w32x32_t4x8_s4": ("float", 64, 64, 16, False, False),
+    # fitted once a report holds them; until then gemm_auto borrows the 64² tile's row (kModelLike)
+    "gemm10_swizzled_32x128x16_w32x32_t4x8_s4": ("float", 32, 128, 16, False, False),
+    "gemm10_swizzled_128x32x16_w32x32_t4x8_s4": ("float", 128, 32, 16, False, False),
     "gemm9_pipelined_128x128x8_w64x32_t8x8_s3": ("float", 128, 128, 8, True, False),
     "gemm9_pipelined_128x128x16_w64x32_t8x8_s3": ("float", 128, 128, 16, True, False),
     "gemm10_swizzled_128x128x16_w64x32_t8x8_s3": ("float", 128, 128, 16, False, False),
