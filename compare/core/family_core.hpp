@@ -227,12 +227,9 @@ class TypedFamily final : public Family {
       if constexpr (!std::is_base_of_v<ProblemBase<T>, P<T>>) {
         return 0;
       } else {
-        // Each input's host values (and their pinned copy end to end); the output's ref, scale and
-        // slack in fp64, and the variant's and the library's downloaded results (CheckedOutput).
-        const std::size_t copies = opt.end_to_end ? 2 : 1;
-        std::size_t bytes = 0;
-        for (std::size_t n : P<T>::input_sizes(k)) bytes += copies * n * sizeof(T);
-        return bytes + P<T>::output_size(k) * (3 * sizeof(double) + (1 + copies) * sizeof(T));
+        std::size_t bytes = CheckedOutput<T>::host_bytes(P<T>::output_size(k), opt.end_to_end);
+        for (std::size_t n : P<T>::input_sizes(k)) bytes += Input<T>::host_bytes(n, opt.end_to_end);
+        return bytes;
       }
     });
   }

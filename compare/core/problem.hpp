@@ -319,6 +319,9 @@ template <class T>
 class Input {
  public:
   explicit Input(std::size_t n, std::size_t lead = 0) : host(n), dev_(n, lead), pristine_(n) {}
+  // Host bytes an input of n elements holds: its values, and their pinned copy end to end
+  // (Family::host_bytes).
+  static std::size_t host_bytes(std::size_t n, bool end_to_end) { return (end_to_end ? 2 : 1) * n * sizeof(T); }
   std::vector<T> host;
   // The slot in use (Problem::use_set): what the launch arguments point into.
   const T* device() const { return slot(active_); }
@@ -576,6 +579,11 @@ class CheckedOutput {
   // A reference computed on the GPU: compute(ref, scale) writes both, fp64, into device scratch
   // (reference_scratch_bytes(size()): what the family's scratch_bytes declares), then downloaded.
   static std::size_t reference_scratch_bytes(std::size_t n) { return 2 * n * sizeof(double); }
+  // Host bytes an output of n elements holds: ref, scale and slack in fp64, the variant's and the
+  // library's downloads, and the pinned copy end to end (Family::host_bytes).
+  static std::size_t host_bytes(std::size_t n, bool end_to_end) {
+    return n * (3 * sizeof(double) + (end_to_end ? 3 : 2) * sizeof(T));
+  }
   template <class Compute>
   void reference_from_device(Compute&& compute) {
     DeviceArray<double> dref(size()), dscale(size());
