@@ -271,22 +271,31 @@ inline std::vector<Step> auto_prepared(bool dbl, unsigned have) {
 struct ModelLike {
   Step step, like;
 };
-inline constexpr ModelLike kModelLike[] = {{Step::g10_128x32, Step::g10_64}, {Step::g10_32x128, Step::g10_64}};
+inline constexpr ModelLike kModelLike[] = {{Step::g10_128x32, Step::g10_64}, {Step::g10_32x128, Step::g10_64},
+                                            {Step::g11_32x128pf, Step::g11_64pf}, {Step::g11_128x32pf, Step::g11_64pf}};
 
-// Step s's time model on this GPU: its row of the GPU's data (the element path's where the step
-// has one and B or C take no 16-byte accesses), else the row of the step it is modelled like
-// (kModelLike), none where the GPU has no constants for either.
-inline std::optional<StepModel> model_of(Step s, const AutoFeatures& f) {
-  if (!f.model) return std::nullopt;
-  const StepRow& r = row_of(s);
-  const auto find = [&](std::string_view name) {
-    const ModelRow* m = f.vec ? nullptr : f.model->find(name, Path::element);
-    return m ? m : f.model->find(name, Path::vec);
-  };
-  const ModelRow* m = find(r.name);
+// Step s's own row of this GPU's data: the element path's where the step has one and B or C take
+// no 16-byte accesses, else its 16-byte path's; none where the data has neither.
+inline const ModelRow* own_model_row(Step s, const AutoFeatures& f) {
+  if (!f.model) return nullptr;
+  const std::string_view name = row_of(s).name;
+  const ModelRow* m = f.vec ? nullptr : f.model->find(name, Path::element);
+  return m ? m : f.model->find(name, Path::vec);
+}
+// The step whose row s borrows on this GPU (kModelLike), none where s has a row of its own.
+inline std::optional<Step> borrowed_from(Step s, const AutoFeatures& f) {
+  if (!f.model || own_model_row(s, f)) return std::nullopt;
   for (const ModelLike& l : kModelLike)
-    if (!m && l.step == s) m = find(row_of(l.like).name);
+    if (l.step == s && own_model_row(l.like, f)) return l.like;
+  return std::nullopt;
+}
+// Step s's time model on this GPU: its own row, else the row of the step it is modelled like
+// (kModelLike) with its own BM and BN, none where the GPU has no constants for either.
+inline std::optional<StepModel> model_of(Step s, const AutoFeatures& f) {
+  const std::optional<Step> like = borrowed_from(s, f);
+  const ModelRow* m = own_model_row(like ? *like : s, f);
   if (!m) return std::nullopt;
+  const StepRow& r = row_of(s);
   return StepModel{r.bm, r.bn, r.bk, m->overlap, m->launch_us, m->block_us, m->ktile_us, m->co, m->us_per_mb};
 }
 
@@ -310,8 +319,20 @@ inline std::vector<StepChoice> auto_shortlist(GemmShape sh, bool dbl, const Auto
     return k.kind != Rank::own && c.splits == 1 && k.of == row_of(c.step).name &&
            (k.kind == Rank::before || stream_first(sh));
   };
+  // A shortlisted step on a borrowed row brings the step it borrows from: borrowed constants say
+  // where its tiling leaves fewer blocks on the busiest SM, not by how much it wins, so the step
+  // whose row it is stays measured until the GPU's data has a row of its own.
+  std::vector<int> picks = shortlist(us);
+  for (std::size_t p = 0; p < picks.size(); ++p) {
+    const std::optional<Step> like = borrowed_from(modelled[static_cast<std::size_t>(picks[p])].step, f);
+    int j = -1;
+    for (int i = 0; like && i < static_cast<int>(modelled.size()); ++i)
+      if (modelled[static_cast<std::size_t>(i)].step == *like && (j < 0 || us[i] < us[j])) j = i;
+    if (j >= 0 && std::find(picks.begin(), picks.end(), j) == picks.end())
+      picks.insert(picks.begin() + static_cast<std::ptrdiff_t>(p) + 1, j);
+  }
   std::vector<bool> placed(unmodelled.size(), false);
-  for (int i : shortlist(us)) {
+  for (int i : picks) {
     const StepChoice& c = modelled[static_cast<std::size_t>(i)];
     for (const bool stream : {stream_first(sh), !stream_first(sh)})
       for (std::size_t k = 0; k < unmodelled.size(); ++k)

@@ -94,6 +94,13 @@
     (Splits{Splits::modeled_and_fill, 2}), (Rank{Rank::own}),                                                          \
     (gemm11_pf::launch_split<KL_DMMA_TILE(C)>(g, n, s)), (gemm11_pf::prepare<KL_DMMA_TILE(C)>()),                       \
     gemm_plan::splitk_workspace(sh, n, C::BK, sizeof(double)))                                                         \
+  /* gemm11_pf's 64² warps as a row or a column (modelled like g11_64pf until fitted) */                               \
+  X(g11_32x128pf, double, "gemm11_dmma_32x128x16_w32x32_s4_k8_pf", tiles::Gemm11Tile32x128, kNeedsNothing, always,     \
+    (Splits{Splits::one}), (Rank{Rank::own}),                                                                          \
+    (gemm11_pf::launch<KL_DMMA_TILE(C)>(g, s)), (gemm11_pf::prepare<KL_DMMA_TILE(C)>()), 0)                             \
+  X(g11_128x32pf, double, "gemm11_dmma_128x32x16_w32x32_s4_k8_pf", tiles::Gemm11Tile128x32, kNeedsNothing, always,     \
+    (Splits{Splits::one}), (Rank{Rank::own}),                                                                          \
+    (gemm11_pf::launch<KL_DMMA_TILE(C)>(g, s)), (gemm11_pf::prepare<KL_DMMA_TILE(C)>()), 0)                             \
   X(g11_128pf, double, "gemm11_dmma_128x128x16_w64x32_s4_k4_pf", tiles::Gemm11Tile128k4, kNeedsDmmaLarge, always,       \
     (Splits{Splits::one}), (Rank{Rank::own}),                                                                          \
     (gemm11_pf::launch<KL_DMMA_TILE(C)>(g, s)), (gemm11_pf::prepare<KL_DMMA_TILE(C)>()), 0)                             \

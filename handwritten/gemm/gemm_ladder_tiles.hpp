@@ -58,6 +58,10 @@ using Gemm11Tile128k4 = Dmma<128, 128, 16, 64, 32, 4, 4>;
 // gemm11's tiles for products of few tiles (gemm11 and gemm11_pf; double A·Aᵀ's 64² and 32²).
 using Gemm11Tile64 = Dmma<64, 64, 16, 32, 32, 4, 8>;
 using Gemm11Tile32 = Dmma<32, 32, 16, 16, 16, 4, 8>;
+// The 64² tile's four 32 × 32 DMMA warps stacked in a row or a column, as gemm10's 32 × 128 and
+// 128 × 32: the same work per block and the same ring, another cut of the product (gemm11_pf).
+using Gemm11Tile32x128 = Dmma<32, 128, 16, 32, 32, 4, 8>;
+using Gemm11Tile128x32 = Dmma<128, 32, 16, 32, 32, 4, 8>;
 // gemm14's tile: gemm11_pf's 128² tile with a k tile of 32 in 3 ring slots (gemm14::Config fixes
 // the rest and checks it against this).
 using Gemm14Tile = Dmma<128, 128, 32, 64, 32, 3, 4>;

@@ -182,6 +182,8 @@ void append_last_steps(std::vector<GemmVariant<T>>& v) {
     // m16n8k4 (k8's two fragment sets would not fit in 255 registers; 128 × 64 with 2 blocks per
     // SM was tried too: docs/sgemm-ladder.md, "Every shape class")
     v.push_back(gemm11_pf_at<Gemm11Tile64>());
+    v.push_back(gemm11_pf_at<Gemm11Tile32x128>());  // ... its warps as a row or a column
+    v.push_back(gemm11_pf_at<Gemm11Tile128x32>());
     v.push_back(gemm11_pf_at<Gemm11Tile128k4>());
     // and as stream-K where its tiles leave the last wave part-empty (4096³: 7.8 waves)
     v.push_back(gemm11_pf_stream_at<Gemm11Tile128k4>());

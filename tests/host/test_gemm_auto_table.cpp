@@ -97,6 +97,32 @@ TEST_CASE("gemm_auto's borrowed constants: only from a step with the same block 
   }
 }
 
+TEST_CASE("gemm_auto's borrowed constants: a shortlisted step on a borrowed row brings the step it borrows from") {
+  for (const GpuModel* m : kGpuModels)
+    for (const bool vec : {true, false})
+      for (long long M : {31, 150, 263, 1000, 4096, 12000})
+        for (long long N : {33, 130, 3600, 9128})
+          for (long long K : {24, 289, 700}) {
+            AutoFeatures f;
+            f.vec = vec;
+            f.huge = f.dmma_large = true;
+            f.model = m;
+            for (const bool dbl : {false, true}) {
+              const std::vector<StepChoice> l = auto_shortlist({M, N, K}, dbl, f);
+              for (const StepChoice& c : l) {
+                const std::optional<Step> like = borrowed_from(c.step, f);
+                if (!like) continue;
+                CAPTURE(std::string(m->gpu));
+                CAPTURE(M);
+                CAPTURE(N);
+                CAPTURE(K);
+                CAPTURE(std::string(row_of(c.step).name));
+                CHECK(std::any_of(l.begin(), l.end(), [&](const StepChoice& o) { return o.step == *like; }));
+              }
+            }
+          }
+}
+
 TEST_CASE("gemm_auto without a model: every candidate is measured, in the table's order") {
   AutoFeatures f;
   f.vec = f.tma = f.huge = f.dmma_large = true;

@@ -746,6 +746,20 @@ TEST_CASE("gemm_auto's candidates: what the device and the buffers allow, splits
   CHECK(model_of(Step::g10_32x128, all)->bm == 32);
   CHECK_FALSE(has(Step::g10_32x128)(auto_shortlist({4096, 4096, 4096}, false, all)));
   CHECK_FALSE(has(Step::g10_128x32)(auto_shortlist({8192, 8192, 8192}, false, all)));
+  // gemm11_pf's 64² DMMA warps stacked the same ways, on the 64² _pf tile's constants: the row
+  // first where M is short and N long (150 × 9128: 5 × 72 tiles of 32 × 128 cover 160 rows,
+  // 3 × 143 of 64² cover 192, a sixth more blocks), with the 64² tile still measured while the
+  // row is borrowed; neither first at 4096³ double, where every tile is whole and the 128² tile
+  // does more work per byte
+  for (const GpuModel* g : {&kModelH100, &kModelH200}) {
+    AutoFeatures m = all;
+    m.model = g;
+    const auto l = auto_shortlist({150, 9128, 686}, true, m);
+    CHECK(l.front().step == Step::g11_32x128pf);
+    if (borrowed_from(Step::g11_32x128pf, m)) CHECK(has(Step::g11_64pf)(l));
+    const Step first = auto_shortlist({4096, 4096, 4096}, true, m).front().step;
+    CHECK((first != Step::g11_32x128pf && first != Step::g11_128x32pf));
+  }
   // gemm13's stream-K form, always measured, where the last wave of its tiles is under 90% full
   const auto has_stream = has(Step::g13_stream);
   CHECK(has_stream(auto_shortlist({1500, 1500, 1500}, false, all)));  // 72 tiles
