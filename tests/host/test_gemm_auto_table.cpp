@@ -100,9 +100,9 @@ TEST_CASE("gemm_auto's borrowed constants: only from a step with the same block 
 TEST_CASE("gemm_auto's borrowed constants: a shortlisted step on a borrowed row brings the step it borrows from") {
   for (const GpuModel* m : kGpuModels)
     for (const bool vec : {true, false})
-      for (long long M : {31, 150, 263, 1000, 4096, 12000})
-        for (long long N : {33, 130, 3600, 9128})
-          for (long long K : {24, 289, 700}) {
+      for (int M : {31, 150, 263, 1000, 4096, 12000})
+        for (int N : {33, 130, 3600, 9128})
+          for (int K : {24, 289, 700}) {
             AutoFeatures f;
             f.vec = vec;
             f.huge = f.dmma_large = true;
