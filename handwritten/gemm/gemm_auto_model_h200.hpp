@@ -10,7 +10,7 @@
 namespace kl::gemm_plan {
 
 inline constexpr std::string_view kProvenanceH200 =
-    "scripts/fit_gemm_model.py run at d476ab4, 132 SMs; inputs: "
+    "scripts/fit_gemm_model.py run at 43bd45a, 132 SMs; inputs: "
     "results/h200/gemm_auto_rules_float.json.gz; "
     "results/h200/gemm_auto_rules_double.json.gz; "
     "results/h200/gemm_auto_sweep_b_float.json.gz; "
@@ -22,18 +22,22 @@ inline constexpr std::string_view kCommandH200 =
 
 inline constexpr ModelRow kModelRowsH200[] = {
     // step, path, overlap, launch µs, block µs, k tile µs, co-resident share, µs per MB
-    {"gemm9_pipelined_64x64x16_w32x32_t4x8_s4", Path::vec, 8, 4.08, 0.301, 0.539, 0.69, 0.042},
-    {"gemm9_pipelined_64x64x16_w32x32_t4x8_s4", Path::element, 8, 1.45, 3.887, 0.528, 0.47, 0.176},
-    {"gemm10_swizzled_64x64x16_w32x32_t4x8_s4", Path::vec, 4, 3.91, 0.831, 0.631, 0.64, 0.000},
-    {"gemm9_pipelined_128x128x8_w64x32_t8x8_s3", Path::vec, 8, 4.44, 0.462, 0.814, 0.79, 0.118},
-    {"gemm9_pipelined_128x128x16_w64x32_t8x8_s3", Path::vec, 8, 4.44, 0.572, 1.515, 0.82, 0.105},
-    {"gemm10_swizzled_128x128x16_w64x32_t8x8_s3", Path::vec, 2, 3.56, 2.145, 1.694, 0.78, 0.084},
-    {"gemm12_fragment_prefetch_256x128x16_w64x64_t16x8_s4", Path::vec, 8, 4.26, 1.879, 2.724, 0.93, 0.104},
-    {"gemm13_tma_warpspecialized_128x256x32_w64x64_t8x16_s4_r232_at", Path::vec, 2, 2.18, 4.274, 4.998, 0.59, 0.174},
-    {"gemm11_dmma_32x32x16_w16x16_s4_k8", Path::vec, 4, 4.06, 0.368, 0.227, 0.50, 0.000},
-    {"gemm11_dmma_64x64x16_w32x32_s4_k8", Path::vec, 8, 3.69, 1.351, 0.565, 0.60, 0.000},
-    {"gemm11_dmma_64x64x16_w32x32_s4_k8_pf", Path::vec, 4, 4.10, 1.470, 0.399, 0.77, 0.000},
-    {"gemm11_dmma_128x128x16_w64x32_s4_k4_pf", Path::vec, 8, 1.79, 5.532, 1.179, 0.85, 0.051},
+    {"gemm9_pipelined_64x64x16_w32x32_t4x8_s4", Path::vec, 8, 4.02, 0.326, 0.542, 0.71, 0.031},
+    {"gemm9_pipelined_64x64x16_w32x32_t4x8_s4", Path::element, 8, 1.52, 3.868, 0.531, 0.47, 0.171},
+    {"gemm10_swizzled_64x64x16_w32x32_t4x8_s4", Path::vec, 4, 3.94, 0.829, 0.629, 0.64, 0.000},
+    {"gemm10_swizzled_32x128x16_w32x32_t4x8_s4", Path::vec, 4, 4.09, 0.571, 0.604, 0.70, 0.000},
+    {"gemm10_swizzled_128x32x16_w32x32_t4x8_s4", Path::vec, 4, 3.86, 0.762, 0.673, 0.64, 0.011},
+    {"gemm9_pipelined_128x128x8_w64x32_t8x8_s3", Path::vec, 8, 4.37, 0.532, 0.815, 0.80, 0.110},
+    {"gemm9_pipelined_128x128x16_w64x32_t8x8_s3", Path::vec, 8, 4.42, 0.627, 1.516, 0.83, 0.097},
+    {"gemm10_swizzled_128x128x16_w64x32_t8x8_s3", Path::vec, 2, 3.53, 2.154, 1.695, 0.79, 0.084},
+    {"gemm12_fragment_prefetch_256x128x16_w64x64_t16x8_s4", Path::vec, 8, 4.33, 1.854, 2.730, 0.93, 0.103},
+    {"gemm13_tma_warpspecialized_128x256x32_w64x64_t8x16_s4_r232_at", Path::vec, 8, 6.02, 4.400, 4.841, 0.89, 0.113},
+    {"gemm11_dmma_32x32x16_w16x16_s4_k8", Path::vec, 4, 4.10, 0.362, 0.225, 0.51, 0.000},
+    {"gemm11_dmma_64x64x16_w32x32_s4_k8", Path::vec, 8, 3.72, 1.335, 0.567, 0.61, 0.000},
+    {"gemm11_dmma_64x64x16_w32x32_s4_k8_pf", Path::vec, 4, 4.14, 1.447, 0.399, 0.78, 0.000},
+    {"gemm11_dmma_32x128x16_w32x32_s4_k8_pf", Path::vec, 2, 4.21, 1.224, 0.336, 0.79, 0.021},
+    {"gemm11_dmma_128x32x16_w32x32_s4_k8_pf", Path::vec, 2, 3.94, 1.981, 0.572, 0.48, 0.000},
+    {"gemm11_dmma_128x128x16_w64x32_s4_k4_pf", Path::vec, 8, 1.91, 5.464, 1.179, 0.85, 0.052},
 };
 inline constexpr GpuModel kModelH200{"H200", kModelRowsH200, sizeof(kModelRowsH200) / sizeof(kModelRowsH200[0]), kProvenanceH200, kCommandH200};
 
