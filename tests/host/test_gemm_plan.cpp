@@ -677,9 +677,12 @@ TEST_CASE("gemm_auto's shortlist holds a step within 3% of the fastest measured,
     CAPTURE(m.shape.N);
     CAPTURE(m.shape.K);
     CAPTURE(m.within_3pct);
+    // The features compare's buffers give gemm_auto (gemm_auto.cuh, key_of): 16-byte B and C where
+    // N is a multiple of the vector width; float's TMA step through padded copies of ragged
+    // operands (compare's products always have the workspace), double's where N and K are even.
     AutoFeatures f;
-    f.vec = m.shape.N % 4 == 0;
-    f.tma = f.vec && m.shape.K % 4 == 0;
+    f.vec = m.shape.N % (m.dbl ? 2 : 4) == 0;
+    f.tma = !m.dbl || (m.shape.N % 2 == 0 && m.shape.K % 2 == 0);
     f.huge = f.dmma_large = true;
     f.model = model_for(m.gpu);
     REQUIRE(f.model != nullptr);
