@@ -396,7 +396,7 @@ double rounding_depth(GemmShape sh) {
 template <class T>
 GemmVariant<T> variant() {
   return {.info = {"gemm_auto", "beyond the documents",
-                   "by shape class (gemv / gevm / thin K / tiled), then tile and split-K (rule in gemm_auto.cuh), among the steps this GPU runs"},
+                   "by shape class (gemv / gevm / thin K / tiled), then the steps its time model shortlists, each timed once on the problem (tune), the fastest kept"},
           .launch = launch<T>,
           .workspace_bytes = workspace_bytes<T>,
           .rounding_depth = rounding_depth<T>,
