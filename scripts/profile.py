@@ -19,6 +19,7 @@ name), then aggregates the variant's kernels (duration-weighted rates, summed co
   gld B/sec   global load efficiency: bytes requested per 32-byte sector fetched (32 = fully used)
   occupancy   achieved occupancy (sm__warps_active % of peak)
   top stall   the largest warp-stall reason per issued instruction
+  kernel      the variant's longest kernel, by name (a library's says which of its kernels it ran)
 
 With --compute, also what explains a compute-bound kernel (scripts/profile-sgemm.sh uses it):
   regs        registers per thread (of the variant's longest kernel)
@@ -118,12 +119,25 @@ def num(row, key):
         return None
 
 
+def short_kernel_name(name):
+    """A kernel's name as the table shows it: without "void " and its parameter list, the template
+    arguments kept (a library's tile and stage counts are in them, or in the name itself)."""
+    name = name[5:] if name.startswith("void ") else name
+    depth = 0
+    for i, c in enumerate(name):
+        depth += {"<": 1, ">": -1}.get(c, 0)
+        if c == "(" and depth == 0:
+            return name[:i]
+    return name
+
+
 def aggregate(kernels):
     """One variant's kernels (ncu CSV rows) as one set of metrics."""
     if not kernels:
         return None
     dur = [num(k, "gpu__time_duration.sum") or 0.0 for k in kernels]
     total = sum(dur) or 1.0
+    longest = max(range(len(kernels)), key=lambda i: dur[i])
 
     def weighted(m):
         vals = [(num(k, m), d) for k, d in zip(kernels, dur)]
@@ -141,6 +155,7 @@ def aggregate(kernels):
 
     p = {
         "kernels": [k.get("Kernel Name", "") for k in kernels],
+        "longest_kernel": short_kernel_name(kernels[longest].get("Kernel Name", "")),
         "time_us": total / 1e3,
         "dram_gbps": (weighted("dram__bytes.sum.per_second") or 0) / 1e9 or None,
         "dram_pct_of_peak": weighted("gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed"),
@@ -158,7 +173,6 @@ def aggregate(kernels):
         "achieved_occupancy_pct": weighted("sm__warps_active.avg.pct_of_peak_sustained_active"),
     }
     # --compute's fields, present only where their counters were collected.
-    longest = max(range(len(kernels)), key=lambda i: dur[i])
     compute = {
         "registers_per_thread": num(kernels[longest], "launch__registers_per_thread"),
         "issue_active_pct": weighted("sm__issue_active.avg.pct_of_peak_sustained_elapsed"),
@@ -218,7 +232,7 @@ COMPUTE_COLS = [("regs", "registers_per_thread", ".0f"), ("issue %", "issue_acti
 def table(results, compute=False):
     cols = ["variant", "time", "DRAM GB/s", "DRAM %", "L2 hit %", "smem confl ld/st", "smem B/wf ld/st",
             "gld B/sector", "occupancy %"] + ([h for h, _, _ in COMPUTE_COLS] if compute else []) + [
-            "top stall (per issue)"]
+            "top stall (per issue)", "longest kernel"]
     lines = []
     current = None
     for row in results:
@@ -239,7 +253,8 @@ def table(results, compute=False):
             f"{fmt(p.get('smem_ld_bytes_per_wavefront'), '.0f')} / {fmt(p.get('smem_st_bytes_per_wavefront'), '.0f')}",
             fmt(p.get("global_ld_bytes_per_sector"), ".1f"), fmt(p.get("achieved_occupancy_pct"), ".0f")] +
             ([fmt(p.get(k), f) for _, k, f in COMPUTE_COLS] if compute else []) +
-            [f"{p.get('top_stall', '')} ({fmt(p.get('top_stall_per_issue'), '.2f')})"]) + " |")
+            [f"{p.get('top_stall', '')} ({fmt(p.get('top_stall_per_issue'), '.2f')})",
+             f"`{p.get('longest_kernel', '')}`"]) + " |")
     return "\n".join(lines)
 
 

@@ -97,12 +97,15 @@ if r.returncode == 0:
     check(abs(p["time_us"] - 4.0) < 1e-9, f"time is the sum of the two kernels, 4 us (got {p['time_us']})")
     check(abs(p["ffma_per_instruction"] - 0.5) < 1e-12, f"FFMA per instruction 6400/32/400 = 0.5 (got {p['ffma_per_instruction']})")
     check(p["registers_per_thread"] == 128, f"registers of the longest kernel, 128 (got {p['registers_per_thread']})")
+    check(p.get("longest_kernel") == "gemm9_test_main",
+          f"the longest kernel's name without its parameters, gemm9_test_main (got {p.get('longest_kernel')})")
     check(abs(p["issue_active_pct"] - 25.0) < 1e-9, f"issue % weighted by duration, 25 (got {p['issue_active_pct']})")
     check(p.get("top_stall") == "barrier" and abs(p["top_stall_per_issue"] - 1.75) < 1e-9,
           f"top stall barrier at 1.75 per issue (got {p.get('top_stall')} {p.get('top_stall_per_issue')})")
     with open(os.path.join(work, "with_compute.md")) as f:
         md = f.read()
     check("FFMA/instr" in md and "| `gemm9_test` |" in md and "(library)" in md, "the table has the compute columns and both rows")
+    check("`cublas_gemm_main` |" in md, "each row names its longest kernel")
 
 # Without --compute: the memory columns only.
 r = run({"KL_NCU": fake_ncu}, "--name", "plain", "--", "-f", "gemm", "-s", "64")
