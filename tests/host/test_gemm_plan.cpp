@@ -751,7 +751,7 @@ TEST_CASE("gemm_auto's candidates: what the device and the buffers allow, splits
   CHECK_FALSE(has(Step::g10_128x32)(auto_shortlist({8192, 8192, 8192}, false, all)));
   // gemm11_pf's 64² DMMA warps stacked the same ways, on the 64² _pf tile's constants: the row
   // first where M is short and N long (150 × 9128: 5 × 72 tiles of 32 × 128 cover 160 rows,
-  // 3 × 143 of 64² cover 192, a sixth more blocks), with the 64² tile still measured while the
+  // 3 × 143 of 64² cover 192, a fifth more blocks), with the 64² tile still measured while the
   // row is borrowed; neither first at 4096³ double, where every tile is whole and the 128² tile
   // does more work per byte
   for (const GpuModel* g : {&kModelH100, &kModelH200}) {
