@@ -38,12 +38,16 @@ def main():
     products = {}
     for path in reports:
         opener = gzip.open if path.endswith(".gz") else open
-        with opener(path, "rt") as f:
-            for r in json.load(f)["results"]:
-                if r.get("family") != "gemm" or r.get("status") != "ok":
-                    continue
-                key = (r["dtype"], tuple(r["dims"]))
-                products.setdefault(key, {})[r["variant"]] = r["timing_ms"]["median"]
+        try:
+            with opener(path, "rt") as f:
+                results = json.load(f)["results"]
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            sys.exit(f"gemm_auto_fixture: {path}: not a compare report ({e.__class__.__name__}: {e})")
+        for r in results:
+            if r.get("family") != "gemm" or r.get("status") != "ok":
+                continue
+            key = (r["dtype"], tuple(r["dims"]))
+            products.setdefault(key, {})[r["variant"]] = r["timing_ms"]["median"]
     rows, left_out = [], 0
     for (dtype, (M, N, K)), times in sorted(products.items(), key=lambda kv: (kv[0][0], kv[0][1])):
         if M == 1 or N == 1 or K <= 4 or "gemm_auto" not in times:
