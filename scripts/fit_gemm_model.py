@@ -19,9 +19,6 @@ fitting it (a row whose inputs are no longer at hand); the file says which rows 
 --note adds a line to its header (why).
 """
 import argparse
-import gzip
-import io
-import json
 import math
 import shlex
 import subprocess
@@ -29,6 +26,8 @@ import sys
 
 import numpy as np
 from scipy.optimize import least_squares
+
+from gemm_reports import gemm_medians, tiled
 
 # variant: (type, bm, bn, bk, 16-byte path required, also fitted on its element path)
 STEPS = {
@@ -61,16 +60,6 @@ def model(p, M, N, K, bm, bn, bk, overlap, elem, sms):  # gemm_plan::step_model_
     return launch + load * (block + math.ceil(K / bk) * ktile) + per_mb * mb
 
 
-def read(spec):
-    if ":" in spec and not spec.startswith("/"):
-        data = subprocess.run(["git", "show", spec], capture_output=True, check=True).stdout
-    else:
-        data = open(spec, "rb").read()
-    if data[:2] == b"\x1f\x8b":
-        data = gzip.decompress(data)
-    return json.load(io.BytesIO(data))
-
-
 def fit(pts, bm, bn, bk, elem, sms):
     best = None
     for overlap in (1, 2, 3, 4, 6, 8):
@@ -83,18 +72,14 @@ def fit(pts, bm, bn, bk, elem, sms):
 
 
 def rows(files, sms):
-    times = {}
-    for f in files:
-        for r in read(f)["results"]:
-            if r.get("family") == "gemm" and r.get("status") == "ok":
-                times.setdefault((r["dtype"], *r["dims"]), {})[r["variant"]] = r["timing_ms"]["median"] * 1000
+    times = gemm_medians(files)
     out = []
     for name, (dt, bm, bn, bk, vec, element) in STEPS.items():
         for path in ("vec", "element") if element else ("vec",):
             want = (lambda N: N % 4 == 0) if (path == "vec" and vec) else (lambda N: N % 4 != 0) if path == "element" \
                 else (lambda N: True)
-            pts = [(M, N, K, v[name]) for (t, M, N, K), v in times.items()
-                   if t == dt and name in v and K > 4 and M > 1 and N > 1 and want(N)]
+            pts = [(M, N, K, v[name] * 1000) for (t, M, N, K), v in times.items()
+                   if t == dt and name in v and tiled(M, N, K) and want(N)]
             if not pts:
                 continue
             rms, overlap, p = fit(pts, bm, bn, bk, 4 if dt == "float" else 8, sms)

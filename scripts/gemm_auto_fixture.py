@@ -6,15 +6,16 @@ the gemm_auto steps measured as rows of the gemm list, by the names the host sui
 gives them (handwritten/gemm/gemm_auto_steps.hpp's names; the list's gemm10 split row is that
 step's /fill, gemm13's split row its /split), and which of them ran within 3% of the fastest.
 Products where gemm_auto's own row ran more than 3% faster than every one of them are left out:
-it took a split of the time model's that no list row measures, so the file cannot name it.
+it took a split of the time model's that no list row measures, so the file cannot name it. A
+REPORT is read as scripts/fit_gemm_model.py reads it (scripts/gemm_reports.py: COMMIT:PATH too).
 
-usage: scripts/gemm_auto_fixture.py GPU REPORT.json[.gz] ...   (rows on stdout, a count on stderr)
+usage: scripts/gemm_auto_fixture.py GPU REPORT ...   (rows on stdout, a count on stderr)
 """
-import gzip
-import json
 import re
 import sys
 from pathlib import Path
+
+from gemm_reports import gemm_medians, tiled
 
 ROOT = Path(__file__).resolve().parent.parent
 STEPS = set(re.findall(r'X\(\w+,\s*\w+,\s*"([^"]+)"', (ROOT / "handwritten/gemm/gemm_auto_steps.hpp").read_text()))
@@ -35,22 +36,9 @@ def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__.strip().splitlines()[-1])
     gpu, reports = sys.argv[1], sys.argv[2:]
-    products = {}
-    for path in reports:
-        opener = gzip.open if path.endswith(".gz") else open
-        try:
-            with opener(path, "rt") as f:
-                results = json.load(f)["results"]
-        except (OSError, ValueError, KeyError, TypeError) as e:
-            sys.exit(f"gemm_auto_fixture: {path}: not a compare report ({e.__class__.__name__}: {e})")
-        for r in results:
-            if r.get("family") != "gemm" or r.get("status") != "ok":
-                continue
-            key = (r["dtype"], tuple(r["dims"]))
-            products.setdefault(key, {})[r["variant"]] = r["timing_ms"]["median"]
     rows, left_out = [], 0
-    for (dtype, (M, N, K)), times in sorted(products.items(), key=lambda kv: (kv[0][0], kv[0][1])):
-        if M == 1 or N == 1 or K <= 4 or "gemm_auto" not in times:
+    for (dtype, M, N, K), times in sorted(gemm_medians(reports).items()):
+        if not tiled(M, N, K) or "gemm_auto" not in times:
             continue
         steps = {label(v): t for v, t in times.items() if label(v)}
         if not steps:
