@@ -5,8 +5,8 @@ reports, and writes one GPU's data file (handwritten/gemm/gemm_auto_model_<gpu>.
 For each modelled step, the constants of step_model_us that minimise the RMS of
 log(model / measured median) over every product of the reports where that step ran, the overlap
 tried from {1, 2, 3, 4, 6, 8}: on its 16-byte path (products whose N is a multiple of 4) for the
-steps that have one, on every product for the others; gemm9's 64² tile also on its element path
-(N not a multiple of 4), where it runs differently enough to need its own row.
+steps that have one, on every product for the others; gemm9's 64² and k8 tiles also on their
+element path (N not a multiple of 4), where gemm9 runs differently enough to need its own row.
 
 usage: scripts/fit_gemm_model.py [--gpu NAME --sms N --out FILE] [--fixed ROW]... REPORT ...
 (needs numpy and scipy)
@@ -36,6 +36,10 @@ STEPS = {
     # fitted once a report holds them; until then gemm_auto borrows the 64² tile's row (kModelLike)
     "gemm10_swizzled_32x128x16_w32x32_t4x8_s4": ("float", 32, 128, 16, False, False),
     "gemm10_swizzled_128x32x16_w32x32_t4x8_s4": ("float", 128, 32, 16, False, False),
+    # gemm9's few-wave k8 tiles: on both paths, as its 64² tile
+    "gemm9_pipelined_64x64x8_w16x64_t4x8_s3": ("float", 64, 64, 8, True, True),
+    "gemm9_pipelined_32x128x8_w16x64_t4x8_s3": ("float", 32, 128, 8, True, True),
+    "gemm9_pipelined_128x64x8_w32x64_t8x8_s3": ("float", 128, 64, 8, True, True),
     "gemm9_pipelined_128x128x8_w64x32_t8x8_s3": ("float", 128, 128, 8, True, False),
     "gemm9_pipelined_128x128x16_w64x32_t8x8_s3": ("float", 128, 128, 16, True, False),
     "gemm10_swizzled_128x128x16_w64x32_t8x8_s3": ("float", 128, 128, 16, False, False),
@@ -47,6 +51,10 @@ STEPS = {
     # fitted once a report holds them; until then gemm_auto borrows the 64² _pf tile's row (kModelLike)
     "gemm11_dmma_32x128x16_w32x32_s4_k8_pf": ("double", 32, 128, 16, False, False),
     "gemm11_dmma_128x32x16_w32x32_s4_k8_pf": ("double", 128, 32, 16, False, False),
+    "gemm11_dmma_64x128x16_w32x64_s3_k8": ("double", 64, 128, 16, False, False),
+    "gemm11_dmma_64x128x16_w32x64_s3_k4_pf": ("double", 64, 128, 16, False, False),
+    "gemm11_dmma_64x64x32_w32x32_s3_k16_pf": ("double", 64, 64, 32, False, False),
+    "gemm11_dmma_32x64x32_w16x32_s3_k16_pf": ("double", 32, 64, 32, False, False),
     "gemm11_dmma_128x128x16_w64x32_s4_k4_pf": ("double", 128, 128, 16, False, False),
 }
 

@@ -81,6 +81,16 @@
   X(g10_32x128, float, "gemm10_swizzled_32x128x16_w32x32_t4x8_s4", tiles::Gemm10Tile32x128, kNeedsNothing, always,      \
     (Splits{Splits::one}), (Rank{Rank::own}),                                                                          \
     (gemm10::launch_split<float, KL_FMA_TILE(C)>(g, 1, s)), (gemm10::prepare<float, KL_FMA_TILE(C)>()), 0)              \
+  /* gemm9's few-wave k8 tiles (cuBLAS's FFMA shapes); measured wherever the GPU's data has no row for them */        \
+  X(g9_64k8, float, "gemm9_pipelined_64x64x8_w16x64_t4x8_s3", tiles::Gemm9Tile64k8, kNeedsNothing, always,               \
+    (Splits{Splits::one}), (Rank{Rank::own}),                                                                          \
+    (gemm9::launch<float, KL_FMA_TILE(C)>(g, s)), (gemm9::prepare<float, KL_FMA_TILE(C)>()), 0)                         \
+  X(g9_32x128k8, float, "gemm9_pipelined_32x128x8_w16x64_t4x8_s3", tiles::Gemm9Tile32x128k8, kNeedsNothing, always,      \
+    (Splits{Splits::one}), (Rank{Rank::own}),                                                                          \
+    (gemm9::launch<float, KL_FMA_TILE(C)>(g, s)), (gemm9::prepare<float, KL_FMA_TILE(C)>()), 0)                         \
+  X(g9_128x64k8, float, "gemm9_pipelined_128x64x8_w32x64_t8x8_s3", tiles::Gemm9Tile128x64k8, kNeedsNothing, always,      \
+    (Splits{Splits::one}), (Rank{Rank::own}),                                                                          \
+    (gemm9::launch<float, KL_FMA_TILE(C)>(g, s)), (gemm9::prepare<float, KL_FMA_TILE(C)>()), 0)                         \
   /* ---- double on the FP64 tensor cores: gemm11 32² and gemm11_pf 64² (split as the model or the fill rule */         \
   /* says), gemm11 64², 128², gemm14 ---- */                                                                            \
   X(g11_32, double, "gemm11_dmma_32x32x16_w16x16_s4_k8", tiles::Gemm11Tile32, kNeedsNothing, always,                    \
@@ -99,6 +109,20 @@
     (Splits{Splits::one}), (Rank{Rank::own}),                                                                          \
     (gemm11_pf::launch<KL_DMMA_TILE(C)>(g, s)), (gemm11_pf::prepare<KL_DMMA_TILE(C)>()), 0)                             \
   X(g11_128x32pf, double, "gemm11_dmma_128x32x16_w32x32_s4_k8_pf", tiles::Gemm11Tile128x32, kNeedsNothing, always,     \
+    (Splits{Splits::one}), (Rank{Rank::own}),                                                                          \
+    (gemm11_pf::launch<KL_DMMA_TILE(C)>(g, s)), (gemm11_pf::prepare<KL_DMMA_TILE(C)>()), 0)                             \
+  /* 64 × 128 (gemm11 k8, gemm11_pf k4) and m16n8k16 on a k tile of 32 (gemm11_pf 64², 32 × 64): cuBLAS's */        \
+  /* few-wave DMMA tiles; measured wherever the GPU's data has no row for them */                                      \
+  X(g11_64x128, double, "gemm11_dmma_64x128x16_w32x64_s3_k8", tiles::Gemm11Tile64x128, kNeedsNothing, always,           \
+    (Splits{Splits::one}), (Rank{Rank::own}),                                                                          \
+    (gemm11::launch<KL_DMMA_TILE(C)>(g, s)), (gemm11::prepare<KL_DMMA_TILE(C)>()), 0)                                   \
+  X(g11_64x128pf, double, "gemm11_dmma_64x128x16_w32x64_s3_k4_pf", tiles::Gemm11Tile64x128k4, kNeedsNothing, always,    \
+    (Splits{Splits::one}), (Rank{Rank::own}),                                                                          \
+    (gemm11_pf::launch<KL_DMMA_TILE(C)>(g, s)), (gemm11_pf::prepare<KL_DMMA_TILE(C)>()), 0)                             \
+  X(g11_64k16pf, double, "gemm11_dmma_64x64x32_w32x32_s3_k16_pf", tiles::Gemm11Tile64k16, kNeedsNothing, always,        \
+    (Splits{Splits::one}), (Rank{Rank::own}),                                                                          \
+    (gemm11_pf::launch<KL_DMMA_TILE(C)>(g, s)), (gemm11_pf::prepare<KL_DMMA_TILE(C)>()), 0)                             \
+  X(g11_32x64k16pf, double, "gemm11_dmma_32x64x32_w16x32_s3_k16_pf", tiles::Gemm11Tile32x64k16, kNeedsNothing, always,  \
     (Splits{Splits::one}), (Rank{Rank::own}),                                                                          \
     (gemm11_pf::launch<KL_DMMA_TILE(C)>(g, s)), (gemm11_pf::prepare<KL_DMMA_TILE(C)>()), 0)                             \
   X(g11_128pf, double, "gemm11_dmma_128x128x16_w64x32_s4_k4_pf", tiles::Gemm11Tile128k4, kNeedsDmmaLarge, always,       \

@@ -48,6 +48,13 @@ using Gemm10Tile128x32 = Fma<128, 32, 16, 32, 32, 4, 8, 4>;
 using Gemm10Tile32x128 = Fma<32, 128, 16, 32, 32, 4, 8, 4>;
 // gemm12's tile, cuBLAS's 256 × 128 at one block per SM (gemm9's too; gemm13's fallback).
 using Gemm12Tile256 = Fma<256, 128, 16, 64, 64, 16, 8, 4>;
+// gemm9 at the k tile of 8 with 128 threads in 3 stages, the shape of the FFMA tiles cuBLAS's
+// heuristic takes on products of a few waves: 64 × 64 and 32 × 128 with 16 × 64 warps (each
+// thread 4 × 8), 128 × 64 with 32 × 64 warps. Small blocks, many per SM, a short prologue for a
+// shallow K; any N (gemm9's element path).
+using Gemm9Tile64k8 = Fma<64, 64, 8, 16, 64, 4, 8, 3>;
+using Gemm9Tile32x128k8 = Fma<32, 128, 8, 16, 64, 4, 8, 3>;
+using Gemm9Tile128x64k8 = Fma<128, 64, 8, 32, 64, 8, 8, 3>;
 
 // ---- double, on the FP64 tensor cores ---------------------------------------------------------
 // gemm11's 128² tile with m16n8k8 (its split-K form, double A·Aᵀ's 128²) and with m16n8k4 (the
@@ -62,6 +69,17 @@ using Gemm11Tile32 = Dmma<32, 32, 16, 16, 16, 4, 8>;
 // 128 × 32: the same work per block and the same ring, another cut of the product (gemm11_pf).
 using Gemm11Tile32x128 = Dmma<32, 128, 16, 32, 32, 4, 8>;
 using Gemm11Tile128x32 = Dmma<128, 32, 16, 32, 32, 4, 8>;
+// 64 × 128 with four 32 × 64 DMMA warps in 3 stages: twice the 64² tile's outputs per block for
+// products of a few waves, where the 128² tile leaves SMs idle and the 64² tile reloads A and B
+// twice as often (gemm11 with m16n8k8; gemm11_pf with m16n8k4, as its 128² tile, whose warps
+// hold as many outputs: two fragment sets fit in 255 registers only with k4).
+using Gemm11Tile64x128 = Dmma<64, 128, 16, 32, 64, 3, 8>;
+using Gemm11Tile64x128k4 = Dmma<64, 128, 16, 32, 64, 3, 4>;
+// m16n8k16 on a k tile of 32 in 3 stages (gemm11_pf), cuBLAS's small sm_90 DMMA tiles: half the
+// mma instructions of m16n8k8 and half the barriers of a k tile of 16 per FLOP, on the 64² tile
+// and on 32 × 64 (for a small M: twice the 32² tile's outputs per block).
+using Gemm11Tile64k16 = Dmma<64, 64, 32, 32, 32, 3, 16>;
+using Gemm11Tile32x64k16 = Dmma<32, 64, 32, 16, 32, 3, 16>;
 // gemm14's tile: gemm11_pf's 128² tile with a k tile of 32 in 3 ring slots (gemm14::Config fixes
 // the rest and checks it against this).
 using Gemm14Tile = Dmma<128, 128, 32, 64, 32, 3, 4>;

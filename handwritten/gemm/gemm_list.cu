@@ -124,6 +124,9 @@ void append_pipelined(std::vector<GemmVariant<T>>& v) {
     v.push_back(gemm9_at<T, Fma<128, 256, 8, 64, 64, 8, 16, 3>>());
     v.push_back(gemm9_at<T, Gemm10Tile64>());
     v.push_back(gemm9_at<T, Gemm12Tile256>());
+    v.push_back(gemm9_at<T, Gemm9Tile64k8>());  // cuBLAS's few-wave FFMA tiles
+    v.push_back(gemm9_at<T, Gemm9Tile32x128k8>());
+    v.push_back(gemm9_at<T, Gemm9Tile128x64k8>());
   } else {
     v.push_back(gemm9_at<T, Fma<64, 64, 8, 32, 16, 4, 4, 3>>());
     v.push_back(gemm9_at<T, Gemm9Tile128k8>());
@@ -177,6 +180,7 @@ void append_last_steps(std::vector<GemmVariant<T>>& v) {
     v.push_back(gemm11_at<Dmma<128, 128, 32, 64, 32, 3, 8>>());
     v.push_back(gemm11_at<Gemm11Tile64>());
     v.push_back(gemm11_at<Gemm11Tile32>());  // small products: more tiles, no split
+    v.push_back(gemm11_at<Gemm11Tile64x128>());  // a few waves: twice the 64² tile's outputs
     // gemm12's fragment schedule on the 64² DMMA tile (the trial of other tiles, k16, BK = 32 and
     // 6 stages around it: docs/sgemm-ladder.md) and on the 128² tile with
     // m16n8k4 (k8's two fragment sets would not fit in 255 registers; 128 × 64 with 2 blocks per
@@ -184,6 +188,9 @@ void append_last_steps(std::vector<GemmVariant<T>>& v) {
     v.push_back(gemm11_pf_at<Gemm11Tile64>());
     v.push_back(gemm11_pf_at<Gemm11Tile32x128>());  // ... its warps as a row or a column
     v.push_back(gemm11_pf_at<Gemm11Tile128x32>());
+    v.push_back(gemm11_pf_at<Gemm11Tile64x128k4>());
+    v.push_back(gemm11_pf_at<Gemm11Tile64k16>());  // m16n8k16 on a k tile of 32
+    v.push_back(gemm11_pf_at<Gemm11Tile32x64k16>());
     v.push_back(gemm11_pf_at<Gemm11Tile128k4>());
     // and as stream-K where its tiles leave the last wave part-empty (4096³: 7.8 waves)
     v.push_back(gemm11_pf_stream_at<Gemm11Tile128k4>());

@@ -702,16 +702,18 @@ TEST_CASE("gemm_auto's shortlist holds a step within 3% of the fastest measured,
 
 TEST_CASE("gemm_auto's candidates: what the device and the buffers allow, splits only where they split") {
   AutoFeatures none;
-  for (const StepChoice& c : auto_candidates({4096, 4095, 4096}, false, none))  // no 16-byte path: gemm10's
-    CHECK((c.step == Step::g10_64 || c.step == Step::g10_128 || c.step == Step::g9_64 ||  // tiles, gemm9 64²
-           c.step == Step::g10_128x32 || c.step == Step::g10_32x128));                    // elementwise
+  // No 16-byte path: gemm10's tiles, gemm9's 64² and k8 tiles elementwise.
+  for (const StepChoice& c : auto_candidates({4096, 4095, 4096}, false, none))
+    CHECK((c.step == Step::g10_64 || c.step == Step::g10_128 || c.step == Step::g10_128x32 ||
+           c.step == Step::g10_32x128 || c.step == Step::g9_64 || c.step == Step::g9_64k8 ||
+           c.step == Step::g9_32x128k8 || c.step == Step::g9_128x64k8));
   AutoFeatures all;
   all.vec = all.tma = all.huge = all.dmma_large = true;
   all.model = &kModelH100;
   const auto f = auto_candidates({4096, 4096, 4096}, false, all);
-  // gemm10 64² (1 slice: the tiles fill the GPU), 128², 128 × 32, 32 × 128; gemm9 ×3, gemm12, gemm13,
+  // gemm10 64² (1 slice: the tiles fill the GPU), 128², 128 × 32, 32 × 128; gemm9 ×6, gemm12, gemm13,
   // its stream-K
-  CHECK(f.size() == 10);
+  CHECK(f.size() == 13);
   // gemm13 split where its 128 × 256 tiles leave SMs idle (float 1000³: 32 tiles, 4 slices of 8
   // k tiles), only on the TMA path, never where its tiles fill the GPU
   const auto g13_split = [](const std::vector<StepChoice>& v) {
