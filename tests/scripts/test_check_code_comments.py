@@ -9,16 +9,11 @@ import os
 import subprocess
 import sys
 
+from checks import check, done
 from scratch import scratch_args
 
 src, work = scratch_args("test_check_code_comments.py", os.path.join("scripts", "check_code_comments.py"))
 script = os.path.join(src, "scripts", "check_code_comments.py")
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
 
 
 def run(*args):
@@ -61,7 +56,4 @@ with open(os.path.join(work, "m.cpp"), "w", encoding="utf-8") as f:
 r = run("m.cpp")
 check(r.returncode == 0, f"a file marked unmeasured fails:\n{r.stdout}")
 
-for f in failures:
-    print("FAIL:", f)
-print(f"check_code_comments self-test: {len(failures)} failures")
-sys.exit(1 if failures else 0)
+done("check_code_comments self-test: {n} failures")

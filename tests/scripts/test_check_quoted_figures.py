@@ -21,16 +21,11 @@ import shutil
 import subprocess
 import sys
 
+from checks import check, done
 from scratch import scratch_args
 
 src, work = scratch_args("test_check_quoted_figures.py", os.path.join("scripts", "check_quoted_figures.py"))
 script = os.path.join(src, "scripts", "check_quoted_figures.py")
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
 
 
 def run(root, *args, history=src):
@@ -235,7 +230,4 @@ r = run(hist, history=os.path.join(work, "synthetic"))
 check(r.returncode == 1 and "is not a git repository" in r.stdout,
       f"history: no repository does not fail with its reason:\n{r.stdout}{r.stderr}")
 
-for f in failures:
-    print("FAIL:", f)
-print(f"{len(figures)} figures in the repository, {len(failures)} failures")
-sys.exit(1 if failures else 0)
+done(f"{len(figures)} figures in the repository, {{n}} failures")

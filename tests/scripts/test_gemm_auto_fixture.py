@@ -13,15 +13,10 @@ import os
 import subprocess
 import sys
 
+from checks import check, done
+
 src, work = sys.argv[1], sys.argv[2]
 os.makedirs(work, exist_ok=True)
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAILED: " + what)
 
 
 def row(dims, variant, ms, dtype="float"):
@@ -61,7 +56,4 @@ err = r.stderr.strip().splitlines()
 check(r.returncode != 0 and len(err) == 1 and "not a compare report" in err[0],
       f"a file that is no report: one line, non-zero exit (got {r.returncode}: {r.stderr.strip()!r})")
 
-if failures:
-    print(f"{len(failures)} check(s) failed")
-    sys.exit(1)
-print("gemm_auto_fixture.py: all checks passed")
+done("gemm_auto_fixture.py: {n} failures")

@@ -16,6 +16,7 @@ import subprocess
 import sys
 import zlib
 
+from checks import check, done
 from scratch import scratch_args
 
 try:
@@ -30,16 +31,8 @@ except ImportError:
 
 src, work = scratch_args("test_plot_compare.py", os.path.join("scripts", "plot_compare.py"))
 script = os.path.join(src, "scripts", "plot_compare.py")
-failures = []
-
-
 def run(args):
     return subprocess.run([sys.executable, script] + args, capture_output=True, text=True)
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
 
 
 def row(variant, n, gbps, status="ok", source="handwritten", axes=None):
@@ -211,7 +204,4 @@ for args in ([bad, "-o", out], [os.path.join(work, "missing.json"), "-o", out], 
     check(r.returncode == 2, f"{args}: exit {r.returncode}, expected 2")
     check(r.stderr.count("\n") == 1 and "plot_compare.py: error:" in r.stderr, f"{args}: stderr {r.stderr!r}")
 
-for f in failures:
-    print("FAIL:", f)
-print(f"{len(written)} pictures, {len(failures)} failures")
-sys.exit(1 if failures else 0)
+done(f"{len(written)} pictures, {{n}} failures")

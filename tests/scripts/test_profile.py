@@ -16,15 +16,10 @@ import subprocess
 import sys
 import textwrap
 
+from checks import check, done
+
 src, work = sys.argv[1], sys.argv[2]
 os.makedirs(work, exist_ok=True)
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAILED: " + what)
 
 
 def write_exe(path, body):
@@ -130,7 +125,4 @@ lines = r.stderr.strip().splitlines()
 check(r.returncode == 3 and len(lines) == 1 and lines[0].startswith("profile:"),
       f"a missing ncu: exit 3 and one line (got {r.returncode}: {r.stderr.strip()!r})")
 
-if failures:
-    print(f"{len(failures)} check(s) failed")
-    sys.exit(1)
-print("profile.py: all checks passed")
+done("profile.py: {n} failures")

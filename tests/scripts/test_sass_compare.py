@@ -12,6 +12,7 @@ import os
 import subprocess
 import sys
 
+from checks import done, fail
 from scratch import scratch_args
 
 src, work = scratch_args("test_sass_compare.py", os.path.join("scripts", "sass_compare.py"))
@@ -33,7 +34,6 @@ old = listing(0, 0x100, "1a2b3c4d", "FFMA R10, R2, R4, R10")
 same = listing(0x40, 0x900, "9e8d7c6b", "FFMA R10, R2, R4, R10")
 changed = listing(0, 0x100, "1a2b3c4d", "FFMA R10, R4, R2, R10")
 other = "\t\tFunction : only_here\n" + ins(0, "EXIT", 0x5)
-failures = []
 
 
 def run(a, b):
@@ -45,16 +45,16 @@ def run(a, b):
 
 r = run(old, same)
 if r.returncode != 0 or "1 functions identical, 0 differ" not in r.stdout:
-    failures.append(f"the same code at other addresses is not identical:\n{r.stdout}{r.stderr}")
+    fail(f"the same code at other addresses is not identical:\n{r.stdout}{r.stderr}")
 r = run(old, changed)
 if r.returncode != 1 or "differ: sm_90a" not in r.stdout:
-    failures.append(f"a changed instruction is not named:\n{r.stdout}{r.stderr}")
+    fail(f"a changed instruction is not named:\n{r.stdout}{r.stderr}")
 r = run(old + other, old)
 if r.returncode != 1 or "only old: sm_90a only_here" not in r.stdout:
-    failures.append(f"a function of one build only is not named:\n{r.stdout}{r.stderr}")
+    fail(f"a function of one build only is not named:\n{r.stdout}{r.stderr}")
 r = run(old, old + other)
 if r.returncode != 1 or "only in the new build" not in r.stdout or "only new:" not in r.stdout:
-    failures.append(f"a function of the new build only is not named:\n{r.stdout}{r.stderr}")
+    fail(f"a function of the new build only is not named:\n{r.stdout}{r.stderr}")
 
 # .nv.info records as nvcc writes them, each on 4 bytes: EIFMT_NVAL (padding), EIFMT_BVAL (a byte
 # and padding), EIFMT_HVAL, then an EIFMT_SVAL PARAM_CBANK whose payload starts with symbol 1.
@@ -67,8 +67,5 @@ elf.data = (bytes.fromhex("01540000" "024c0100" "035f0101" "040a0800") + (1).to_
 elf.symbols = ["", "kernel_constants"]
 records = elf.info_records({"off": 0, "size": len(elf.data), "type": 0})
 if records[-1] != (0x04, 0x0A, ("kernel_constants", bytes.fromhex("10022400"))) or len(records) != 4:
-    failures.append(f".nv.info records read out of step: {records}")
-for f in failures:
-    print("FAIL:", f)
-print(f"sass_compare self-test: {len(failures)} failures")
-sys.exit(1 if failures else 0)
+    fail(f".nv.info records read out of step: {records}")
+done("sass_compare self-test: {n} failures")

@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 
+from checks import check, done, fail
 from scratch import scratch_args
 
 src, work = scratch_args("test_sass_stats.py", os.path.join("scripts", "sass_stats.py"))
@@ -34,13 +35,12 @@ r = subprocess.run([sys.executable, os.path.join(src, "scripts", "sass_stats.py"
 out = r.stdout
 want = ["## kernel_wanted", "instructions 5, FFMA 3 (0.600), LDS 1", "FFMA stall counts {1: 2, 2: 1}, yield bits 2",
         "reuse hits/FFMA 0.33", "2-bank pair 0.667 triple 0.667; 4-bank pair 0.667 triple 0.000"]
-failures = [w for w in want if w not in out]
+for w in want:
+    check(w in out, w)
 if "kernel_other" in out or r.returncode != 0:
-    failures.append("the other function or a failing exit")
+    fail("the other function or a failing exit")
 bad = subprocess.run([sys.executable, os.path.join(src, "scripts", "sass_stats.py"), path], capture_output=True, text=True)
 if bad.returncode != 2:
-    failures.append(f"bad usage exits {bad.returncode}, not 2")
-for f in failures:
-    print("FAIL:", f)
+    fail(f"bad usage exits {bad.returncode}, not 2")
 print(out)
-sys.exit(1 if failures else 0)
+done("sass_stats self-test: {n} failures")

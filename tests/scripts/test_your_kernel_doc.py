@@ -25,10 +25,11 @@ import subprocess
 import sys
 import tempfile
 
+from checks import done, fail
+
 exe, manifest, doc = sys.argv[1:4]
 manifest = os.path.abspath(manifest)
 text = open(doc).read()
-failures = []
 
 scratch = tempfile.mkdtemp(prefix="kl-your-kernel-doc-")
 try:
@@ -49,7 +50,7 @@ try:
 
     blocks = re.findall(r"<!-- checked( after adding labs/gina)?: compare (.*?) -->\n```text\n(.*?)```", text, re.S)
     if not blocks:
-        failures.append("no <!-- checked: compare ... --> block in " + doc)
+        fail("no <!-- checked: compare ... --> block in " + doc)
     for later, args, shown in blocks:
         gina = os.path.join(labs, "gina")
         if later:
@@ -62,9 +63,9 @@ try:
             shutil.rmtree(gina)
         out = as_in_doc(r.stdout)
         if r.returncode != 0:
-            failures.append(f"compare {args}: exit {r.returncode}: {r.stderr.strip()}")
+            fail(f"compare {args}: exit {r.returncode}: {r.stderr.strip()}")
         elif out != shown:
-            failures.append(f"compare {args}: the doc shows\n{shown}\nbut it prints\n{out}")
+            fail(f"compare {args}: the doc shows\n{shown}\nbut it prints\n{out}")
 finally:
     shutil.rmtree(scratch, ignore_errors=True)
 
@@ -72,7 +73,7 @@ repo = os.path.dirname(os.path.dirname(os.path.abspath(doc)))
 gpu_blocks = [(m.group(1), m.group(2), m.start()) for m in
               re.finditer(r"<!-- gpu output: (\S+) -->\n(.*?)\n\n", text, re.S)]
 if not gpu_blocks:
-    failures.append("no <!-- gpu output: ... --> block in " + doc)
+    fail("no <!-- gpu output: ... --> block in " + doc)
 for path, shown, at in gpu_blocks:
     # the command the doc shows last before the block is the one its run must have made
     commands = re.findall(r"build/compare (-f reduce .*?--summary)\n", text[:at])
@@ -81,14 +82,11 @@ for path, shown, at in gpu_blocks:
         real = open(os.path.join(repo, path)).read().strip()
         report = open(os.path.join(repo, path.replace(".summary.md", ".md"))).read()
     except OSError as e:
-        failures.append(f"{path}: {e}")
+        fail(f"{path}: {e}")
         continue
     if shown.strip() != real:
-        failures.append(f"the doc's table after 'gpu output: {path}' is not that file:\n{shown}\n---\n{real}")
+        fail(f"the doc's table after 'gpu output: {path}' is not that file:\n{shown}\n---\n{real}")
     if not shown_command or shown_command.group(1) not in report:
-        failures.append(f"{path}: its run's command is not the doc's "
+        fail(f"{path}: its run's command is not the doc's "
                         f"'{shown_command.group(1) if shown_command else '(none found)'}'")
-for f in failures:
-    print("FAIL:", f)
-print(f"{len(blocks)} checked blocks, {len(gpu_blocks)} GPU output blocks, {len(failures)} failures")
-sys.exit(1 if failures else 0)
+done(f"{len(blocks)} checked blocks, {len(gpu_blocks)} GPU output blocks, {{n}} failures")
