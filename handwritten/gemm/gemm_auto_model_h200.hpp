@@ -10,15 +10,15 @@
 namespace kl::gemm_plan {
 
 inline constexpr std::string_view kProvenanceH200 =
-    "scripts/fit_gemm_model.py run at 673073f, 132 SMs; inputs: "
-    "results/h200/gemm_auto_rules_float.json.gz; "
-    "results/h200/gemm_auto_rules_double.json.gz; "
-    "results/h200/gemm_auto_sweep_b_float.json.gz; "
-    "results/h200/gemm_auto_sweep_b_double.json.gz; "
-    "results/h200/gemm_auto_sweep_c_float.json.gz; "
-    "results/h200/gemm_auto_sweep_c_double.json.gz";
+    "scripts/fit_gemm_model.py run at 4f78f9f, 132 SMs; inputs: "
+    "ee6fc9c:results/h200/gemm_auto_rules_float.json.gz; "
+    "ee6fc9c:results/h200/gemm_auto_rules_double.json.gz; "
+    "ee6fc9c:results/h200/gemm_auto_sweep_b_float.json.gz; "
+    "ee6fc9c:results/h200/gemm_auto_sweep_b_double.json.gz; "
+    "ee6fc9c:results/h200/gemm_auto_sweep_c_float.json.gz; "
+    "ee6fc9c:results/h200/gemm_auto_sweep_c_double.json.gz";
 inline constexpr std::string_view kCommandH200 =
-    "scripts/fit_gemm_model.py --gpu H200 --sms 132 --out handwritten/gemm/gemm_auto_model_h200.hpp results/h200/gemm_auto_rules_float.json.gz results/h200/gemm_auto_rules_double.json.gz results/h200/gemm_auto_sweep_b_float.json.gz results/h200/gemm_auto_sweep_b_double.json.gz results/h200/gemm_auto_sweep_c_float.json.gz results/h200/gemm_auto_sweep_c_double.json.gz";
+    "scripts/fit_gemm_model.py --gpu H200 --sms 132 --out handwritten/gemm/gemm_auto_model_h200.hpp ee6fc9c:results/h200/gemm_auto_rules_float.json.gz ee6fc9c:results/h200/gemm_auto_rules_double.json.gz ee6fc9c:results/h200/gemm_auto_sweep_b_float.json.gz ee6fc9c:results/h200/gemm_auto_sweep_b_double.json.gz ee6fc9c:results/h200/gemm_auto_sweep_c_float.json.gz ee6fc9c:results/h200/gemm_auto_sweep_c_double.json.gz";
 
 inline constexpr ModelRow kModelRowsH200[] = {
     // step, path, overlap, launch µs, block µs, k tile µs, co-resident share, µs per MB
