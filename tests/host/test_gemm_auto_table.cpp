@@ -10,6 +10,7 @@
 
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 using namespace kl;
@@ -63,6 +64,30 @@ TEST_CASE("gemm_auto's models: one per GPU by its name, every row a table row's"
       CHECK(found);
       CHECK(m->rows[i].overlap >= 1);
     }
+}
+
+// A model file records the command that regenerates it. Reports named by a plain path are rewritten
+// each time their stage runs, after which that command fits other data: every report it names must
+// be COMMIT:PATH (fit_gemm_model.py reads it through git show), and there must be at least one.
+TEST_CASE("gemm_auto's models: the command of each names its reports as they were at a commit") {
+  for (const GpuModel* m : kGpuModels) {
+    CAPTURE(std::string(m->gpu));
+    int reports = 0;
+    std::string_view rest = m->command;
+    while (!rest.empty()) {
+      const std::size_t space = rest.find(' ');
+      const std::string_view word = rest.substr(0, space);
+      rest = space == std::string_view::npos ? std::string_view{} : rest.substr(space + 1);
+      if (!word.ends_with(".json") && !word.ends_with(".json.gz")) continue;
+      CAPTURE(std::string(word));
+      ++reports;
+      const std::size_t colon = word.find(':');
+      REQUIRE(colon != std::string_view::npos);
+      CHECK(colon >= 7);
+      CHECK(word.substr(0, colon).find_first_not_of("0123456789abcdef") == std::string_view::npos);
+    }
+    CHECK(reports >= 1);
+  }
 }
 
 TEST_CASE("gemm_auto's borrowed constants: only from a step with the same block work, and fitted where they are borrowed") {
