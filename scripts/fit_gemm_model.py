@@ -20,6 +20,7 @@ fitting it (a row whose inputs are no longer at hand); the file says which rows 
 """
 import argparse
 import math
+import re
 import shlex
 import subprocess
 import sys
@@ -27,37 +28,38 @@ import sys
 import numpy as np
 from scipy.optimize import least_squares
 
-from gemm_reports import gemm_medians, tiled
+from gemm_reports import auto_steps, gemm_medians, tiled
 
-# variant: (type, bm, bn, bk, 16-byte path required, also fitted on its element path)
+# step: (16-byte path required, also fitted on its element path); its type is the step table's,
+# its block tile BM x BN x BK the one its name spells
 STEPS = {
-    "gemm9_pipelined_64x64x16_w32x32_t4x8_s4": ("float", 64, 64, 16, True, True),
-    "gemm10_swizzled_64x64x16_w32x32_t4x8_s4": ("float", 64, 64, 16, False, False),
+    "gemm9_pipelined_64x64x16_w32x32_t4x8_s4": (True, True),
+    "gemm10_swizzled_64x64x16_w32x32_t4x8_s4": (False, False),
     # fitted once a report holds them; until then gemm_auto borrows the 64² tile's row (kModelLike)
-    "gemm10_swizzled_32x128x16_w32x32_t4x8_s4": ("float", 32, 128, 16, False, False),
-    "gemm10_swizzled_128x32x16_w32x32_t4x8_s4": ("float", 128, 32, 16, False, False),
+    "gemm10_swizzled_32x128x16_w32x32_t4x8_s4": (False, False),
+    "gemm10_swizzled_128x32x16_w32x32_t4x8_s4": (False, False),
     # gemm9's few-wave k8 tiles: on both paths, as its 64² tile
-    "gemm9_pipelined_64x64x8_w16x64_t4x8_s3": ("float", 64, 64, 8, True, True),
-    "gemm9_pipelined_32x128x8_w16x64_t4x8_s3": ("float", 32, 128, 8, True, True),
-    "gemm9_pipelined_128x64x8_w32x64_t8x8_s3": ("float", 128, 64, 8, True, True),
-    "gemm9_pipelined_128x128x8_w64x32_t8x8_s3": ("float", 128, 128, 8, True, False),
-    "gemm9_pipelined_128x128x16_w64x32_t8x8_s3": ("float", 128, 128, 16, True, False),
-    "gemm10_swizzled_128x128x16_w64x32_t8x8_s3": ("float", 128, 128, 16, False, False),
-    "gemm12_fragment_prefetch_256x128x16_w64x64_t16x8_s4": ("float", 256, 128, 16, True, False),
-    "gemm13_tma_warpspecialized_128x256x32_w64x64_t8x16_s4_r232_at": ("float", 128, 256, 32, True, False),
-    "gemm11_dmma_32x32x16_w16x16_s4_k8": ("double", 32, 32, 16, False, False),
-    "gemm11_dmma_64x64x16_w32x32_s4_k8": ("double", 64, 64, 16, False, False),
-    "gemm11_dmma_64x64x16_w32x32_s4_k8_pf": ("double", 64, 64, 16, False, False),
+    "gemm9_pipelined_64x64x8_w16x64_t4x8_s3": (True, True),
+    "gemm9_pipelined_32x128x8_w16x64_t4x8_s3": (True, True),
+    "gemm9_pipelined_128x64x8_w32x64_t8x8_s3": (True, True),
+    "gemm9_pipelined_128x128x8_w64x32_t8x8_s3": (True, False),
+    "gemm9_pipelined_128x128x16_w64x32_t8x8_s3": (True, False),
+    "gemm10_swizzled_128x128x16_w64x32_t8x8_s3": (False, False),
+    "gemm12_fragment_prefetch_256x128x16_w64x64_t16x8_s4": (True, False),
+    "gemm13_tma_warpspecialized_128x256x32_w64x64_t8x16_s4_r232_at": (True, False),
+    "gemm11_dmma_32x32x16_w16x16_s4_k8": (False, False),
+    "gemm11_dmma_64x64x16_w32x32_s4_k8": (False, False),
+    "gemm11_dmma_64x64x16_w32x32_s4_k8_pf": (False, False),
     # fitted once a report holds them; until then gemm_auto borrows the 64² _pf tile's row (kModelLike)
-    "gemm11_dmma_32x128x16_w32x32_s4_k8_pf": ("double", 32, 128, 16, False, False),
-    "gemm11_dmma_128x32x16_w32x32_s4_k8_pf": ("double", 128, 32, 16, False, False),
+    "gemm11_dmma_32x128x16_w32x32_s4_k8_pf": (False, False),
+    "gemm11_dmma_128x32x16_w32x32_s4_k8_pf": (False, False),
     # cuBLAS's few-wave DMMA tiles: nothing to borrow (no step does their block work), so tune
     # measures them wherever a GPU's data has no row for them
-    "gemm11_dmma_64x128x16_w32x64_s3_k8": ("double", 64, 128, 16, False, False),
-    "gemm11_dmma_64x128x16_w32x64_s3_k4_pf": ("double", 64, 128, 16, False, False),
-    "gemm11_dmma_64x64x32_w32x32_s3_k16_pf": ("double", 64, 64, 32, False, False),
-    "gemm11_dmma_32x64x32_w16x32_s3_k16_pf": ("double", 32, 64, 32, False, False),
-    "gemm11_dmma_128x128x16_w64x32_s4_k4_pf": ("double", 128, 128, 16, False, False),
+    "gemm11_dmma_64x128x16_w32x64_s3_k8": (False, False),
+    "gemm11_dmma_64x128x16_w32x64_s3_k4_pf": (False, False),
+    "gemm11_dmma_64x64x32_w32x32_s3_k16_pf": (False, False),
+    "gemm11_dmma_32x64x32_w16x32_s3_k16_pf": (False, False),
+    "gemm11_dmma_128x128x16_w64x32_s4_k4_pf": (False, False),
 }
 
 
@@ -81,10 +83,17 @@ def fit(pts, bm, bn, bk, elem, sms):
     return best
 
 
+def tile(name):
+    """The block tile (BM, BN, BK) a step's name spells ("..._64x128x16_...")."""
+    return tuple(int(x) for x in re.search(r"_(\d+)x(\d+)x(\d+)_", name).groups())
+
+
 def rows(files, sms):
     times = gemm_medians(files)
+    types = auto_steps()
     out = []
-    for name, (dt, bm, bn, bk, vec, element) in STEPS.items():
+    for name, (vec, element) in STEPS.items():
+        dt, (bm, bn, bk) = types[name], tile(name)
         for path in ("vec", "element") if element else ("vec",):
             want = (lambda N: N % 4 == 0) if (path == "vec" and vec) else (lambda N: N % 4 != 0) if path == "element" \
                 else (lambda N: True)

@@ -11,14 +11,11 @@ REPORT is read as scripts/fit_gemm_model.py reads it (scripts/gemm_reports.py: C
 
 usage: scripts/gemm_auto_fixture.py GPU REPORT ...   (rows on stdout, a count on stderr)
 """
-import re
 import sys
-from pathlib import Path
 
-from gemm_reports import gemm_medians, tiled
+from gemm_reports import auto_steps, gemm_medians, tiled
 
-ROOT = Path(__file__).resolve().parent.parent
-STEPS = set(re.findall(r'X\(\w+,\s*\w+,\s*"([^"]+)"', (ROOT / "handwritten/gemm/gemm_auto_steps.hpp").read_text()))
+STEPS = set(auto_steps())
 SPLIT_ROWS = {  # a list row that runs a step split by the rule the host suite's labels name
     "gemm10_splitk_64x64x16_w32x32_t4x8_s4": "gemm10_swizzled_64x64x16_w32x32_t4x8_s4/fill",
     "gemm13_tma_warpspecialized_128x256x32_w64x64_t8x16_s4_r232_at_splitk":
