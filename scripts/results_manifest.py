@@ -54,8 +54,6 @@ STAGES = {
     "scan": "the scan ladder beside CUB and Thrust (2^28 and odd sizes, int and float, both forms), "
             "Nsight Compute over its last steps",
     "scan_sanitize": "compute-sanitizer (memcheck, racecheck, synccheck) over the GPU suite's scan cases",
-    "scan_2p31": "every scan step at 2^31 + 7 elements (64-bit indices), int and float, both forms, in one stage "
-                 "(since split by type: scan_2p31_int, _float, _double)",
     **{f"scan_2p31_{t}": f"every scan step at 2^31 + 7 elements (64-bit indices) in {t}, both forms"
        for t in ("int", "float", "double")},
     "profiles": "Nsight Compute over the steps docs/ explain (scripts/profile.py)",
