@@ -177,20 +177,28 @@ if has default; then
   report default gz
 fi
 ga='gemm9*,gemm1[0-4]*,gemm_thin_k,gemm_shallow_k,gemm_auto'  # gemm_auto and every step it may pick
+# GEMM_AUTO_TYPES (e.g. "float"): run the gemm_auto stages for those types only, replacing their
+# files and leaving the other type's, so that a change to one type's steps is measured again
+# within a lent machine's per-call limit (default: both, the stage's old files deleted first)
+ga_types="${GEMM_AUTO_TYPES:-float double}"
+has_type() { [[ " $ga_types " == *" $1 "* ]]; }
+begin_ga() {  # begin_ga STAGE: begin, or with GEMM_AUTO_TYPES only name the stage (same file names)
+  if [ -z "${GEMM_AUTO_TYPES:-}" ]; then begin "$1"; else stage=$1; fi
+}
 if has gemm_auto; then  # docs/sgemm-ladder.md, "gemm_auto: measured, not ruled"
-  begin gemm_auto
-  for t in float double; do  # one type a call: each stays within a lent machine's per-call limit
+  begin_ga gemm_auto
+  for t in $ga_types; do  # one type a call: each stays within a lent machine's per-call limit
     report "gemm_auto_rules_$t" gz -f gemm -t "$t" -s 1000x1000x1000,4097x4095x17,513x257x129,4096x4096x4096,2048x2048x2048,3001x2999x61,211x223x227,2000x3000x33,5000x700x48,1024x1024x64,1024x1024x65,8192x8192x32,300x5000x20,2500x2500x50,640x640x640,777x1333x97,3000x2000x40,6000x6000x24,1500x900x60,4000x4000x48,999x1001x33,1234x4096x56,2048x512x64,1111x2222x100,512x512x512,700x600x200 -v "$ga" --max-time 0.1
     report "gemm_auto_sweep_b_$t" gz -f gemm -t "$t" -s "$(python3 scripts/gemm_sweep.py 402 42)" -v "$ga" --max-time 0.1
     report "gemm_auto_sweep_c_$t" gz -f gemm -t "$t" -s "$(python3 scripts/gemm_sweep.py 403 42)" -v "$ga" --max-time 0.1
     report "gemm_shapes_$t" gz -f gemm -t "$t" --sizes shapes -v "$ga" --max-time 0.2
   done
-  report dgemm_squares gz -f gemm -t double -s 2048,3000,4096,6000,8192 -v 'gemm11*128x128*_pf*,gemm14*,gemm_auto'
-  report gemm_mid gz -f gemm -t float -s 1500x1500x1500,1536x1536x1536,2500x2500x2500,3000x3000x3000,1200x1800x2000,2000x1500x1000,1000x1000x1000 -v "$ga" --max-time 0.1
+  has_type double && report dgemm_squares gz -f gemm -t double -s 2048,3000,4096,6000,8192 -v 'gemm11*128x128*_pf*,gemm14*,gemm_auto'
+  has_type float && report gemm_mid gz -f gemm -t float -s 1500x1500x1500,1536x1536x1536,2500x2500x2500,3000x3000x3000,1200x1800x2000,2000x1500x1000,1000x1000x1000 -v "$ga" --max-time 0.1
 fi
 if has gemm_auto_fresh; then  # docs/sgemm-ladder.md, "gemm13 for every alignment"
-  begin gemm_auto_fresh
-  for t in float double; do
+  begin_ga gemm_auto_fresh
+  for t in $ga_types; do
     report "gemm_auto_sweep_d_$t" gz -f gemm -t "$t" -s "$(python3 scripts/gemm_sweep.py 404 42)" -v "$ga" --max-time 0.1
     report "gemm_auto_sweep_e_$t" gz -f gemm -t "$t" -s "$(python3 scripts/gemm_sweep.py 405 42)" -v "$ga" --max-time 0.1
   done

@@ -7,6 +7,7 @@
 //         would put three warps on one scheduler's quarter of the register file and cap every
 //         thread below what its accumulators need; without it the FMA warps keep the launch's
 //         share, and thread 0's copies sit in the k loop. What the producer warpgroup buys.
+//         At a 64² tile the same kernel is a step gemm_auto runs (gemm13_small_tile.cuh).
 //   _c2   clusters of two vertically adjacent tiles: each B tile leaves L2 once, multicast by
 //         TMA to both CTAs (each loads half its k rows for both). Correct, but it does not pay:
 //         the tile is not L2-bound.
@@ -19,8 +20,11 @@
 namespace kl::gemm13 {
 
 // ---- _r0: the ring without a producer warpgroup -------------------------------------------------
-template <class C>
-__global__ void __launch_bounds__(C::kThreads, 1)
+// At gemm13's own tile one block fills an SM; at a small tile (gemm13_small_tile.cuh) several do,
+// as many as their shared memory allows (the launch bound), and C may be a split's slice or have
+// rows TMA-style vectors cannot store (ELEMENT_C: the element epilogue).
+template <class C, bool ELEMENT_C = false>
+__global__ void __launch_bounds__(C::kThreads, C::kResidentBlocks)
     kernel_r0(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
               float* __restrict__ c, int M, int N, int K, int k_split, std::size_t split_stride, StreamArgs) {
 #if KL_ARCH_AT_LEAST(90)  // TMA and mbarrier; compiled for older targets as an empty kernel
@@ -76,7 +80,7 @@ __global__ void __launch_bounds__(C::kThreads, 1)
     ring.release();
     ring.advance();
   }
-  fma_warp.store(acc, c, walk.row0, walk.col0, M, N);
+  fma_warp.template store<!ELEMENT_C>(acc, c, walk.row0, walk.col0, M, N);
 #endif
 }
 

@@ -82,6 +82,13 @@ struct Config {
   static constexpr int kBarrierOffset = kStagingOffset + kStaging * kABytes;
   // full[STAGES], empty[STAGES], and for TRANSPOSE_A one barrier per staging buffer
   static constexpr std::size_t kSmemBytes = std::size_t(kBarrierOffset) + (2 * STAGES + kStaging) * 8;
+  // The blocks an SM holds at once, by shared memory (Hopper's 228 KiB an SM, of which 1 KiB is
+  // reserved per block) and threads (2048 an SM): the _r0 kernel's launch bound, and the blocks
+  // per SM its split-K fill rule counts.
+  static constexpr int kSmemPerSm = 228 * 1024, kSmemReservedPerBlock = 1024;
+  static constexpr int kResidentBlocks = kSmemPerSm / int(kSmemBytes + kSmemReservedPerBlock) < 2048 / kThreads
+                                             ? kSmemPerSm / int(kSmemBytes + kSmemReservedPerBlock)
+                                             : 2048 / kThreads;
   // TMA's swizzle of an A box row m (kRowBytes bytes at m·kRowBytes from a 1024-byte boundary):
   // the 16-byte chunk c of the row lies at chunk c ^ row_swizzle_of(m) (address bits 7.. XORed
   // into bits 4..).
@@ -138,6 +145,10 @@ using R232Ragged = Config<128, 256, 32, 64, 64, 8, 16, 4, 232, 1, true, true>;
 // _r0, an ablation (gemm13_ablations.cuh): the same ring without the producer warpgroup (thread 0
 // of the FMA warps issues the copies; no setmaxnreg).
 using R0 = Config<256, 128, 32, 64, 64, 8, 16, 4, 0>;
+// _r0 at a 64² tile (gemm13_small_tile.cuh): the products whose 128 × 256 tiles leave SMs idle or
+// make a ragged last wave, three (four stages) or four (three stages) blocks an SM, 16 × 64 warps.
+using Small64 = Config<64, 64, 32, 16, 64, 4, 8, 4, 0>;
+using Small64s3 = Config<64, 64, 32, 16, 64, 4, 8, 3, 0>;
 // _r232_c2, an ablation (gemm13_ablations.cuh): _r232 in clusters of two vertically adjacent
 // tiles, each B tile multicast to both.
 using R232C2 = Config<256, 128, 32, 64, 64, 8, 16, 4, 232, 2>;

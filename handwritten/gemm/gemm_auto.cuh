@@ -53,7 +53,7 @@
 #include "handwritten/gemv/gevm5_fitted_tiles.cuh"
 #include "handwritten/gemv/gevm6_cluster_slabs.cuh"
 #if defined(KL_BUILD_SM90A)
-#include "handwritten/gemm/gemm13_variants.cuh"
+#include "handwritten/gemm/gemm13_small_tile.cuh"
 #include "handwritten/gemm/gemm14_dmma_tma.cuh"
 #endif
 

@@ -68,6 +68,16 @@
     "gemm13_tma_warpspecialized_128x256x32_w64x64_t8x16_s4_r232_at"}),                                                 \
     KL_SM90A(gemm13::launch_stream<C>(g, s), throw_not_built()), KL_SM90A(gemm13::prepare_stream<C>(), throw_not_built()), \
     KL_SM90A(gemm13::stream_workspace<C>(sh), 0))                                                                      \
+  /* gemm13's ring at a 64² tile, several blocks an SM (shared memory sets how many), split by the fill rule */       \
+  /* at those blocks where they leave SMs idle; measured wherever the GPU's data has no row for them */               \
+  X(g13s_64, float, "gemm13_tma_warpspecialized_64x64x32_w16x64_t4x8_s4_r0", gemm13::Small64, kNeedsTma, always,      \
+    (Splits{Splits::fill, gemm13::Small64::kResidentBlocks}), (Rank{Rank::own}),                                     \
+    KL_SM90A(gemm13::launch_small<C>(g, n, s), throw_not_built()), KL_SM90A(gemm13::prepare_small<C>(), throw_not_built()), \
+    KL_SM90A(gemm13::split_workspace<C>(sh, n), 0))                                                                    \
+  X(g13s_64s3, float, "gemm13_tma_warpspecialized_64x64x32_w16x64_t4x8_s3_r0", gemm13::Small64s3, kNeedsTma, always,  \
+    (Splits{Splits::fill, gemm13::Small64s3::kResidentBlocks}), (Rank{Rank::own}),                                   \
+    KL_SM90A(gemm13::launch_small<C>(g, n, s), throw_not_built()), KL_SM90A(gemm13::prepare_small<C>(), throw_not_built()), \
+    KL_SM90A(gemm13::split_workspace<C>(sh, n), 0))                                                                    \
   X(shallow, float, "gemm_shallow_k", tiles::NoTile, kNeedsNothing, shallow_fits, (Splits{Splits::one}),         \
     (Rank{Rank::own}), gemm_shallow_k::launch<float>(g, s), gemm_shallow_k::prepare<float>(), 0)                       \
   /* gemm10's 32² tile where 64² tiles make less than two waves, or M or N fills less than half a 64-wide tile */      \

@@ -14,7 +14,7 @@
 #include "handwritten/gemm/gemm_shallow_k.cuh"
 #include "handwritten/gemm/gemm_thin_k.cuh"
 #if defined(KL_BUILD_SM90A)
-#include "handwritten/gemm/gemm13_variants.cuh"
+#include "handwritten/gemm/gemm13_small_tile.cuh"
 #include "handwritten/gemm/gemm14_dmma_tma.cuh"
 #endif
 #include "handwritten/gemm/gemm_global_16x16.cuh"
@@ -169,6 +169,11 @@ void append_last_steps(std::vector<GemmVariant<T>>& v) {
     v.push_back(gemm13_at(gemm13::splitk_variant<gemm13::R232At>()));       // ... with k split where its tiles leave SMs idle
     v.push_back(gemm13_at(gemm13::stream_variant<gemm13::R232At>()));       // ... as stream-K: every SM the same k tiles
     v.push_back(gemm13_at(gemm13::r0_variant<gemm13::R0>()));               // an ablation: no producer warpgroup
+    // ... which at a 64² tile is a step of its own: several blocks an SM, k split where they leave SMs idle
+    v.push_back(gemm13_at(gemm13::small_variant<gemm13::Small64>()));
+    v.push_back(gemm13_at(gemm13::small_splitk_variant<gemm13::Small64>()));
+    v.push_back(gemm13_at(gemm13::small_variant<gemm13::Small64s3>()));
+    v.push_back(gemm13_at(gemm13::small_splitk_variant<gemm13::Small64s3>()));
     v.push_back(gemm13_at(gemm13::cluster_variant<gemm13::R232C2>()));      // an ablation: clusters of two tiles, B multicast
     v.push_back(gemm13::ragged_variant<gemm13::R232Ragged>());              // an ablation: the ring filled by cp.async, not TMA
 #endif

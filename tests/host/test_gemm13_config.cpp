@@ -87,6 +87,8 @@ TEST_CASE("gemm13 tensor maps: every registered form's maps are ones TMA describ
   check_maps<R232At>();
   check_maps<R0>();
   check_maps<R232C2>();
+  check_maps<Small64>();
+  check_maps<Small64s3>();
   // (R232Ragged has no maps: its producer copies with cp.async)
 }
 
@@ -97,6 +99,8 @@ TEST_CASE("gemm13 names: each registered form's name, built from its parameters"
   CHECK(R0::name() == "gemm13_tma_warpspecialized_256x128x32_w64x64_t8x16_s4_r0");
   CHECK(R232C2::name() == "gemm13_tma_warpspecialized_256x128x32_w64x64_t8x16_s4_r232_c2");
   CHECK(R232Ragged::name() == "gemm13_tma_warpspecialized_128x256x32_w64x64_t8x16_s4_r232_at_ragged");
+  CHECK(Small64::name() == "gemm13_tma_warpspecialized_64x64x32_w16x64_t4x8_s4_r0");
+  CHECK(Small64s3::name() == "gemm13_tma_warpspecialized_64x64x32_w16x64_t4x8_s3_r0");
   // A form nobody registers still says every parameter.
   CHECK(Config<256, 128, 32, 64, 64, 8, 16, 4, 0, 2>::name() == "gemm13_tma_warpspecialized_256x128x32_w64x64_t8x16_s4_r0_c2");
 }
@@ -109,7 +113,10 @@ TEST_CASE("gemm13 geometry: the configurations of the gemm list") {
   check_geometry<C2, 64, 8>();
   check_geometry<AT, 64, 8>();
   check_geometry<R232Ragged, 64, 8>();
+  check_geometry<Small64, 16, 4>();
+  check_geometry<Small64s3, 16, 4>();
   check_swizzle<R232, 256>();
+  check_swizzle<Small64, 64>();
   check_swizzle<AT, 128>();
 
   // The sizes README.md's requirements table gives (192.1 KB, _at 224.1 KB).
@@ -133,6 +140,17 @@ TEST_CASE("gemm13 geometry: the configurations of the gemm list") {
   CHECK(Config<256, 128, 32, 64, 64, 8, 16, 4, 232, 1, true>::kStaging == 1);
   CHECK(Config<256, 128, 32, 64, 64, 8, 16, 3, 232, 1, true>::kStaging == 2);
   CHECK(R232::kStaging == 0);
+  // Blocks an SM (the _r0 kernel's launch bound, the small tile's split rule): one at gemm13's own
+  // tiles; at the 64² tile 16 KiB a stage, so three blocks at four stages, four at three; four
+  // FMA warps, no producer warpgroup.
+  CHECK(R232::kResidentBlocks == 1);
+  CHECK(R0::kResidentBlocks == 1);
+  CHECK(AT::kResidentBlocks == 1);
+  CHECK(Small64::kStageBytes == 16384);
+  CHECK(Small64::kThreads == 128);
+  CHECK(Small64::kResidentBlocks == 3);
+  CHECK(Small64s3::kResidentBlocks == 4);
+  CHECK(Small64::kEmptyArrivals == 4);
 }
 
 TEST_CASE("gemm13 transposing form: a thread's A loads are its rows, 4 consecutive each") {

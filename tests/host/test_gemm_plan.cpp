@@ -712,8 +712,8 @@ TEST_CASE("gemm_auto's candidates: what the device and the buffers allow, splits
   all.model = &kModelH100;
   const auto f = auto_candidates({4096, 4096, 4096}, false, all);
   // gemm10 64² (1 slice: the tiles fill the GPU), 128², 128 × 32, 32 × 128; gemm9 ×6, gemm12, gemm13,
-  // its stream-K
-  CHECK(f.size() == 13);
+  // its stream-K, gemm13 at the 64² tile in four and three stages (unsplit: the tiles fill the GPU)
+  CHECK(f.size() == 15);
   // gemm13 split where its 128 × 256 tiles leave SMs idle (float 1000³: 32 tiles, 4 slices of 8
   // k tiles), only on the TMA path, never where its tiles fill the GPU
   const auto g13_split = [](const std::vector<StepChoice>& v) {
@@ -724,6 +724,20 @@ TEST_CASE("gemm_auto's candidates: what the device and the buffers allow, splits
   CHECK(g13_split(auto_candidates({1000, 1000, 1000}, false, all)) == 4);
   CHECK(g13_split(f) == 0);
   CHECK(g13_split(auto_candidates({2048, 2048, 2048}, false, all)) == 0);
+  // gemm13's 64² tile split by the same rule at the blocks its shared memory lets an SM hold
+  // (three at four stages): float 513 × 257 × 129 makes 45 tiles, which three blocks on each of
+  // 132 SMs would cut into 8 slices, but a slice keeps at least 4 k tiles of 32, so 2; float
+  // 1000³'s 256 tiles already fill the resident blocks (no split)
+  const auto small_split = [](const std::vector<StepChoice>& v) {
+    for (const StepChoice& c : v)
+      if (c.step == Step::g13s_64 && c.splits > 1) return c.splits;
+    return 0;
+  };
+  CHECK(row_of(Step::g13s_64).splits.blocks == 3);
+  CHECK(row_of(Step::g13s_64s3).splits.blocks == 4);
+  CHECK(small_split(auto_candidates({513, 257, 129}, false, all)) == 2);
+  CHECK(small_split(auto_candidates({1000, 1000, 1000}, false, all)) == 0);
+  CHECK(small_split(auto_candidates({64, 64, 4096}, false, all)) == 16);
   // gemm10's 32² tile, always measured, where 64² tiles make less than two waves or M or N is at
   // most 32 (float 12258 × 30 × 567: 192 tiles of 64², each less than half used)
   const auto has = [](Step step) {
