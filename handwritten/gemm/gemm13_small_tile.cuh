@@ -20,45 +20,31 @@
 
 namespace kl::gemm13 {
 
-// The shared-memory opt-in of both epilogues' instances, the reduction's launch attribute and the
-// TMA encoder, once, outside any timed launch.
+// The shared-memory opt-in of both epilogues' instances, with what every form prepares.
 template <class C>
 void prepare_small() {
   static_assert(!C::SETMAXNREG && !C::TRANSPOSE_A && C::CLUSTER_M == 1, "the _r0 form");
-  allow_smem(C::kSmemBytes, {static_cast<Kernel>(kernel_r0<C, false>), static_cast<Kernel>(kernel_r0<C, true>)});
-  Fallback::prepare();
-  splitk_reduce_programmatic_here<float>();
-  (void)tensor_map_encoder();
+  prepare<C, kernel_r0<C, false>, kernel_r0<C, true>>();
 }
 
-// Only enqueues: C = A·B in `splits` slices of k (one: straight into C; several: partial tiles in
-// the workspace's first slices, added into C in slice order), on padded copies of operands with
-// ragged rows (behind the slices: split_workspace). Where TMA cannot read the operands even
-// through copies, the fallback runs.
+// launch_slices with the _r0 kernel's instance for g.C's rows (a split's slices, or C itself).
+template <class C>
+void launch_small_slices(const GemmArgs<float>& g, const Operands& o, int k_split, int slices, std::size_t stride,
+                         cudaStream_t s) {
+  with_epilogue(g.C, g.N, [&](auto element_c) {
+    launch_slices<C, kernel_r0<C, decltype(element_c)::value>>(g, o, k_split, slices, stride, s);
+  });
+}
+// Only enqueues: C = A·B in `splits` slices of k (launch_split_with: one slice straight into C,
+// several through the workspace and the ordered reduction), on padded copies of operands with
+// ragged rows.
 template <class C>
 void launch_small(const GemmArgs<float>& g, int splits, cudaStream_t s) {
-  if (!tma_runs(g)) return Fallback::launch(g, s);
-  const int used = used_splits(g.K, splits, C::BK);
-  const std::size_t slices = used > 1 ? gemm_plan::splitk_workspace({g.M, g.N, g.K}, splits, C::BK, sizeof(float)) : 0;
-  const Operands o = pad_operands(g, slices, s);
-  GemmArgs<float> h = g;
-  const std::size_t mn = static_cast<std::size_t>(g.M) * g.N;
-  if (used > 1) h.C = static_cast<float*>(g.workspace);
-  with_epilogue(h.C, g.N, [&](auto element_c) {
-    constexpr Kernel kKernel = kernel_r0<C, decltype(element_c)::value>;
-    if (used > 1) launch_slices<C, kKernel>(h, o, k_per_split(g.K, splits, C::BK), used, mn, s);
-    else launch_slices<C, kKernel>(h, o, g.K, 1, 0, s);
-  });
-  if (used > 1) launch_splitk_reduce(h.C, g.C, mn, used, s);
+  launch_split_with<C>(g, splits, s, launch_small_slices<C>);
 }
 
-// The list's split count: the fill rule of gemm10_splitk at the blocks an SM holds.
-template <class C>
-int small_splits(GemmShape sh) {
-  return splitk_splits(sh, C::BM, C::BN, C::BK, C::kResidentBlocks);
-}
-
-// The unsplit form, under the Config's name, and the split one, "<its name>_splitk".
+// The unsplit form, under the Config's name, and the split one (as_splitk: the fill rule at the
+// blocks an SM holds).
 template <class C>
 GemmVariant<float> small_variant() {
   GemmVariant<float> v = form_variant<C, kernel_r0<C>>(
@@ -71,15 +57,10 @@ GemmVariant<float> small_variant() {
 }
 template <class C>
 GemmVariant<float> small_splitk_variant() {
-  GemmVariant<float> v = small_variant<C>();
-  v.info.name = keep_name(C::name() + "_splitk");
-  v.info.lesson =
+  return as_splitk<C, launch_small<C>>(
+      small_variant<C>(),
       "Hopper: gemm13's ring at a 64² tile with k split so that the blocks an SM holds fill the GPU; partial tiles in "
-      "the workspace, an ordered reduction (no atomics)";
-  v.launch = [](const GemmArgs<float>& g, cudaStream_t s) { launch_small<C>(g, small_splits<C>({g.M, g.N, g.K}), s); };
-  v.workspace_bytes = [](GemmShape sh) { return split_workspace<C>(sh, small_splits<C>(sh)); };
-  v.rounding_depth = [](GemmShape sh) { return splitk_depth(sh.K, small_splits<C>(sh), C::BK); };
-  return v;
+      "the workspace, an ordered reduction (no atomics)");
 }
 
 }  // namespace kl::gemm13

@@ -48,9 +48,11 @@ struct Fallback : tiles::Gemm12Tile256 {
   static void launch(const GemmArgs<float>& g, cudaStream_t s) { gemm12::launch<float, KL_FMA_TILE(Fallback)>(g, s); }
 };
 
-template <class C, Kernel KERNEL>
+// The shared-memory opt-in of the form's kernels (KERNELS, and the transposing kernel's element
+// instance), the fallback's, the reduction's launch attribute and the TMA encoder.
+template <class C, Kernel... KERNELS>
 void prepare() {
-  allow_smem(C::kSmemBytes, {KERNEL});
+  allow_smem(C::kSmemBytes, {KERNELS...});
   if constexpr (C::TRANSPOSE_A) allow_smem(C::kSmemBytes, {static_cast<Kernel>(kernel_transpose_a<C, true>)});
   Fallback::prepare();
   splitk_reduce_programmatic_here<float>();
@@ -158,7 +160,7 @@ GemmVariant<float> transpose_a_variant() {
   return v;
 }
 
-// ---- split-K: the transposing kernel over slices of k ------------------------------------------
+// ---- split-K: a form's kernel over slices of k ----------------------------------------------------
 // C = A·B in `splits` slices of k (gemm_schedule.cuh's plan, as gemm10's and gemm11's): one slice
 // is the unsplit launch; several write their partial tiles into consecutive M × N slices of
 // g.workspace (grid.z = the slices), which splitk_reduce adds into C in slice order. Padded copies
@@ -167,23 +169,32 @@ template <class C>
 std::size_t split_workspace(GemmShape sh, int splits) {
   return gemm_plan::pad_plan(sh, gemm_plan::splitk_workspace(sh, splits, C::BK, sizeof(float))).end;
 }
+// Only enqueues, through run_slices(g, operands, k_split, slices, stride, s) (launch_slices with
+// the form's kernel, its instance for C's rows); where TMA cannot read the operands even through
+// copies, the fallback runs unsplit.
+template <class C, class RunSlices>
+void launch_split_with(const GemmArgs<float>& g, int splits, cudaStream_t s, RunSlices&& run_slices) {
+  if (!tma_runs(g)) return Fallback::launch(g, s);
+  const int used = used_splits(g.K, splits, C::BK);
+  const Operands o = pad_operands(g, gemm_plan::splitk_workspace({g.M, g.N, g.K}, splits, C::BK, sizeof(float)), s);
+  if (used <= 1) return run_slices(g, o, g.K, 1, 0, s);
+  const std::size_t mn = static_cast<std::size_t>(g.M) * g.N;
+  GemmArgs<float> h = g;
+  h.C = static_cast<float*>(g.workspace);
+  run_slices(h, o, k_per_split(g.K, splits, C::BK), used, mn, s);
+  launch_splitk_reduce(h.C, g.C, mn, used, s);
+}
 template <class C>
 void launch_split(const GemmArgs<float>& g, int splits, cudaStream_t s) {
   static_assert(C::TRANSPOSE_A);
-  const int ks = k_per_split(g.K, splits, C::BK), used = used_splits(g.K, splits, C::BK);
-  if (used <= 1 || !tma_runs(g)) return launch_transpose<C>(g, s);
-  const std::size_t mn = static_cast<std::size_t>(g.M) * g.N;
-  const Operands o = pad_operands(g, gemm_plan::splitk_workspace({g.M, g.N, g.K}, splits, C::BK, sizeof(float)), s);
-  GemmArgs<float> h = g;
-  h.C = static_cast<float*>(g.workspace);
-  launch_transpose_slices<C>(h, o, ks, used, mn, s);
-  launch_splitk_reduce(h.C, g.C, mn, used, s);
+  launch_split_with<C>(g, splits, s, launch_transpose_slices<C>);
 }
-// The list's split count: the fill rule of gemm10_splitk (splitk_splits, kFillSMs), one block per
-// SM (gemm13's tiles hold all of one SM's shared memory).
+// The list's split count: the fill rule of gemm10_splitk (splitk_splits, kFillSMs) at the blocks an
+// SM holds (Config::kResidentBlocks: one for gemm13's own tiles, which hold all of one SM's shared
+// memory).
 template <class C>
 int splits(GemmShape sh) {
-  return splitk_splits(sh, C::BM, C::BN, C::BK, 1);
+  return splitk_splits(sh, C::BM, C::BN, C::BK, C::kResidentBlocks);
 }
 
 // ---- stream-K: the plan, the launch --------------------------------------------------------------
@@ -225,19 +236,24 @@ void launch_stream(const GemmArgs<float>& g, cudaStream_t s) {
 }
 
 // ---- the split-K and stream-K variants ------------------------------------------------------------
-// The split-K form: "<its name>_splitk". Where TMA cannot read the operands even through copies
-// it runs the fallback unsplit (no workspace is used then).
-template <class C>
-GemmVariant<float> splitk_variant() {
-  GemmVariant<float> v = transpose_a_variant<C>();
+// A form's unsplit variant `v` as its split-K form: "<its name>_splitk", LAUNCH(g, slices, s) with
+// the list's split count. Where TMA cannot read the operands even through copies it runs the
+// fallback unsplit (no workspace is used then).
+template <class C, void (*LAUNCH)(const GemmArgs<float>&, int, cudaStream_t)>
+GemmVariant<float> as_splitk(GemmVariant<float> v, std::string_view lesson) {
   v.info.name = keep_name(C::name() + "_splitk");
-  v.info.lesson =
-      "Hopper: gemm13 with k split over blockIdx.z where its tiles alone leave SMs idle; partial tiles in the "
-      "workspace, an ordered reduction (no atomics)";
-  v.launch = [](const GemmArgs<float>& g, cudaStream_t s) { launch_split<C>(g, splits<C>({g.M, g.N, g.K}), s); };
+  v.info.lesson = lesson;
+  v.launch = [](const GemmArgs<float>& g, cudaStream_t s) { LAUNCH(g, splits<C>({g.M, g.N, g.K}), s); };
   v.workspace_bytes = [](GemmShape sh) { return split_workspace<C>(sh, splits<C>(sh)); };
   v.rounding_depth = [](GemmShape sh) { return splitk_depth(sh.K, splits<C>(sh), C::BK); };
   return v;
+}
+template <class C>
+GemmVariant<float> splitk_variant() {
+  return as_splitk<C, launch_split<C>>(
+      transpose_a_variant<C>(),
+      "Hopper: gemm13 with k split over blockIdx.z where its tiles alone leave SMs idle; partial tiles in the "
+      "workspace, an ordered reduction (no atomics)");
 }
 
 // The stream-K form: "<its name>_streamk". Its rounding depth is K: a tile's segments hold
