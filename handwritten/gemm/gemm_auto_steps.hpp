@@ -84,13 +84,16 @@
   X(g10_32, float, "gemm10_swizzled_32x32x16_w16x16_t2x4_s4", tiles::Gemm10Tile32, kNeedsNothing, few_64_tiles,         \
     (Splits{Splits::one}), (Rank{Rank::own}),                                                                          \
     (gemm10::launch_split<float, KL_FMA_TILE(C)>(g, 1, s)), (gemm10::prepare<float, KL_FMA_TILE(C)>()), 0)              \
-  /* gemm10's 64² warps in a column or a row: modelled with the 64² tile's constants (kModelLike) */                  \
+  /* gemm10's 64² warps in a column or a row, modelled with the 64² tile's constants (kModelLike), */                  \
+  /* k split by the fill rule where a thin product's tiles leave SMs idle */                                           \
   X(g10_128x32, float, "gemm10_swizzled_128x32x16_w32x32_t4x8_s4", tiles::Gemm10Tile128x32, kNeedsNothing, always,      \
-    (Splits{Splits::one}), (Rank{Rank::own}),                                                                          \
-    (gemm10::launch_split<float, KL_FMA_TILE(C)>(g, 1, s)), (gemm10::prepare<float, KL_FMA_TILE(C)>()), 0)              \
+    (Splits{Splits::fill, 4}), (Rank{Rank::own}),                                                                      \
+    (gemm10::launch_split<float, KL_FMA_TILE(C)>(g, n, s)), (gemm10::prepare<float, KL_FMA_TILE(C)>()),                \
+    gemm_plan::splitk_workspace(sh, n, C::BK, sizeof(float)))                                                          \
   X(g10_32x128, float, "gemm10_swizzled_32x128x16_w32x32_t4x8_s4", tiles::Gemm10Tile32x128, kNeedsNothing, always,      \
-    (Splits{Splits::one}), (Rank{Rank::own}),                                                                          \
-    (gemm10::launch_split<float, KL_FMA_TILE(C)>(g, 1, s)), (gemm10::prepare<float, KL_FMA_TILE(C)>()), 0)              \
+    (Splits{Splits::fill, 4}), (Rank{Rank::own}),                                                                      \
+    (gemm10::launch_split<float, KL_FMA_TILE(C)>(g, n, s)), (gemm10::prepare<float, KL_FMA_TILE(C)>()),                \
+    gemm_plan::splitk_workspace(sh, n, C::BK, sizeof(float)))                                                          \
   /* gemm9's few-wave k8 tiles (cuBLAS's FFMA shapes); measured wherever the GPU's data has no row for them */        \
   X(g9_64k8, float, "gemm9_pipelined_64x64x8_w16x64_t4x8_s3", tiles::Gemm9Tile64k8, kNeedsNothing, always,               \
     (Splits{Splits::one}), (Rank{Rank::own}),                                                                          \
@@ -114,13 +117,15 @@
     (Splits{Splits::modeled_and_fill, 2}), (Rank{Rank::own}),                                                          \
     (gemm11_pf::launch_split<KL_DMMA_TILE(C)>(g, n, s)), (gemm11_pf::prepare<KL_DMMA_TILE(C)>()),                       \
     gemm_plan::splitk_workspace(sh, n, C::BK, sizeof(double)))                                                         \
-  /* gemm11_pf's 64² warps as a row or a column (modelled like g11_64pf until fitted) */                               \
+  /* gemm11_pf's 64² warps as a row or a column (modelled like g11_64pf until fitted), k split as gemm10's */          \
   X(g11_32x128pf, double, "gemm11_dmma_32x128x16_w32x32_s4_k8_pf", tiles::Gemm11Tile32x128, kNeedsNothing, always,     \
-    (Splits{Splits::one}), (Rank{Rank::own}),                                                                          \
-    (gemm11_pf::launch<KL_DMMA_TILE(C)>(g, s)), (gemm11_pf::prepare<KL_DMMA_TILE(C)>()), 0)                             \
+    (Splits{Splits::fill, 2}), (Rank{Rank::own}),                                                                      \
+    (gemm11_pf::launch_split<KL_DMMA_TILE(C)>(g, n, s)), (gemm11_pf::prepare<KL_DMMA_TILE(C)>()),                      \
+    gemm_plan::splitk_workspace(sh, n, C::BK, sizeof(double)))                                                         \
   X(g11_128x32pf, double, "gemm11_dmma_128x32x16_w32x32_s4_k8_pf", tiles::Gemm11Tile128x32, kNeedsNothing, always,     \
-    (Splits{Splits::one}), (Rank{Rank::own}),                                                                          \
-    (gemm11_pf::launch<KL_DMMA_TILE(C)>(g, s)), (gemm11_pf::prepare<KL_DMMA_TILE(C)>()), 0)                             \
+    (Splits{Splits::fill, 2}), (Rank{Rank::own}),                                                                      \
+    (gemm11_pf::launch_split<KL_DMMA_TILE(C)>(g, n, s)), (gemm11_pf::prepare<KL_DMMA_TILE(C)>()),                      \
+    gemm_plan::splitk_workspace(sh, n, C::BK, sizeof(double)))                                                         \
   /* 64 × 128 (gemm11 k8, gemm11_pf k4) and m16n8k16 on a k tile of 32 (gemm11_pf 64², 32 × 64): cuBLAS's */        \
   /* few-wave DMMA tiles; measured wherever the GPU's data has no row for them */                                      \
   X(g11_64x128, double, "gemm11_dmma_64x128x16_w32x64_s3_k8", tiles::Gemm11Tile64x128, kNeedsNothing, always,           \
@@ -133,8 +138,9 @@
     (Splits{Splits::one}), (Rank{Rank::own}),                                                                          \
     (gemm11_pf::launch<KL_DMMA_TILE(C)>(g, s)), (gemm11_pf::prepare<KL_DMMA_TILE(C)>()), 0)                             \
   X(g11_32x64k16pf, double, "gemm11_dmma_32x64x32_w16x32_s3_k16_pf", tiles::Gemm11Tile32x64k16, kNeedsNothing, always,  \
-    (Splits{Splits::one}), (Rank{Rank::own}),                                                                          \
-    (gemm11_pf::launch<KL_DMMA_TILE(C)>(g, s)), (gemm11_pf::prepare<KL_DMMA_TILE(C)>()), 0)                             \
+    (Splits{Splits::fill, 2}), (Rank{Rank::own}),                                                                      \
+    (gemm11_pf::launch_split<KL_DMMA_TILE(C)>(g, n, s)), (gemm11_pf::prepare<KL_DMMA_TILE(C)>()),                      \
+    gemm_plan::splitk_workspace(sh, n, C::BK, sizeof(double)))                                                         \
   X(g11_128pf, double, "gemm11_dmma_128x128x16_w64x32_s4_k4_pf", tiles::Gemm11Tile128k4, kNeedsDmmaLarge, always,       \
     (Splits{Splits::one}), (Rank{Rank::own}),                                                                          \
     (gemm11_pf::launch<KL_DMMA_TILE(C)>(g, s)), (gemm11_pf::prepare<KL_DMMA_TILE(C)>()), 0)                             \

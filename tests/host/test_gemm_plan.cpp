@@ -738,6 +738,22 @@ TEST_CASE("gemm_auto's candidates: what the device and the buffers allow, splits
   CHECK(small_split(auto_candidates({513, 257, 129}, false, all)) == 2);
   CHECK(small_split(auto_candidates({1000, 1000, 1000}, false, all)) == 0);
   CHECK(small_split(auto_candidates({64, 64, 4096}, false, all)) == 16);
+  // The thin tiles (gemm10's 128 × 32 and 32 × 128; gemm11_pf's 32 × 128, 128 × 32 and 32 × 64 × 32)
+  // split k by the same rule at their blocks an SM where a thin product's tiles leave SMs idle: float
+  // 3363 × 72 × 476 makes 81 tiles of 128 × 32, which four blocks on each of 132 SMs cut into 6
+  // slices (its 30 k tiles allow 8); double 27 × 3772 × 634 makes 59 tiles of 32 × 64 (two blocks
+  // an SM: 4 slices) and 30 of 32 × 128 (8); none where the tiles fill the GPU
+  const auto split_of = [](const std::vector<StepChoice>& v, Step step) {
+    int most = 0;
+    for (const StepChoice& c : v)
+      if (c.step == step && c.splits > 1) most = std::max(most, c.splits);
+    return most;
+  };
+  CHECK(split_of(auto_candidates({3363, 72, 476}, false, all), Step::g10_128x32) == 6);
+  CHECK(split_of(auto_candidates({27, 3772, 634}, true, all), Step::g11_32x64k16pf) == 4);
+  CHECK(split_of(auto_candidates({27, 3772, 634}, true, all), Step::g11_32x128pf) == 8);
+  CHECK(split_of(auto_candidates({4096, 4096, 4096}, true, all), Step::g11_128x32pf) == 0);
+  CHECK(split_of(auto_candidates({4096, 4096, 4096}, false, all), Step::g10_32x128) == 0);
   // gemm10's 32² tile, always measured, where 64² tiles make less than two waves or M or N is at
   // most 32 (float 12258 × 30 × 567: 192 tiles of 64², each less than half used)
   const auto has = [](Step step) {
