@@ -714,41 +714,32 @@ TEST_CASE("gemm_auto's candidates: what the device and the buffers allow, splits
   // gemm10 64² (1 slice: the tiles fill the GPU), 128², 128 × 32, 32 × 128; gemm9 ×6, gemm12, gemm13,
   // its stream-K, gemm13 at the 64² tile in four and three stages (unsplit: the tiles fill the GPU)
   CHECK(f.size() == 15);
-  // gemm13 split where its 128 × 256 tiles leave SMs idle (float 1000³: 32 tiles, 4 slices of 8
-  // k tiles), only on the TMA path, never where its tiles fill the GPU
-  const auto g13_split = [](const std::vector<StepChoice>& v) {
+  // The slice count a candidate list offers `step` beside its unsplit run (a fill-rule row offers
+  // one); 0 where it offers none.
+  const auto split_of = [](const std::vector<StepChoice>& v, Step step) {
     for (const StepChoice& c : v)
-      if (c.step == Step::g13 && c.splits > 1) return c.splits;
+      if (c.step == step && c.splits > 1) return c.splits;
     return 0;
   };
-  CHECK(g13_split(auto_candidates({1000, 1000, 1000}, false, all)) == 4);
-  CHECK(g13_split(f) == 0);
-  CHECK(g13_split(auto_candidates({2048, 2048, 2048}, false, all)) == 0);
+  // gemm13 split where its 128 × 256 tiles leave SMs idle (float 1000³: 32 tiles, 4 slices of 8
+  // k tiles), only on the TMA path, never where its tiles fill the GPU
+  CHECK(split_of(auto_candidates({1000, 1000, 1000}, false, all), Step::g13) == 4);
+  CHECK(split_of(f, Step::g13) == 0);
+  CHECK(split_of(auto_candidates({2048, 2048, 2048}, false, all), Step::g13) == 0);
   // gemm13's 64² tile split by the same rule at the blocks its shared memory lets an SM hold
   // (three at four stages): float 513 × 257 × 129 makes 45 tiles, which three blocks on each of
   // 132 SMs would cut into 8 slices, but a slice keeps at least 4 k tiles of 32, so 2; float
   // 1000³'s 256 tiles already fill the resident blocks (no split)
-  const auto small_split = [](const std::vector<StepChoice>& v) {
-    for (const StepChoice& c : v)
-      if (c.step == Step::g13s_64 && c.splits > 1) return c.splits;
-    return 0;
-  };
   CHECK(row_of(Step::g13s_64).splits.blocks == 3);
   CHECK(row_of(Step::g13s_64s3).splits.blocks == 4);
-  CHECK(small_split(auto_candidates({513, 257, 129}, false, all)) == 2);
-  CHECK(small_split(auto_candidates({1000, 1000, 1000}, false, all)) == 0);
-  CHECK(small_split(auto_candidates({64, 64, 4096}, false, all)) == 16);
+  CHECK(split_of(auto_candidates({513, 257, 129}, false, all), Step::g13s_64) == 2);
+  CHECK(split_of(auto_candidates({1000, 1000, 1000}, false, all), Step::g13s_64) == 0);
+  CHECK(split_of(auto_candidates({64, 64, 4096}, false, all), Step::g13s_64) == 16);
   // The thin tiles (gemm10's 128 × 32 and 32 × 128; gemm11_pf's 32 × 128, 128 × 32 and 32 × 64 × 32)
   // split k by the same rule at their blocks an SM where a thin product's tiles leave SMs idle: float
   // 3363 × 72 × 476 makes 81 tiles of 128 × 32, which four blocks on each of 132 SMs cut into 6
   // slices (its 30 k tiles allow 8); double 27 × 3772 × 634 makes 59 tiles of 32 × 64 (two blocks
   // an SM: 4 slices) and 30 of 32 × 128 (8); none where the tiles fill the GPU
-  const auto split_of = [](const std::vector<StepChoice>& v, Step step) {
-    int most = 0;
-    for (const StepChoice& c : v)
-      if (c.step == step && c.splits > 1) most = std::max(most, c.splits);
-    return most;
-  };
   CHECK(split_of(auto_candidates({3363, 72, 476}, false, all), Step::g10_128x32) == 6);
   CHECK(split_of(auto_candidates({27, 3772, 634}, true, all), Step::g11_32x64k16pf) == 4);
   CHECK(split_of(auto_candidates({27, 3772, 634}, true, all), Step::g11_32x128pf) == 8);
