@@ -12,7 +12,7 @@
 //     of its columns contiguous in k, which is exactly a row of A: the B tile is copied like the
 //     A tile ([n][k], 16-byte cp.async, padded for conflict-free fragments). A·Aᵀ is the
 //     layout the tensor cores like best.
-// Everything else (pipeline, rasterised blocks, C staged through shared memory) is the gemm
+// Everything else (pipeline, rasterised blocks, the epilogue) is the gemm
 // step's. The profiler should show the gemm step's counters, with float's copy instructions up
 // (2 element copies per thread per k in the B tile) and its rate a few percent below gemm10's.
 // The next step (aat_triangle) computes only one triangle.
