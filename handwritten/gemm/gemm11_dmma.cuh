@@ -47,13 +47,15 @@
 // "gemm11: DGEMM on the FP64 tensor cores".
 //
 // The block order is gemm10's (gemm_schedule.cuh): bands of 8 tile rows; split-K by blockIdx.z.
-// C goes from the accumulators straight to global memory (Block::store_direct), as cuBLAS's DMMA
-// kernels write theirs: a fragment's lane holds two adjacent outputs of a row, one 16-byte store,
-// so staging the tile in shared memory to write whole rows by consecutive lanes (gemm10's
-// StagedTile) buys no fuller sectors and costs two barriers, a shared-memory round trip and the
-// puts' bank conflicts, a large share of a block's time on products of few k tiles. Only the
-// tiles that need the whole tile at once are staged: A·Aᵀ's triangle (the mirror) and stream-K's
-// partial tiles (gemm11_dmma_prefetch.cuh).
+// Where C's rows are 16-byte aligned (N even), C goes from the accumulators straight to global
+// memory (Block::store_direct), as cuBLAS's DMMA kernels write theirs: a fragment's lane holds
+// two adjacent outputs of a row, one 16-byte store, so staging the tile in shared memory to
+// write whole rows by consecutive lanes (gemm10's StagedTile) buys no fuller sectors and costs
+// two barriers, a shared-memory round trip and the puts' bank conflicts, a large share of a
+// block's time on products of few k tiles. Staged: rows that are not 16-byte aligned (there the
+// pair is two 8-byte stores that fill each sector in halves, slower than whole rows), A·Aᵀ's
+// triangle (the mirror needs the tile whole) and stream-K's partial tiles
+// (gemm11_dmma_prefetch.cuh).
 // Edges: any M, N, K >= 1; 8-byte copies when a row is not 16-byte aligned (K or N odd), zero
 // fill past the edges, guarded stores; the fragments and the order of the products do not
 // depend on the copy path, so both paths give bit-identical results.
@@ -224,26 +226,33 @@ struct Block {
     put_fragments<typename C::Staged>(smem, acc, wm, wn, g, q);
     __syncthreads();
   }
-  // The block's outputs into C: a triangle's tile staged (its mirror needs the tile whole), any
-  // other straight from the accumulators (store_direct).
+  // The block's outputs into C: straight from the accumulators where C's rows are 16-byte
+  // aligned (store_direct); staged where they are not (N odd), and for a triangle's tile (its
+  // mirror needs the tile whole). The test is the same for every block of a launch, so the
+  // stage's barriers are reached by all or by none.
   template <bool TRIANGLE>
   __device__ __forceinline__ void store(double* smem, const double (&acc)[C::kFragM][C::kFragN][4], double* c, int M,
                                         int N, const BlockWork& w) const {
-    if constexpr (TRIANGLE) {
-      stage(smem, acc);
-      C::Staged::template store_tile<TRIANGLE>(smem, c, M, N, w);
-    } else {
-      store_direct(acc, c, M, N, w);
+    if constexpr (!TRIANGLE) {
+      if (rows_aligned16(c, N)) return store_direct(acc, c, M, N, w);
     }
+    stage(smem, acc);
+    C::Staged::template store_tile<TRIANGLE>(smem, c, M, N, w);
   }
-  // The accumulators straight from registers into C (M × N, row pitch N), as cuBLAS's DMMA
-  // kernels write theirs: lane (g, q) holds rows g and g + 8, columns 2q and 2q + 1 of each 16 × 8
-  // fragment, so each store is two adjacent outputs of one row, one 16-byte store where C's rows
-  // are 16-byte aligned; a warp's store covers 8 rows × 64 bytes, whole 32-byte sectors. No
-  // shared memory and no barrier: the ring's last reads need not be waited for.
+  // Whether every row of C (pitch N doubles) starts on a 16-byte boundary.
+  __device__ __forceinline__ static bool rows_aligned16(const double* c, int N) {
+    return N % 2 == 0 && reinterpret_cast<std::uintptr_t>(c) % 16 == 0;
+  }
+  // The accumulators straight from registers into C (M × N, row pitch N, rows 16-byte aligned),
+  // as cuBLAS's DMMA kernels write theirs: lane (g, q) holds rows g and g + 8, columns 2q and
+  // 2q + 1 of each 16 × 8 fragment, so each store is two adjacent outputs of one row, one 16-byte
+  // store; a warp's store covers 8 rows × 64 bytes, whole 32-byte sectors. No shared memory and no
+  // barrier: the ring's last reads need not be waited for. Where rows are not 16-byte aligned the
+  // pair would be two 8-byte stores, each instruction filling every other element of its
+  // sectors, and the L2 then takes each sector in two halves (and reads some back from DRAM):
+  // slower than the staged tile's whole rows, so those products stage.
   __device__ __forceinline__ void store_direct(const double (&acc)[C::kFragM][C::kFragN][4], double* c, int M, int N,
                                                const BlockWork& w) const {
-    const bool pairs = N % 2 == 0 && reinterpret_cast<std::uintptr_t>(c) % 16 == 0;
 #pragma unroll
     for (int mi = 0; mi < C::kFragM; ++mi)
 #pragma unroll
@@ -253,14 +262,9 @@ struct Block {
         double* const p = c + static_cast<std::size_t>(row) * N + w.col0 + wn + 2 * q;
 #pragma unroll
         for (int ni = 0; ni < C::kFragN; ++ni) {
-          const int col = w.col0 + wn + ni * 8 + 2 * q;
-          const double v0 = acc[mi][ni][2 * h], v1 = acc[mi][ni][2 * h + 1];
-          if (pairs) {
-            if (col < N) *reinterpret_cast<double2*>(p + ni * 8) = make_double2(v0, v1);
-          } else {
-            if (col < N) p[ni * 8] = v0;
-            if (col + 1 < N) p[ni * 8 + 1] = v1;
-          }
+          // N even: a pair is in C whole or not at all.
+          if (w.col0 + wn + ni * 8 + 2 * q < N)
+            *reinterpret_cast<double2*>(p + ni * 8) = make_double2(acc[mi][ni][2 * h], acc[mi][ni][2 * h + 1]);
         }
       }
   }

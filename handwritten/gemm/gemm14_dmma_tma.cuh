@@ -24,7 +24,8 @@
 // step s of each 16-k part, an order for which A's and B's 64-bit fragment loads are
 // conflict-free (the host suite checks it). The rest is gemm11_pf's 128² tile: 8 warps of
 // 64 × 32, m16n8k4, fragments double-buffered across steps and tiles; C is staged in shared
-// memory and written in whole rows (gemm11's tiles write theirs straight from the accumulators).
+// memory and written in whole rows (gemm11's tiles write theirs straight from the accumulators
+// where C's rows are 16-byte aligned).
 //
 // Edges: TMA reads what lies outside the matrix as zeros, so a ragged M, N or K needs no copy
 // path. TMA needs 16-byte row pitches and bases: K and N even, A and B 16-byte aligned; any other
