@@ -187,6 +187,6 @@ __device__ __forceinline__ void store_vec(T* dst, const T* src) {
   *reinterpret_cast<vec16_t<T>*>(dst) = v;
 }
 
-inline bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
+__host__ __device__ inline bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
 
 }  // namespace kl

@@ -240,31 +240,26 @@ struct Block {
     C::Staged::template store_tile<TRIANGLE>(smem, c, M, N, w);
   }
   // Whether every row of C (pitch N doubles) starts on a 16-byte boundary.
-  __device__ __forceinline__ static bool rows_aligned16(const double* c, int N) {
-    return N % 2 == 0 && reinterpret_cast<std::uintptr_t>(c) % 16 == 0;
-  }
-  // The accumulators straight from registers into C (M × N, row pitch N, rows 16-byte aligned),
-  // as cuBLAS's DMMA kernels write theirs: lane (g, q) holds rows g and g + 8, columns 2q and
-  // 2q + 1 of each 16 × 8 fragment, so each store is two adjacent outputs of one row, one 16-byte
-  // store; a warp's store covers 8 rows × 64 bytes, whole 32-byte sectors. No shared memory and no
-  // barrier: the ring's last reads need not be waited for. Where rows are not 16-byte aligned the
-  // pair would be two 8-byte stores, each instruction filling every other element of its
-  // sectors, and the L2 then takes each sector in two halves (and reads some back from DRAM):
-  // slower than the staged tile's whole rows, so those products stage.
+  __device__ __forceinline__ static bool rows_aligned16(const double* c, int N) { return N % 2 == 0 && aligned16(c); }
+  // The accumulators straight from registers into C (M × N, row pitch N, rows 16-byte aligned:
+  // the header says why only there). A fragment's elements e and e + 1 (e even) are adjacent
+  // outputs of one row (dmma_c_row, dmma_c_col), one 16-byte store; a warp's store covers 8 rows
+  // × 64 bytes, whole 32-byte sectors. No shared memory and no barrier: the ring's last reads
+  // need not be waited for.
   __device__ __forceinline__ void store_direct(const double (&acc)[C::kFragM][C::kFragN][4], double* c, int M, int N,
                                                const BlockWork& w) const {
 #pragma unroll
     for (int mi = 0; mi < C::kFragM; ++mi)
 #pragma unroll
-      for (int h = 0; h < 2; ++h) {
-        const int row = w.row0 + wm + mi * 16 + g + 8 * h;
+      for (int e = 0; e < 4; e += 2) {
+        const int row = w.row0 + wm + mi * 16 + dmma_c_row(g, e);
         if (row >= M) continue;
-        double* const p = c + static_cast<std::size_t>(row) * N + w.col0 + wn + 2 * q;
+        double* const p = c + static_cast<std::size_t>(row) * N + w.col0 + wn + dmma_c_col(q, e);
 #pragma unroll
         for (int ni = 0; ni < C::kFragN; ++ni) {
           // N even: a pair is in C whole or not at all.
-          if (w.col0 + wn + ni * 8 + 2 * q < N)
-            *reinterpret_cast<double2*>(p + ni * 8) = make_double2(acc[mi][ni][2 * h], acc[mi][ni][2 * h + 1]);
+          if (w.col0 + wn + ni * 8 + dmma_c_col(q, e) < N)
+            *reinterpret_cast<double2*>(p + ni * 8) = make_double2(acc[mi][ni][e], acc[mi][ni][e + 1]);
         }
       }
   }
