@@ -18,14 +18,14 @@ share are held against their targets the same way.
 
 --require-share F (the fraction of the products at or above, as A/B or a decimal: 38/42),
 --require-median F and --require-floor F (shares of the library's rate, e.g. 1.0 and 0.95): each
-(report, type) must meet every one given;
-a miss is named on stderr and the exit status is 1. A file that is not a report, or a report
-without the variant's rows, is one line on stderr and exit status 1.
+(report, type) must meet every one given; a miss is named on stderr and the exit status is 1. A
+file that is not a report, or a report without the variant's rows, is one line on stderr and
+exit status 1.
 """
 import argparse
 import statistics
-from fractions import Fraction
 import sys
+from fractions import Fraction
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
