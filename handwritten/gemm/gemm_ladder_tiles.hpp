@@ -50,11 +50,14 @@ using Gemm10Tile32x128 = Fma<32, 128, 16, 32, 32, 4, 8, 4>;
 using Gemm12Tile256 = Fma<256, 128, 16, 64, 64, 16, 8, 4>;
 // gemm9 at the k tile of 8 with 128 threads in 3 stages, the shape of the FFMA tiles cuBLAS's
 // heuristic takes on products of a few waves: 64 × 64 and 32 × 128 with 16 × 64 warps (each
-// thread 4 × 8), 128 × 64 with 32 × 64 warps. Small blocks, many per SM, a short prologue for a
-// shallow K; any N (gemm9's element path).
+// thread 4 × 8), 128 × 64 and 64 × 128 with 32 × 64 warps (each thread 8 × 8), and 32 × 64 with
+// two 16 × 64 warps. Small blocks, many per SM, a short prologue for a shallow K; any N (gemm9's
+// element path).
 using Gemm9Tile64k8 = Fma<64, 64, 8, 16, 64, 4, 8, 3>;
 using Gemm9Tile32x128k8 = Fma<32, 128, 8, 16, 64, 4, 8, 3>;
 using Gemm9Tile128x64k8 = Fma<128, 64, 8, 32, 64, 8, 8, 3>;
+using Gemm9Tile64x128k8 = Fma<64, 128, 8, 32, 64, 8, 8, 3>;
+using Gemm9Tile32x64k8 = Fma<32, 64, 8, 16, 64, 4, 8, 3>;
 
 // ---- double, on the FP64 tensor cores ---------------------------------------------------------
 // gemm11's 128² tile with m16n8k8 (its split-K form, double A·Aᵀ's 128²) and with m16n8k4 (the

@@ -127,6 +127,8 @@ void append_pipelined(std::vector<GemmVariant<T>>& v) {
     v.push_back(gemm9_at<T, Gemm9Tile64k8>());  // cuBLAS's few-wave FFMA tiles
     v.push_back(gemm9_at<T, Gemm9Tile32x128k8>());
     v.push_back(gemm9_at<T, Gemm9Tile128x64k8>());
+    v.push_back(gemm9_at<T, Gemm9Tile64x128k8>());
+    v.push_back(gemm9_at<T, Gemm9Tile32x64k8>());
   } else {
     v.push_back(gemm9_at<T, Fma<64, 64, 8, 32, 16, 4, 4, 3>>());
     v.push_back(gemm9_at<T, Gemm9Tile128k8>());
