@@ -48,14 +48,14 @@
 //
 // The block order is gemm10's (gemm_schedule.cuh): bands of 8 tile rows; split-K by blockIdx.z.
 // Where C's rows are 16-byte aligned (N even), C goes from the accumulators straight to global
-// memory (Block::store_direct), as cuBLAS's DMMA kernels write theirs: a fragment's lane holds
+// memory (store_fragment_pairs), as cuBLAS's DMMA kernels write theirs: a fragment's lane holds
 // two adjacent outputs of a row, one 16-byte store, so staging the tile in shared memory to
 // write whole rows by consecutive lanes (gemm10's StagedTile) buys no fuller sectors and costs
 // two barriers, a shared-memory round trip and the puts' bank conflicts, a large share of a
 // block's time on products of few k tiles. Staged: rows that are not 16-byte aligned (there the
-// pair is two 8-byte stores that fill each sector in halves, slower than whole rows), A·Aᵀ's
-// triangle (the mirror needs the tile whole) and stream-K's partial tiles
-// (gemm11_dmma_prefetch.cuh).
+// pair is two 8-byte stores that fill each sector in halves, slower than whole rows) and A·Aᵀ's
+// triangle (the mirror needs the tile whole). stream-K's partial tiles go to the workspace the
+// same way (gemm11_dmma_prefetch.cuh), as do gemm14's tiles (gemm14_dmma_tma.cuh).
 // Edges: any M, N, K >= 1; 8-byte copies when a row is not 16-byte aligned (K or N odd), zero
 // fill past the edges, guarded stores; the fragments and the order of the products do not
 // depend on the copy path, so both paths give bit-identical results.
@@ -166,6 +166,35 @@ __device__ __forceinline__ void put_fragments(double* cs, const double (&acc)[FM
         Staged::put(cs, wm + mi * 16 + dmma_c_row(g, e), wn + ni * 8 + dmma_c_col(q, e), acc[mi][ni][e]);
 }
 
+// Whether every row of a C of pitch ld doubles starting at c begins on a 16-byte boundary.
+__device__ __forceinline__ bool rows_aligned16(const double* c, std::size_t ld) { return ld % 2 == 0 && aligned16(c); }
+
+// A warp's accumulators straight from registers into dst (rows × cols of pitch ld, every row
+// 16-byte aligned: rows_aligned16), the warp's tile at (wm, wn). A fragment's elements e and
+// e + 1 (e even) are adjacent outputs of one row (dmma_c_row, dmma_c_col), one 16-byte store; a
+// warp's store covers 8 rows × 64 bytes, whole 32-byte sectors, as cuBLAS's DMMA kernels write C.
+// No shared memory and no barrier: the ring's last reads need not be waited for. Where rows are
+// not 16-byte aligned the pair would be two 8-byte stores, each instruction filling every other
+// element of its sectors, which the L2 takes in halves (and reads back from DRAM in part): slower
+// than a staged tile's whole rows. cols is even (the pitch is), so a pair is inside dst whole or
+// not at all.
+template <int FM, int FN>
+__device__ __forceinline__ void store_fragment_pairs(const double (&acc)[FM][FN][4], double* dst, std::size_t ld,
+                                                     int rows, int cols, int wm, int wn, int g, int q) {
+#pragma unroll
+  for (int mi = 0; mi < FM; ++mi)
+#pragma unroll
+    for (int e = 0; e < 4; e += 2) {
+      const int r = wm + mi * 16 + dmma_c_row(g, e);
+      if (r >= rows) continue;
+      double* const p = dst + static_cast<std::size_t>(r) * ld + wn + dmma_c_col(q, e);
+#pragma unroll
+      for (int ni = 0; ni < FN; ++ni)
+        if (wn + ni * 8 + dmma_c_col(q, e) < cols)
+          *reinterpret_cast<double2*>(p + ni * 8) = make_double2(acc[mi][ni][e], acc[mi][ni][e + 1]);
+    }
+}
+
 // The pieces of a DMMA block that do not depend on its schedule, shared with gemm11_pf (the same
 // tiles with prefetched fragments, gemm11_dmma_prefetch.cuh): the two tile copies, a warp's
 // place, its fragments of one k step, and the epilogue.
@@ -227,41 +256,19 @@ struct Block {
     __syncthreads();
   }
   // The block's outputs into C: straight from the accumulators where C's rows are 16-byte
-  // aligned (store_direct); staged where they are not (N odd), and for a triangle's tile (its
-  // mirror needs the tile whole). The test is the same for every block of a launch, so the
+  // aligned (store_fragment_pairs); staged where they are not (N odd), and for a triangle's tile
+  // (its mirror needs the tile whole). The test is the same for every block of a launch, so the
   // stage's barriers are reached by all or by none.
   template <bool TRIANGLE>
   __device__ __forceinline__ void store(double* smem, const double (&acc)[C::kFragM][C::kFragN][4], double* c, int M,
                                         int N, const BlockWork& w) const {
     if constexpr (!TRIANGLE) {
-      if (rows_aligned16(c, N)) return store_direct(acc, c, M, N, w);
+      if (rows_aligned16(c, static_cast<std::size_t>(N)))
+        return store_fragment_pairs(acc, c + static_cast<std::size_t>(w.row0) * N + w.col0, N, M - w.row0,
+                                    N - w.col0, wm, wn, g, q);
     }
     stage(smem, acc);
     C::Staged::template store_tile<TRIANGLE>(smem, c, M, N, w);
-  }
-  // Whether every row of C (pitch N doubles) starts on a 16-byte boundary.
-  __device__ __forceinline__ static bool rows_aligned16(const double* c, int N) { return N % 2 == 0 && aligned16(c); }
-  // The accumulators straight from registers into C (M × N, row pitch N, rows 16-byte aligned:
-  // the header says why only there). A fragment's elements e and e + 1 (e even) are adjacent
-  // outputs of one row (dmma_c_row, dmma_c_col), one 16-byte store; a warp's store covers 8 rows
-  // × 64 bytes, whole 32-byte sectors. No shared memory and no barrier: the ring's last reads
-  // need not be waited for.
-  __device__ __forceinline__ void store_direct(const double (&acc)[C::kFragM][C::kFragN][4], double* c, int M, int N,
-                                               const BlockWork& w) const {
-#pragma unroll
-    for (int mi = 0; mi < C::kFragM; ++mi)
-#pragma unroll
-      for (int e = 0; e < 4; e += 2) {
-        const int row = w.row0 + wm + mi * 16 + dmma_c_row(g, e);
-        if (row >= M) continue;
-        double* const p = c + static_cast<std::size_t>(row) * N + w.col0 + wn + dmma_c_col(q, e);
-#pragma unroll
-        for (int ni = 0; ni < C::kFragN; ++ni) {
-          // N even: a pair is in C whole or not at all.
-          if (w.col0 + wn + ni * 8 + dmma_c_col(q, e) < N)
-            *reinterpret_cast<double2*>(p + ni * 8) = make_double2(acc[mi][ni][e], acc[mi][ni][e + 1]);
-        }
-      }
   }
 };
 

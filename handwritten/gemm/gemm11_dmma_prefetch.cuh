@@ -147,11 +147,15 @@ __global__ void __launch_bounds__((Config<BM, BN, BK, WM, WN, STAGES, MMA_K, BLa
     accumulate(smem, blk, n, acc);
     if (n == p.kt) {
       blk.template store<false>(smem, acc, c, M, N, w);
-    } else {
-      blk.stage(smem, acc);
+    } else {  // a partial tile, whole, into its workspace slot: from the accumulators where aligned
       const int j = tile - p.dp_waves * p.blocks;  // its stream tile
       double* slot = partials + gemm_plan::stream_slot(bid, j, p.kt, p.per_block) * (BM * BN);
-      C::Staged::store(smem, slot, BM, BN, BN, 0, 0);
+      if (gemm11::rows_aligned16(partials, BN)) {
+        gemm11::store_fragment_pairs(acc, slot, BN, BM, BN, blk.wm, blk.wn, blk.g, blk.q);
+      } else {
+        blk.stage(smem, acc);
+        C::Staged::store(smem, slot, BM, BN, BN, 0, 0);
+      }
     }
     __syncthreads();  // every read of the staged tile done before the next segment's copies
     t += n;

@@ -23,9 +23,9 @@
 // k in any order as long as A and B agree, so here lane t takes k = gemm_plan::dmma_tma_k(s, t) in
 // step s of each 16-k part, an order for which A's and B's 64-bit fragment loads are
 // conflict-free (the host suite checks it). The rest is gemm11_pf's 128² tile: 8 warps of
-// 64 × 32, m16n8k4, fragments double-buffered across steps and tiles; C is staged in shared
-// memory and written in whole rows (gemm11's tiles write theirs straight from the accumulators
-// where C's rows are 16-byte aligned).
+// 64 × 32, m16n8k4, fragments double-buffered across steps and tiles; C written from the
+// accumulators where its rows are 16-byte aligned, as gemm11's tiles write theirs, else staged in
+// shared memory and written in whole rows.
 //
 // Edges: TMA reads what lies outside the matrix as zeros, so a ragged M, N or K needs no copy
 // path. TMA needs 16-byte row pitches and bases: K and N even, A and B 16-byte aligned; any other
@@ -233,13 +233,21 @@ __global__ void __launch_bounds__(Config<STAGES, KD>::kThreads, 1)
   dw.start();
   for (int t = 0; t < tiles; ++t) dw.multiply_k_tile(acc, t + 1 < tiles);
 
-  // The epilogue: the ring becomes the C tile once every DMMA warp is past its last read (every
-  // copy has landed: each was waited for), then whole rows of it go to C.
+  // The epilogue: where C's rows are 16-byte aligned, straight from the accumulators
+  // (gemm11::store_fragment_pairs); otherwise the ring becomes the C tile once every DMMA warp is
+  // past its last read (every copy has landed: each was waited for), then whole rows of it go to
+  // C. The test is the same for every block, so the named barriers are reached by all or none.
+  const BlockWork w = work();
+  if (gemm11::rows_aligned16(c, static_cast<std::size_t>(N))) {
+    gemm11::store_fragment_pairs(acc, c + static_cast<std::size_t>(w.row0) * N + w.col0, N, M - w.row0, N - w.col0, wm,
+                                 wn, g, q);
+    return;
+  }
   double* cs = reinterpret_cast<double*>(smem_raw);
   named_barrier(1, C::kConsumers);
   gemm11::put_fragments<typename C::Staged>(cs, acc, wm, wn, g, q);
   named_barrier(1, C::kConsumers);
-  C::Staged::template store_tile<false>(cs, c, M, N, work());
+  C::Staged::template store_tile<false>(cs, c, M, N, w);
 #endif
 }
 
@@ -281,9 +289,10 @@ __global__ void __launch_bounds__(Config<STAGES, KD>::kThreads, 1)
 
   const int g = lane / 4, q = lane % 4;
   const int wm = (warp / C::kWarpsN) * C::WM, wn = (warp % C::kWarpsN) * C::WN;
-  // A segment from run iteration seg_t0 to t_end, stored: a whole tile (kt k tiles) into C,
-  // guarded at M and N; a partial one, whole, into its slot of the workspace (row-major BM × BN,
-  // stream_k_fixup's layout).
+  // A segment from run iteration seg_t0 to t_end, stored from the accumulators (16-byte pairs:
+  // launch_stream runs this kernel only where C's rows are 16-byte aligned): a whole tile (kt k
+  // tiles) into C, guarded at M and N; a partial one, whole, into its slot of the workspace
+  // (row-major BM × BN, stream_k_fixup's layout).
   auto store = [&](const double (&acc)[C::kFragM][C::kFragN][4], int seg_t0, int t_end) {
     int tile, k0;
     gemm_plan::stream_iteration<int>(bid, seg_t0, p.kt, p.dp_waves, p.blocks, p.per_block, tile, k0);
@@ -299,15 +308,7 @@ __global__ void __launch_bounds__(Config<STAGES, KD>::kThreads, 1)
       dst = partials + gemm_plan::stream_slot(bid, j, p.kt, p.per_block) * (C::BM * C::BN);
       ld = C::BN, rows = C::BM, cols = C::BN;
     }
-#pragma unroll
-    for (int mi = 0; mi < C::kFragM; ++mi)
-#pragma unroll
-      for (int ni = 0; ni < C::kFragN; ++ni)
-#pragma unroll
-        for (int e = 0; e < 4; ++e) {
-          const int r = wm + mi * 16 + gemm_plan::dmma_c_row(g, e), cc = wn + ni * 8 + gemm_plan::dmma_c_col(q, e);
-          if (r < rows && cc < cols) dst[static_cast<std::size_t>(r) * ld + cc] = acc[mi][ni][e];
-        }
+    gemm11::store_fragment_pairs(acc, dst, ld, rows, cols, wm, wn, g, q);
   };
   DmmaWarp<C> dw(smem_raw, ring, wm, wn, g, q);
   double acc[C::kFragM][C::kFragN][4];
@@ -389,8 +390,9 @@ GemmVariant<double> variant(std::string_view name) {
 }
 
 // Stream-K: the plan over the device's SMs (one block per SM), then the fixup; the partial tiles
-// in g.workspace (stream_workspace). Where TMA cannot describe the product, the plan has no
-// stream part, or a count the kernel takes in int would overflow, it runs as launch does.
+// in g.workspace (stream_workspace). Where TMA cannot describe the product, C or the workspace
+// is not 16-byte aligned (the kernel stores 16-byte pairs), the plan has no stream part, or a
+// count the kernel takes in int would overflow, it runs as launch does.
 template <int STAGES, int KD>
 constexpr auto stream_kernel_for = kernel_stream<STAGES, KD>;
 // Only the part-empty last wave is streamed: every SM runs its whole tiles as the unsplit kernel
@@ -415,7 +417,8 @@ void launch_stream(const GemmArgs<double>& g, cudaStream_t s) {
   using C = Config<STAGES, KD>;
   const gemm_plan::StreamK p = stream_plan<KD>({g.M, g.N, g.K});
   gemm_plan::StreamKInt pi;
-  if (!tma_ok(g) || p.tail_iters == 0 || !gemm_plan::stream_k_int(p, pi)) return launch<STAGES, KD>(g, s);
+  if (!tma_ok(g) || !aligned16(g.C) || !aligned16(g.workspace) || p.tail_iters == 0 || !gemm_plan::stream_k_int(p, pi))
+    return launch<STAGES, KD>(g, s);
   double* partials = static_cast<double*>(g.workspace);
   stream_kernel_for<STAGES, KD><<<static_cast<unsigned>(p.blocks), C::kThreads, C::kSmemBytes, s>>>(
       map_a<C>(g.A, g.M, g.K), map_b<C>(g.B, g.K, g.N), g.C, partials, g.M, g.N, pi);
