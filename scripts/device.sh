@@ -161,6 +161,11 @@ profile() {  # profile NAME [--compute] ARGS...: scripts/profile.py into OUT/NAM
 if has build && [ -z "${BIN_DIR:-}" ]; then
   step build.log bash scripts/configure.sh ${KL_CMAKE_ARGS:-} && rm -f "$out/build.log"
 fi
+# The commit every file of this run is recorded at: the one the executables were built from (what
+# a report's git_commit says), not this checkout's, which may differ under BIN_DIR or in a copy
+# of a working tree (scripts/results_manifest.py record).
+KL_MEASURED_COMMIT=$("$bin/compare" --version 2>/dev/null) || KL_MEASURED_COMMIT=""
+export KL_MEASURED_COMMIT
 if has suites; then
   begin suites
   KL_COMPARE_EXE="$bin/compare" step host_suite.log "$host_suite" && rm -f "$out/host_suite.log"

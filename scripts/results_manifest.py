@@ -10,14 +10,19 @@ usage:
   scripts/results_manifest.py record OUT STAGE CMD FILE...
                                                           after a step: list FILEs (paths under OUT;
                                                           the missing ones are skipped) as written by
-                                                          STAGE running CMD, at this checkout's
-                                                          commit, now, on this machine's GPUs
+                                                          STAGE running CMD, at the commit the
+                                                          executables were built from
+                                                          (KL_MEASURED_COMMIT: device.sh takes it
+                                                          from `compare --version`; else this
+                                                          checkout's), now, on this machine's GPUs
   scripts/results_manifest.py readme [--root DIR] [--check]
                                                           write results/README.md from the manifests
                                                           (--check: exit 1 when it differs instead)
   scripts/results_manifest.py check [--root DIR]          exit 1 unless every file under results/*/ is
                                                           in its folder's manifest, every entry's file
-                                                          exists, and results/README.md is generated
+                                                          exists, a report's entry names the commit
+                                                          its git_commit does, and results/README.md
+                                                          is generated
 
 A manifest is {"folder": "h100", "files": [{"file", "stage", "command", "commit", "date", "card",
 "recorded"}, ...]}, files sorted by name. "recorded" says where the entry came from: "device.sh"
@@ -25,6 +30,7 @@ for an entry this script wrote when the stage ran; entries made afterwards from 
 metadata (a report's git_commit, command_line, timestamp_utc and device) say so. Needs python3
 only (and git, nvidia-smi for `record`).
 """
+import gzip
 import json
 import os
 import re
@@ -127,7 +133,7 @@ def begin(out, stage):
 
 def record(out, stage, command, files):
     manifest = load(out)
-    commit, card = commit_here(), card_here()
+    commit, card = os.environ.get("KL_MEASURED_COMMIT") or commit_here(), card_here()
     date = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     rels = []
     for f in files:
@@ -213,6 +219,18 @@ def readme(root, check):
     return 0
 
 
+def report_commit(path):
+    """A compare report's git_commit (the commit its binary was built from); None for other files."""
+    if not path.endswith((".json", ".json.gz")):
+        return None
+    try:
+        with (gzip.open(path, "rt", encoding="utf-8") if path.endswith(".gz") else open(path, encoding="utf-8")) as f:
+            r = json.load(f)
+    except (OSError, ValueError):
+        return None
+    return r.get("git_commit") if isinstance(r, dict) else None
+
+
 def check(root):
     problems = []
     for folder in folders(root):
@@ -230,6 +248,9 @@ def check(root):
                 problems.append(f"results/{folder}/{NAME}: {e.get('file')}: unknown stage {e.get('stage')!r}")
             if not os.path.isfile(os.path.join(out, e["file"])):
                 problems.append(f"results/{folder}/{e['file']}: listed in {NAME}, not there")
+            elif e.get("commit") and short(e["commit"]) != short(report_commit(os.path.join(out, e["file"])) or e["commit"]):
+                problems.append(f"results/{folder}/{e['file']}: {NAME} says commit {e['commit']}, the report's "
+                                f"git_commit is {report_commit(os.path.join(out, e['file']))} (the binary that measured it)")
         for dirpath, _, names in os.walk(out):
             for n in names:
                 rel = os.path.relpath(os.path.join(dirpath, n), out)

@@ -2,6 +2,7 @@
 
 #include "compare/sandbox/submissions.hpp"
 #include "compare/core/family_core.hpp"
+#include "kl_git_commit.h"  // KL_GIT_COMMIT, for --version (cmake/git_commit.cmake)
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -291,6 +292,8 @@ Plan parse_command_line(int argc, const char* const* argv) {
   Plan plan;
   CLI::App app{help_header()};
   app.set_help_flag("-h,--help", "print this help and exit");
+  app.set_version_flag("--version", std::string(KL_GIT_COMMIT),
+                       "print the commit this build was made from (a report's git_commit) and exit");
   std::vector<std::string> families, types, sizes, variants, axes;
   std::string sweep, mode = "kernel", flush = "read";
   bool sweep_flag = false;
@@ -381,6 +384,10 @@ Plan parse_command_line(int argc, const char* const* argv) {
   } catch (const CLI::CallForHelp&) {
     plan.help_only = true;
     plan.help_text = app.help();
+    return plan;
+  } catch (const CLI::CallForVersion&) {
+    plan.version_only = true;
+    plan.help_text = KL_GIT_COMMIT;
     return plan;
   } catch (const CLI::ParseError& e) {
     throw UsageError(e.what());

@@ -30,6 +30,7 @@ struct Plan {
   ListFilter list_filter;
   bool list_submissions = false;  // --list-submissions: each submission's status, one line each
   bool help_only = false;
+  bool version_only = false;  // --version: help_text is the commit this build was made from
   std::string help_text;
   std::vector<PlannedProblem> problems;
   RunOptions run;

@@ -25,6 +25,10 @@ int main(int argc, char** argv) {
   if (argc >= 2 && std::string_view(argv[1]) == "merge") return merge_command(argc - 1, args + 1, std::cout, std::cerr);
   try {
     const Plan plan = parse_command_line(argc, args);
+    if (plan.version_only) {
+      std::cout << plan.help_text << '\n';
+      return kExitOk;
+    }
     if (plan.help_only) {
       std::cout << plan.help_text
                 << "\nSubcommands:\n  compare diff OLD.json NEW.json   compare two runs' reports: medians, ratio, "

@@ -190,6 +190,10 @@ TEST_CASE("the table's step axis accepts positive numbers a float can hold") {
 TEST_CASE("--list and --help need no GPU") {
   CHECK(parse({"--list"}).list_only);
   CHECK(parse({"--help"}).help_only);
+  const Plan v = parse({"--version"});  // the commit a report's git_commit names: device.sh records it
+  CHECK(v.version_only);
+  CHECK_FALSE(v.help_text.empty());
+  CHECK(v.help_text.find('\n') == std::string::npos);
   const std::string text = list_text(SubmissionSet("", 0, 1, 0));
   CHECK(text.find("reduce3_sequential_addressing") != std::string::npos);
   CHECK(text.find("cub_device_reduce_sum [library]") != std::string::npos);
