@@ -165,6 +165,7 @@ fi
 # a report's git_commit says), not this checkout's, which may differ under BIN_DIR or in a copy
 # of a working tree (scripts/results_manifest.py record).
 KL_MEASURED_COMMIT=$("$bin/compare" --version 2>/dev/null) || KL_MEASURED_COMMIT=""
+[[ "$KL_MEASURED_COMMIT" =~ ^[0-9a-f]{7,40}(-dirty)?$ ]] || KL_MEASURED_COMMIT=""  # an older build: no --version
 export KL_MEASURED_COMMIT
 if has suites; then
   begin suites
