@@ -248,9 +248,11 @@ def check(root):
                 problems.append(f"results/{folder}/{NAME}: {e.get('file')}: unknown stage {e.get('stage')!r}")
             if not os.path.isfile(os.path.join(out, e["file"])):
                 problems.append(f"results/{folder}/{e['file']}: listed in {NAME}, not there")
-            elif e.get("commit") and short(e["commit"]) != short(report_commit(os.path.join(out, e["file"])) or e["commit"]):
-                problems.append(f"results/{folder}/{e['file']}: {NAME} says commit {e['commit']}, the report's "
-                                f"git_commit is {report_commit(os.path.join(out, e['file']))} (the binary that measured it)")
+            elif e.get("commit"):
+                measured = report_commit(os.path.join(out, e["file"]))
+                if measured and short(measured) != short(e["commit"]):
+                    problems.append(f"results/{folder}/{e['file']}: {NAME} says commit {e['commit']}, the report's "
+                                    f"git_commit is {measured} (the binary that measured it)")
         for dirpath, _, names in os.walk(out):
             for n in names:
                 rel = os.path.relpath(os.path.join(dirpath, n), out)
