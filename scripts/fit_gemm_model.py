@@ -42,6 +42,8 @@ STEPS = {
     "gemm9_pipelined_64x64x8_w16x64_t4x8_s3": (True, True),
     "gemm9_pipelined_32x128x8_w16x64_t4x8_s3": (True, True),
     "gemm9_pipelined_128x64x8_w32x64_t8x8_s3": (True, True),
+    "gemm9_pipelined_64x128x8_w32x64_t8x8_s3": (True, True),
+    "gemm9_pipelined_32x64x8_w16x64_t4x8_s3": (True, True),
     "gemm9_pipelined_128x128x8_w64x32_t8x8_s3": (True, False),
     "gemm9_pipelined_128x128x16_w64x32_t8x8_s3": (True, False),
     "gemm10_swizzled_128x128x16_w64x32_t8x8_s3": (False, False),

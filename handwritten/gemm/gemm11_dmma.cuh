@@ -195,6 +195,15 @@ __device__ __forceinline__ void store_fragment_pairs(const double (&acc)[FM][FN]
     }
 }
 
+// A warp's accumulators into the C tile w names (C of N columns, its rows 16-byte aligned):
+// store_fragment_pairs over the part of the tile inside M × N.
+template <int FM, int FN>
+__device__ __forceinline__ void store_tile_pairs(const double (&acc)[FM][FN][4], double* c, int M, int N,
+                                                 const BlockWork& w, int wm, int wn, int g, int q) {
+  store_fragment_pairs(acc, c + static_cast<std::size_t>(w.row0) * N + w.col0, static_cast<std::size_t>(N),
+                       M - w.row0, N - w.col0, wm, wn, g, q);
+}
+
 // The pieces of a DMMA block that do not depend on its schedule, shared with gemm11_pf (the same
 // tiles with prefetched fragments, gemm11_dmma_prefetch.cuh): the two tile copies, a warp's
 // place, its fragments of one k step, and the epilogue.
@@ -264,8 +273,7 @@ struct Block {
                                         int N, const BlockWork& w) const {
     if constexpr (!TRIANGLE) {
       if (rows_aligned16(c, static_cast<std::size_t>(N)))
-        return store_fragment_pairs(acc, c + static_cast<std::size_t>(w.row0) * N + w.col0, N, M - w.row0,
-                                    N - w.col0, wm, wn, g, q);
+        return store_tile_pairs(acc, c, M, N, w, wm, wn, g, q);
     }
     stage(smem, acc);
     C::Staged::template store_tile<TRIANGLE>(smem, c, M, N, w);

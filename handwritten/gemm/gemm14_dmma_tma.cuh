@@ -239,8 +239,7 @@ __global__ void __launch_bounds__(Config<STAGES, KD>::kThreads, 1)
   // C. The test is the same for every block, so the named barriers are reached by all or none.
   const BlockWork w = work();
   if (gemm11::rows_aligned16(c, static_cast<std::size_t>(N))) {
-    gemm11::store_fragment_pairs(acc, c + static_cast<std::size_t>(w.row0) * N + w.col0, N, M - w.row0, N - w.col0, wm,
-                                 wn, g, q);
+    gemm11::store_tile_pairs(acc, c, M, N, w, wm, wn, g, q);
     return;
   }
   double* cs = reinterpret_cast<double*>(smem_raw);
