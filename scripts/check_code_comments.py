@@ -106,7 +106,7 @@ def offences(text):
             what.append("journal/ path")
         if not file_exempt and not marked[par]:
             plain = QUOTED.sub(lambda m: " " * len(m.group(0)), c)
-            for fig, shown, _ in figures_check.figures(plain):
+            for fig, shown, *_ in figures_check.figures(plain):
                 start = plain.find(shown)
                 if start >= 0 and MORE_EXEMPT.search(plain[:start]):
                     continue

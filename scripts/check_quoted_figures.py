@@ -32,6 +32,13 @@ The convention (README.md, "Results", says it in short):
   does not pass because its number happens to be printed in another row. There a figure may be
   the row's number rounded to the figure's decimals (51.96% quoted as 52%). Cited files with no
   such row (a JSON report, a profile that names kernels otherwise) are searched whole.
+- A figure that names its product's shape right before it ("2082×2082×385 at 82.7%", "1500³:
+  118.0%", "1574×3844×169 from 93.9% to 100.9%"), and every figure of a table row whose first cell
+  is a shape ("| 1500³ | … | 118.0% |"), is looked for in the cited files' sections of that shape
+  (a report's "## gemm  float  2082x2082x385" and the rows under it; a JSON report's results of
+  that "shape"), not in the whole file: a figure of an older run does not pass because another
+  product's row prints the same number. Cited files with no section of that shape are searched
+  whole.
 - A ratio no file prints may be *derived*: it is checked instead as the quotient of two figures
   of one kind (times, bandwidths, TFLOP/s, percentages) quoted in its sentence, or in its table
   row: "1.93× (2.572 against 1.334 ms)", "| 75.4 µs | 31.1 µs | 2.4× |", allowing for the
@@ -80,6 +87,39 @@ CITATION = re.compile(r"(?:\.\./)?(results/[A-Za-z0-9_.=+/*-]+)(?:\{([A-Za-z0-9_
 # A file of main's history: `git show 83a0d70:journal/h100/x.md` (a commit of main, then a path).
 GIT_CITATION = re.compile(r"git show ([0-9a-f]{7,40}):([A-Za-z0-9_.=+/*-]+)(?:\{([A-Za-z0-9_.,]+)\})?")
 CODE_SPAN = re.compile(r"`[^`]*`")
+# A product's shape as the pages write it: "2082×2082×385", "2000 × 1500 × 1000", "1500³"; reports
+# print it "2082x2082x385" in their section headings and results.
+SHAPE = re.compile(r"(?<![\w.×^])(\d+)(?:\s?×\s?(\d+)\s?×\s?(\d+)|³)(?![\d×²³])")
+# Between a shape and the figure it anchors: nothing, a colon or comma, "at" or "from" after at most
+# two words ("runs at", "went from"), and the first figure of a "from A to B".
+ANCHOR_GAP = re.compile(rf"^\s*[:,]?\s*(?:(?:[A-Za-z]+\s+){{0,2}}(?:at|from)\s+)?"
+                        rf"(?:(?:{NUM})(?:%|\s?(?:µs|us|ms))\s+to\s+)?$")
+ROW_SHAPE = re.compile(r"^\|\s*(?:\*\*)?([^|`]*?)(?:\*\*)?\s*\|")
+
+
+def shape_name(m):
+    """The report's spelling ("2082x2082x385") of a SHAPE match."""
+    return "x".join([m.group(1)] * 3 if m.group(2) is None else [m.group(1), m.group(2), m.group(3)])
+
+
+def anchor(plain, start):
+    """The shape a figure at `start` names right before it (ANCHOR_GAP), or None."""
+    last = None
+    for m in SHAPE.finditer(plain, 0, start):
+        last = m
+    if last is not None and ANCHOR_GAP.match(plain[last.end():start]):
+        return shape_name(last)
+    return None
+
+
+def row_shape(text):
+    """The shape a table row's first cell is ("| 1500³ |", "| 2000 × 1500 × 1000 |"), or None."""
+    m = ROW_SHAPE.match(text)
+    if not m:
+        return None
+    cell = m.group(1).strip()
+    shape = SHAPE.match(cell)  # the shape, then nothing or a parenthesis ("4096×1×4096 (N = 1)")
+    return shape_name(shape) if shape and re.fullmatch(r"\s*(?:\(.*\))?", cell[shape.end():]) else None
 # A unit (or a table's caption) that says its figures are not this project's measurements: the
 # course documents' own tables, predictions, settings. Invisible in the rendered page.
 UNMEASURED = re.compile(r"<!--\s*unmeasured\b[^>]*-->")
@@ -185,10 +225,11 @@ class Source:
             cls._cache[path] = cls(path)
         return cls._cache[path]
 
-    def __init__(self, path):
+    def __init__(self, path, text=None):
         self.path = path
         self.is_json = path.endswith(".json") or path.endswith(".json.gz")
-        text = read_text(path)
+        text = read_text(path) if text is None else text
+        self.text, self.shapes = text, {}
         self.lines = [] if self.is_json else text.splitlines()
         self.tokens = number_tokens(text)
         self.values, self.ratios, self.rounded = [], [], {}
@@ -198,6 +239,33 @@ class Source:
                 self.ratios = list(ratio_fields(json.loads(text)))
             except ValueError:
                 pass
+
+    def of_shape(self, shape):
+        """A Source of this file's sections of one product shape ("2082x2082x385": a report's
+        "## ..." headings that name it and the lines under them; a JSON report's results of that
+        shape), or None where the file has none."""
+        if shape not in self.shapes:
+            part = None
+            if self.is_json:
+                try:
+                    doc = json.loads(self.text)
+                except ValueError:
+                    doc = None
+                results = doc.get("results") if isinstance(doc, dict) else None
+                if isinstance(results, list):
+                    mine = [r for r in results if isinstance(r, dict) and r.get("shape") == shape]
+                    part = json.dumps({"results": mine}) if mine else None
+            else:
+                heading = re.compile(r"^#+\s.*(?<![\w.])" + re.escape(shape) + r"(?![\w.])")
+                keep, out = False, []
+                for ln in self.lines:
+                    if ln.startswith("#"):
+                        keep = bool(heading.match(ln))
+                    if keep:
+                        out.append(ln)
+                part = "\n".join(out) if out else None
+            self.shapes[shape] = None if part is None else Source(f"{self.path} ({shape})", part)
+        return self.shapes[shape]
 
     def rows_of(self, key):
         """The numbers of the lines that name `key` (a variant's name as a Markdown table row prints
@@ -383,9 +451,11 @@ def is_quotient(ratio, window):
 
 
 def figures(text, row=False):
-    """(figure text, shown, how) of each checked figure in a unit's text, code spans blanked; how
-    is "quotient" for a ratio its window derives, else "file"."""
+    """(figure text, shown, how, shape) of each checked figure in a unit's text, code spans blanked;
+    how is "quotient" for a ratio its window derives, else "file"; shape the product the figure
+    names (anchor, row_shape), else None."""
     plain = CODE_SPAN.sub(lambda m: " " * len(m.group(0)), text)
+    whole_row = row_shape(text) if row else None
     for m in FIGURE.finditer(plain):
         if EXEMPT_BEFORE.search(plain[: m.start()]) or EXEMPT_AFTER.match(plain[m.end():]):
             continue
@@ -398,10 +468,11 @@ def figures(text, row=False):
             end = SENTENCE_END.search(plain, m.end())
             window = plain[starts[-1]: end.start() if end else len(plain)]
         # a date, a size like 2^28 or 4096x4096, a version (13.0): none has a unit, so none matches
+        shape = whole_row or (None if row else anchor(plain, m.start()))
         for g in (m.group(1), m.group(2)):
             if g:
                 g = g.replace(",", "")
-                yield g, m.group(0), "quotient" if ratio and is_quotient(g, window) else "file"
+                yield g, m.group(0), "quotient" if ratio and is_quotient(g, window) else "file", shape
 
 
 def check_file(md, root, rel_name, strict, dump=None):
@@ -434,27 +505,33 @@ def check_file(md, root, rel_name, strict, dump=None):
         figs = list(figures(text, row=kind == "row"))
         if derived:  # the unit's ratios are computed from figures, not printed in a file
             figs = [f for f in figs if f[2] == "quotient" or not f[1].endswith("×")]
-        for fig, shown, how in figs:
+        for fig, shown, how, _ in figs:
             if how == "quotient":  # checked against the figures it is formed from
                 checked += 1
                 if dump is not None:
                     dump.append({"md": rel_name, "line": line_no, "figure": fig, "cites": [], "how": how})
-        figs = [(fig, shown) for fig, shown, how in figs if how == "file"]
+        figs = [(fig, shown, shape) for fig, shown, how, shape in figs if how == "file"]
         if not figs:
             continue
         if not cites:
-            uncited.append((line_no, [f for _, f in figs]))
+            uncited.append((line_no, [f for _, f, _ in figs]))
             continue
         sources = [Source.get(c if c.startswith("git show ") else os.path.join(root, c)) for c in cites]
         key = row_key(text) if kind == "row" else None
         rows = [(c, s, s.rows_of(key[1])) for c, s in zip(cites, sources)] if key else []
         keyed = [(c, r) for c, _, r in rows if r is not None]
         unkeyed = [s for _, s, r in rows if r is None]  # JSON, or no such row
-        for fig, shown in figs:
+        for fig, shown, shape in figs:
             checked += 1
             if dump is not None:
-                dump.append({"md": rel_name, "line": line_no, "figure": fig, "cites": cites, "how": "file"})
-            if keyed:  # a variant's row: in the rows of the cited files that name it (or in a file with no such rows)
+                dump.append({"md": rel_name, "line": line_no, "figure": fig, "cites": cites, "how": "file",
+                             "shape": shape})
+            parts = [(c, p) for c, p in ((c, s.of_shape(shape)) for c, s in zip(cites, sources)) if p] if shape else []
+            if parts and not keyed:  # the product's sections of the cited files that have it
+                if not any(p.has(fig, shown.endswith("×")) for _, p in parts):
+                    problems.append(f"{rel_name}:{line_no}: {shown.strip()}: {fig} is not in the {shape} sections of "
+                                    f"{', '.join(dict.fromkeys(c for c, _ in parts))}")
+            elif keyed:  # a variant's row: in the rows of the cited files that name it (or in a file with no such rows)
                 if not any(in_row(fig, r) for _, r in keyed) and not any(s.has(fig, shown.endswith("×")) for s in unkeyed):
                     problems.append(f"{rel_name}:{line_no}: {shown.strip()}: {fig} is not in the rows of "
                                     f"{key[0]} in {', '.join(c for c, _ in keyed)}")

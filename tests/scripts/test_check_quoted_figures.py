@@ -6,7 +6,8 @@ cited in a text file), every occurrence of that number in the cited files is cha
 check must fail naming that figure; a synthetic page covers a .json.gz report, a range, the
 exemptions and an uncited figure in README.md; a second one seconds and ratios (found, not
 found, shapes and counts, a quotient, a derived mark, a report's own ratios); a third a table
-whose rows name variants (a figure of another variant's row fails); a fourth files of a git
+whose rows name variants (a figure of another variant's row fails); a fifth figures that name
+their product's shape (a figure of another product's section fails); a sixth files of a git
 history cited as `git show COMMIT:PATH` (found, not found, a commit the history lacks, a path the
 commit lacks, a shallow clone: each fails with its own line).
 
@@ -178,7 +179,40 @@ for want in ("README.md:14: 95.7%: 95.7 is not in the rows of gemm13_tma_128_r23
     check(want in r.stdout, f"rows: not reported: {want}\n{r.stdout}")
 check(r.stdout.count("README.md:") == 2, f"rows: a right figure reported:\n{r.stdout}")
 
-# 6. Files of a git history, cited as `git show COMMIT:PATH`: read through git, a figure found or
+# 6. A figure that names its product's shape right before it, or a table row whose first cell is a
+# shape, is looked for in that product's sections of the cited files (a JSON report's results of
+# that shape), so a number printed in another product's rows fails; a shape the files do not have
+# is looked for in the whole file.
+root = os.path.join(work, "shapes")
+os.makedirs(os.path.join(root, "results", "x"))
+with open(os.path.join(root, "results", "x", "rep.md"), "w") as g:
+    g.write("## gemm  float  100x200x300\n\n| `gemm_auto` | 95.7% |\n\n"
+            "## gemm  float  1500x1500x1500\n\n| `gemm_auto` | 91.3% |\n")
+with gzip.open(os.path.join(root, "results", "x", "rep.json.gz"), "wt") as g:
+    json.dump({"results": [{"shape": "100x200x300", "metric": {"vs_library": 0.957}},
+                           {"shape": "64x64x64", "metric": {"vs_library": 0.881}}]}, g)
+with open(os.path.join(root, "README.md"), "w") as g:
+    g.write("Right: 100×200×300 at 95.7% and 1500³ went from 91.3% to 91.3% (`results/x/rep.md`); "
+            "a shape no section names, 7×7×7 at 91.3% (`results/x/rep.md`); 100 × 200 × 300: 95.7% "
+            "(`results/x/rep.json.gz`).\n\n"
+            "From `results/x/rep.md`:\n\n| product | share |\n|---|--:|\n| 1500³ | 91.3% |\n"
+            "| 100×200×300 (N odd) | 95.7% |\n")
+r = run(root)
+check(r.returncode == 0, f"shapes: the right figures fail:\n{r.stdout}{r.stderr}")
+with open(os.path.join(root, "README.md"), "a") as g:
+    g.write("\nStale: 100×200×300 at 91.3% (`results/x/rep.md`); 1500³ runs at 95.7% (`results/x/rep.md`); "
+            "100×200×300 at 88.1% (`results/x/rep.json.gz`).\n\n"
+            "From `results/x/rep.md`:\n\n| product | share |\n|---|--:|\n| 1500³ | 95.7% |\n")
+r = run(root)
+check(r.returncode == 1, f"shapes: a figure of another product passes: exit {r.returncode}\n{r.stdout}")
+for want in ("README.md:10: 91.3%: 91.3 is not in the 100x200x300 sections of results/x/rep.md, results/x/rep.json.gz",
+             "README.md:10: 95.7%: 95.7 is not in the 1500x1500x1500 sections of results/x/rep.md\n",
+             "README.md:10: 88.1%: 88.1 is not in the 100x200x300 sections of results/x/rep.md, results/x/rep.json.gz",
+             "README.md:16: 95.7%: 95.7 is not in the 1500x1500x1500 sections of results/x/rep.md\n"):
+    check(want in r.stdout, f"shapes: not reported: {want}\n{r.stdout}")
+check(r.stdout.count("README.md:") == 4, f"shapes: a right figure reported:\n{r.stdout}")
+
+# 7. Files of a git history, cited as `git show COMMIT:PATH`: read through git, a figure found or
 # not; a commit the history lacks, a path the commit lacks and a shallow clone each fail with a
 # line that says so, never silently.
 hist = os.path.join(work, "history")
