@@ -3,7 +3,7 @@
 terms the product targets are stated in: on how many products it is at or above the library, the
 median and the lowest share, and which products are below.
 
-usage: scripts/gemm_auto_summary.py [--variant NAME] [--worst N]
+usage: scripts/gemm_auto_summary.py [--variant NAME] [--worst N] [--ahead PCT]
                                     [--require-share F] [--require-median F] [--require-floor F]
                                     REPORT [REPORT ...]
 
@@ -15,6 +15,10 @@ line, then the products below 100%, lowest first (at most N with --worst), each 
 other hand-written row there. A product is "at or above" at a share of 1.0 or more, as the
 reports print it to one decimal (99.96% reads 100.0% and counts); the median and the lowest
 share are held against their targets the same way.
+
+--ahead PCT also lists, after them, the products where another hand-written row of the report ran
+more than PCT per cent faster than the variant (its share over the variant's above 1 + PCT/100),
+each with that row: for gemm_auto, where its choice missed a faster step the report measured.
 
 --require-share F (the fraction of the products at or above, as A/B or a decimal: 38/42),
 --require-median F and --require-floor F (shares of the library's rate, e.g. 1.0 and 0.95): each
@@ -81,6 +85,8 @@ def main():
     ap.add_argument("reports", nargs="+", metavar="REPORT")
     ap.add_argument("--variant", default="gemm_auto")
     ap.add_argument("--worst", type=int, default=None, help="list at most N products below 100%%")
+    ap.add_argument("--ahead", type=float, default=None, metavar="PCT",
+                    help="list the products where another hand-written row is more than PCT%% faster")
     ap.add_argument("--require-share", type=fraction, default=None, help="e.g. 38/42")
     ap.add_argument("--require-median", type=float, default=None)
     ap.add_argument("--require-floor", type=float, default=None)
@@ -103,6 +109,12 @@ def main():
             for shape, (s, best, best_share) in below[: a.worst] if a.worst is not None else below:
                 other = f"fastest other: {best} {pct(best_share)}" if best else "no other hand-written row"
                 print(f"  {shape:>18} {pct(s):>7}  ({other})")
+            if a.ahead is not None:
+                ahead = sorted(((shape, s, best, bs) for shape, (s, best, bs) in per.items()
+                                if best and bs / s > 1 + a.ahead / 100), key=lambda t: t[3] / t[1], reverse=True)
+                print(f"  {len(ahead)} of {len(shares)} with another row more than {a.ahead:g}% faster")
+                for shape, s, best, bs in ahead:
+                    print(f"  {shape:>18} {pct(s):>7}  ({best} {pct(bs)}, {pct(bs / s - 1)} faster)")
             tag = f"{spec} {family} {dtype}"
             if a.require_share is not None and Fraction(above, len(shares)) < a.require_share[0]:
                 missed.append(f"{tag}: {above} of {len(shares)} at or above, fewer than {a.require_share[1]} of them")

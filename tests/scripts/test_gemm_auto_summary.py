@@ -5,7 +5,8 @@ usage: test_gemm_auto_summary.py SOURCE_DIR WORK_DIR
 
 Checked: the count at or above the library (a share that prints as 100.0% counts, one that prints
 as 99.9% does not), the median, the lowest product, the count below 95%; the products below 100%
-lowest first, each with the fastest other hand-written row (a library row is never it); types
+lowest first, each with the fastest other hand-written row (a library row is never it); --ahead;
+types
 apart; failed rows and rows without a share left out; --worst; each --require-* met and missed,
 with the exit status; a report without the variant's rows and a file that is no report refused
 with one line.
@@ -64,6 +65,15 @@ check(any("gemm float" in l and "1 of 1" in l for l in out), "float apart")
 
 r = run("--worst", "1", report)
 check(len([l for l in r.stdout.splitlines() if l.startswith("  ")]) == 1, "--worst 1: one product listed")
+
+r = run("--ahead", "3", report)
+ahead = r.stdout.split("with another row more than 3% faster")
+check(r.returncode == 0 and "1 of 4 with another row more than 3% faster" in r.stdout,
+      f"--ahead 3: one double product with a faster row (0.93 over 0.90; 0.97 over 0.9994 is slower) (got {r.stdout!r})")
+check(len(ahead) > 1 and "400x400x400" in ahead[1].split("gemm float")[0] and "3.3% faster" in ahead[1],
+      f"--ahead 3 names 400x400x400 and by how much (got {r.stdout!r})")
+r = run("--ahead", "4", report)
+check("0 of 4 with another row more than 4% faster" in r.stdout, f"--ahead 4: none (got {r.stdout!r})")
 
 r = run("--require-share", "1/2", "--require-median", "0.99", "--require-floor", "0.9", report)
 check(r.returncode == 0, f"requirements met: exit 0 (got {r.returncode}: {r.stderr.strip()})")
