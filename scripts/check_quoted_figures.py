@@ -120,6 +120,8 @@ def row_shape(text):
     cell = m.group(1).strip()
     shape = SHAPE.match(cell)  # the shape, then nothing or a parenthesis ("4096×1×4096 (N = 1)")
     return shape_name(shape) if shape and re.fullmatch(r"\s*(?:\(.*\))?", cell[shape.end():]) else None
+
+
 # A unit (or a table's caption) that says its figures are not this project's measurements: the
 # course documents' own tables, predictions, settings. Invisible in the rendered page.
 UNMEASURED = re.compile(r"<!--\s*unmeasured\b[^>]*-->")
