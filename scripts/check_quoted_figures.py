@@ -231,14 +231,15 @@ class Source:
         self.path = path
         self.is_json = path.endswith(".json") or path.endswith(".json.gz")
         text = read_text(path) if text is None else text
-        self.text, self.shapes = text, {}
+        self.shapes = {}
         self.lines = [] if self.is_json else text.splitlines()
         self.tokens = number_tokens(text)
-        self.values, self.ratios, self.rounded = [], [], {}
+        self.values, self.ratios, self.rounded, self.doc = [], [], {}, None
         if self.is_json:
             self.values = [float(t) for t in re.findall(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?", text)]
             try:
-                self.ratios = list(ratio_fields(json.loads(text)))
+                self.doc = json.loads(text)
+                self.ratios = list(ratio_fields(self.doc))
             except ValueError:
                 pass
 
@@ -249,11 +250,7 @@ class Source:
         if shape not in self.shapes:
             part = None
             if self.is_json:
-                try:
-                    doc = json.loads(self.text)
-                except ValueError:
-                    doc = None
-                results = doc.get("results") if isinstance(doc, dict) else None
+                results = self.doc.get("results") if isinstance(self.doc, dict) else None
                 if isinstance(results, list):
                     mine = [r for r in results if isinstance(r, dict) and r.get("shape") == shape]
                     part = json.dumps({"results": mine}) if mine else None
@@ -528,15 +525,15 @@ def check_file(md, root, rel_name, strict, dump=None):
             if dump is not None:
                 dump.append({"md": rel_name, "line": line_no, "figure": fig, "cites": cites, "how": "file",
                              "shape": shape})
-            parts = [(c, p) for c, p in ((c, s.of_shape(shape)) for c, s in zip(cites, sources)) if p] if shape else []
-            if parts and not keyed:  # the product's sections of the cited files that have it
-                if not any(p.has(fig, shown.endswith("×")) for _, p in parts):
-                    problems.append(f"{rel_name}:{line_no}: {shown.strip()}: {fig} is not in the {shape} sections of "
-                                    f"{', '.join(dict.fromkeys(c for c, _ in parts))}")
-            elif keyed:  # a variant's row: in the rows of the cited files that name it (or in a file with no such rows)
+            parts = [] if keyed or not shape else [(c, p) for c, p in ((c, s.of_shape(shape)) for c, s in zip(cites, sources)) if p]
+            if keyed:  # a variant's row: in the rows of the cited files that name it (or in a file with no such rows)
                 if not any(in_row(fig, r) for _, r in keyed) and not any(s.has(fig, shown.endswith("×")) for s in unkeyed):
                     problems.append(f"{rel_name}:{line_no}: {shown.strip()}: {fig} is not in the rows of "
                                     f"{key[0]} in {', '.join(c for c, _ in keyed)}")
+            elif parts:  # the product's sections of the cited files that have it
+                if not any(p.has(fig, shown.endswith("×")) for _, p in parts):
+                    problems.append(f"{rel_name}:{line_no}: {shown.strip()}: {fig} is not in the {shape} sections of "
+                                    f"{', '.join(dict.fromkeys(c for c, _ in parts))}")
             elif not any(s.has(fig, shown.endswith("×")) for s in sources):
                 problems.append(f"{rel_name}:{line_no}: {shown.strip()}: {fig} is not in {', '.join(cites)}")
     if strict:

@@ -44,6 +44,15 @@ def copy_tree(root):
             shutil.copytree(os.path.join(src, d), os.path.join(root, d))
 
 
+def expect_reported(label, root, wants):
+    """The check fails on root and names each of wants, and no other README.md figure."""
+    r = run(root)
+    check(r.returncode == 1, f"{label}: wrong figures pass: exit {r.returncode}\n{r.stdout}")
+    for want in wants:
+        check(want in r.stdout, f"{label}: not reported: {want}\n{r.stdout}")
+    check(r.stdout.count("README.md:") == len(wants), f"{label}: a right figure reported:\n{r.stdout}")
+
+
 # 1. The repository as it is passes, and says how many figures it checked.
 dump = os.path.join(work, "figures.json")
 r = run(src, "--dump", dump)
@@ -141,16 +150,12 @@ with open(os.path.join(root, "README.md"), "a") as g:
             "Unmarked: the padding is worth 5.6× (`results/x/run.log`).\n\n"
             "A report's time is no ratio: 0.35× (`results/x/rep.json.gz`).\n\n"
             "Uncited: 2.5× faster in 12 s.\n")
-r = run(root)
-check(r.returncode == 1, f"seconds and ratios: wrong figures pass: exit {r.returncode}\n{r.stdout}")
-for want in ("README.md:19: 170 s: 170 is not in results/x/run.log",
+expect_reported("seconds and ratios", root, ("README.md:19: 170 s: 170 is not in results/x/run.log",
              "README.md:19: 1.07×: 1.07 is not in results/x/run.log",
              "README.md:21: 1.99×: 1.99 is not in results/x/run.log",
              "README.md:23: 5.6×: 5.6 is not in results/x/run.log",
              "README.md:25: 0.35×: 0.35 is not in results/x/rep.json.gz",
-             "README.md:27: 2.5×, 12 s: no results/ file cited"):
-    check(want in r.stdout, f"seconds and ratios: not reported: {want}\n{r.stdout}")
-check(r.stdout.count("README.md:") == 6, f"seconds and ratios: a shape or a right figure reported:\n{r.stdout}")
+             "README.md:27: 2.5×, 12 s: no results/ file cited"))
 
 # 5. A table row that names a variant in its first cell: its figures are looked for in the rows of
 # the cited file that name it (rounded to the quoted decimals), so a cell that matches a number of
@@ -172,12 +177,8 @@ check(r.returncode == 0, f"rows: the right rows fail:\n{r.stdout}{r.stderr}")
 with open(os.path.join(root, "README.md"), "a") as g:
     g.write("\nStale, from `results/x/rep.md`:\n\n| step | share |\n|---|--:|\n"
             "| `gemm13_tma_128_r232_at` | 95.7% |\n| `gemm13_..._r232_at` | 2.491 ms |\n")
-r = run(root)
-check(r.returncode == 1, f"rows: a figure of another row passes: exit {r.returncode}\n{r.stdout}")
-for want in ("README.md:14: 95.7%: 95.7 is not in the rows of gemm13_tma_128_r232_at in results/x/rep.md",
-             "README.md:15: 2.491 ms: 2.491 is not in the rows of gemm13_..._r232_at in results/x/rep.md"):
-    check(want in r.stdout, f"rows: not reported: {want}\n{r.stdout}")
-check(r.stdout.count("README.md:") == 2, f"rows: a right figure reported:\n{r.stdout}")
+expect_reported("rows", root, ("README.md:14: 95.7%: 95.7 is not in the rows of gemm13_tma_128_r232_at in results/x/rep.md",
+                               "README.md:15: 2.491 ms: 2.491 is not in the rows of gemm13_..._r232_at in results/x/rep.md"))
 
 # 6. A figure that names its product's shape right before it, or a table row whose first cell is a
 # shape, is looked for in that product's sections of the cited files (a JSON report's results of
@@ -203,14 +204,10 @@ with open(os.path.join(root, "README.md"), "a") as g:
     g.write("\nStale: 100×200×300 at 91.3% (`results/x/rep.md`); 1500³ runs at 95.7% (`results/x/rep.md`); "
             "100×200×300 at 88.1% (`results/x/rep.json.gz`).\n\n"
             "From `results/x/rep.md`:\n\n| product | share |\n|---|--:|\n| 1500³ | 95.7% |\n")
-r = run(root)
-check(r.returncode == 1, f"shapes: a figure of another product passes: exit {r.returncode}\n{r.stdout}")
-for want in ("README.md:10: 91.3%: 91.3 is not in the 100x200x300 sections of results/x/rep.md, results/x/rep.json.gz",
+expect_reported("shapes", root, ("README.md:10: 91.3%: 91.3 is not in the 100x200x300 sections of results/x/rep.md, results/x/rep.json.gz",
              "README.md:10: 95.7%: 95.7 is not in the 1500x1500x1500 sections of results/x/rep.md\n",
              "README.md:10: 88.1%: 88.1 is not in the 100x200x300 sections of results/x/rep.md, results/x/rep.json.gz",
-             "README.md:16: 95.7%: 95.7 is not in the 1500x1500x1500 sections of results/x/rep.md\n"):
-    check(want in r.stdout, f"shapes: not reported: {want}\n{r.stdout}")
-check(r.stdout.count("README.md:") == 4, f"shapes: a right figure reported:\n{r.stdout}")
+             "README.md:16: 95.7%: 95.7 is not in the 1500x1500x1500 sections of results/x/rep.md\n"))
 
 # 7. Files of a git history, cited as `git show COMMIT:PATH`: read through git, a figure found or
 # not; a commit the history lacks, a path the commit lacks and a shallow clone each fail with a
