@@ -13,6 +13,7 @@
 //         the tile is not L2-bound.
 #pragma once
 
+#include "common/pdl.cuh"
 #include "handwritten/gemm/gemm13_tma_warpspecialized.cuh"
 
 #include <cstdint>
@@ -43,6 +44,7 @@ __global__ void __launch_bounds__(C::kThreads, C::kResidentBlocks)
   if (threadIdx.x == 0) {
     prefetch_tensormap(&map_a);
     prefetch_tensormap(&map_b);
+    pdl::wait_for_primary_grid();  // launched after padded copies: thread 0's TMA reads them
   }
   auto fill_at = walk.start();  // thread 0's next tile to copy, in order
   if (threadIdx.x == 0)  // the first STAGES tiles; the rest from inside the k loop

@@ -16,6 +16,7 @@
 #pragma once
 
 #include "common/device_helpers.cuh"
+#include "common/pdl.cuh"
 #include "handwritten/gemm/gemm_common.cuh"
 #include "handwritten/gemm/gemm_pad_plan.hpp"
 
@@ -23,37 +24,57 @@
 
 namespace kl::gemm13 {
 
-// dst (rows × pitch, pitch a multiple of 4, 16-byte aligned) = src (rows × cols, any base), its
-// columns cols .. pitch - 1 zero. Thread x of a row writes one 16-byte vector of it: 4 loads of
-// consecutive elements (a warp reads 512 consecutive bytes of the row whatever its alignment),
-// one aligned store. Rows in y, as many at a time as the grid holds.
-__global__ void __launch_bounds__(256) pad_rows(const float* __restrict__ src, float* __restrict__ dst, int rows, int cols,
-                                                int pitch) {
-  const int c = 4 * (blockIdx.x * blockDim.x + threadIdx.x);
-  if (c >= pitch) return;
-  for (int r = blockIdx.y; r < rows; r += gridDim.y) {
-    const float* s = src + std::size_t(r) * cols + c;
-    float4 v;
-    v.x = c < cols ? s[0] : 0.f;
-    v.y = c + 1 < cols ? s[1] : 0.f;
-    v.z = c + 2 < cols ? s[2] : 0.f;
-    v.w = c + 3 < cols ? s[3] : 0.f;
-    *reinterpret_cast<float4*>(dst + std::size_t(r) * pitch + c) = v;
-  }
+// One operand's copy: dst (rows × pitch, pitch a multiple of 4, 16-byte aligned) = src (rows ×
+// cols, any base), its columns cols .. pitch - 1 zero.
+struct PadCopy {
+  const float* src;
+  float* dst;
+  int rows, cols, pitch;
+};
+
+// Both copies in one launch: a launch and its drain cost as much as copying a small operand, and
+// the product's kernel follows programmatically (pdl::launch): it is launched as this grid's last
+// blocks leave, with no gap for the host's launch, and waits for the copies' stores before its
+// own copies. This kernel never calls pdl::allow_dependent_launch: launched earlier, the product's
+// blocks would take each SM as the copy's blocks left it, as many to an SM as fit, and a product
+// of fewer blocks than the SMs hold would run them crowded onto a few SMs. One thread a 16-byte vector of a copy's row, A's
+// vectors first, then B's, row by row: consecutive threads store consecutive vectors and read the
+// 4 elements under each, so a warp reads 512 consecutive bytes of a row whatever its alignment,
+// and every copy has as many threads as vectors however narrow or wide its rows.
+__device__ __forceinline__ void pad_vector(const PadCopy& j, unsigned long long v) {
+  const unsigned q = static_cast<unsigned>(j.pitch / 4);  // vectors a row
+  const unsigned long long r = v >> 32 ? v / q : static_cast<unsigned>(v) / q;
+  const int c = 4 * static_cast<int>(v - r * q);
+  const float* s = j.src + r * j.cols + c;
+  float4 x;
+  x.x = c < j.cols ? s[0] : 0.f;
+  x.y = c + 1 < j.cols ? s[1] : 0.f;
+  x.z = c + 2 < j.cols ? s[2] : 0.f;
+  x.w = c + 3 < j.cols ? s[3] : 0.f;
+  *reinterpret_cast<float4*>(j.dst + r * j.pitch + c) = x;
+}
+__global__ void __launch_bounds__(256) pad_rows(PadCopy a, PadCopy b, unsigned long long a_vectors,
+                                                unsigned long long vectors) {
+  const unsigned long long v = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (v < a_vectors) pad_vector(a, v);
+  else if (v < vectors) pad_vector(b, v - a_vectors);
 }
 
-inline void launch_pad_rows(const float* src, float* dst, int rows, int cols, int pitch, cudaStream_t s) {
-  const unsigned x = static_cast<unsigned>(ceil_div(pitch / 4, 256));
-  const unsigned y = static_cast<unsigned>(rows < gemm_detail::kMaxGridY ? rows : gemm_detail::kMaxGridY);
-  pad_rows<<<dim3(x, y), 256, 0, s>>>(src, dst, rows, cols, pitch);
+inline void launch_pad_rows(const PadCopy& a, const PadCopy& b, cudaStream_t s) {
+  const unsigned long long a_vectors = static_cast<unsigned long long>(a.rows) * (a.pitch / 4);
+  const unsigned long long vectors = a_vectors + static_cast<unsigned long long>(b.rows) * (b.pitch / 4);
+  pad_rows<<<static_cast<unsigned>((vectors + 255) / 256), 256, 0, s>>>(a, b, a_vectors, vectors);
   KL_CHECK_LAUNCH();
 }
 
 // The operands as TMA reads them: the caller's, or their padded copies, with their pitches.
+// `padded`: copies were enqueued just before, so the product's kernel may be launched
+// programmatically after them (its producer waits for them: pdl::wait_for_primary_grid).
 struct Operands {
   const float* a;
   const float* b;
   int lda, ldb;
+  bool padded = false;
 };
 
 // Whether TMA can read the product's operands, as they lie or through padded copies in the
@@ -70,18 +91,21 @@ inline bool tma_runs(const GemmArgs<float>& g) {
 // returns what TMA reads. Only where tma_runs.
 inline Operands pad_operands(const GemmArgs<float>& g, std::size_t before, cudaStream_t s) {
   const gemm_plan::PadPlan p = gemm_plan::pad_plan({g.M, g.N, g.K}, before);
-  Operands o{g.A, g.B, p.lda, p.ldb};
+  Operands o{g.A, g.B, p.lda, p.ldb, p.a || p.b};
+  if (!o.padded) return o;
   unsigned char* ws = static_cast<unsigned char*>(g.workspace);
+  PadCopy a{g.A, nullptr, 0, g.K, p.lda}, b{g.B, nullptr, 0, g.N, p.ldb};
   if (p.a) {
-    float* a = reinterpret_cast<float*>(ws + p.a_offset);
-    launch_pad_rows(g.A, a, g.M, g.K, p.lda, s);
-    o.a = a;
+    a.dst = reinterpret_cast<float*>(ws + p.a_offset);
+    a.rows = g.M;
+    o.a = a.dst;
   }
   if (p.b) {
-    float* b = reinterpret_cast<float*>(ws + p.b_offset);
-    launch_pad_rows(g.B, b, g.K, g.N, p.ldb, s);
-    o.b = b;
+    b.dst = reinterpret_cast<float*>(ws + p.b_offset);
+    b.rows = g.K;
+    o.b = b.dst;
   }
+  launch_pad_rows(a, b, s);
   return o;
 }
 

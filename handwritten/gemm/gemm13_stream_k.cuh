@@ -53,6 +53,7 @@ __global__ void __launch_bounds__(C::kThreads, 1)
   }
   if (warp >= C::kConsumerWarps) {  // ---- the producer warpgroup ----
     setmaxnreg_dec<C::kRegsProducer>();
+    pdl::wait_for_primary_grid();  // launched after padded copies: its TMA reads them
     // The fixup may be scheduled from now on; it takes an SM as a block of this grid leaves, and
     // waits for the whole grid before it reads a slot (launch_stream_k_fixup).
     pdl::allow_dependent_launch();

@@ -15,6 +15,7 @@
 #pragma once
 
 #include "common/hopper.cuh"
+#include "common/pdl.cuh"
 #include "handwritten/gemm/gemm13_config.hpp"
 #include "handwritten/gemm/gemm13_consumer.cuh"
 #include "handwritten/gemm/gemm13_producer.cuh"
@@ -49,6 +50,7 @@ __global__ void __launch_bounds__(C::kThreads, 1)
   }
   if (warp >= C::kConsumerWarps) {  // ---- the producer warpgroup: copies and transposes ----
     setmaxnreg_dec<C::kRegsProducer>();
+    pdl::wait_for_primary_grid();  // launched after padded copies: its TMA reads them
     transpose_all(producer, threadIdx.x - C::kConsumers, smem_raw, tiles);
     return;
   }

@@ -53,7 +53,11 @@ struct Fallback : tiles::Gemm12Tile256 {
 template <class C, Kernel... KERNELS>
 void prepare() {
   allow_smem(C::kSmemBytes, {KERNELS...});
-  if constexpr (C::TRANSPOSE_A) allow_smem(C::kSmemBytes, {static_cast<Kernel>(kernel_transpose_a<C, true>)});
+  (pdl::programmatic_here<KERNELS>(), ...);  // after padded copies they launch programmatically
+  if constexpr (C::TRANSPOSE_A) {
+    allow_smem(C::kSmemBytes, {static_cast<Kernel>(kernel_transpose_a<C, true>)});
+    pdl::programmatic_here<kernel_transpose_a<C, true>>();
+  }
   Fallback::prepare();
   splitk_reduce_programmatic_here<float>();
   (void)tensor_map_encoder();  // ask the driver once, outside any timed launch
@@ -77,7 +81,8 @@ inline Operands as_they_lie(const GemmArgs<float>& g) { return {g.A, g.B, g.K, g
 // Only enqueues: encodes the two maps of `o` on the host (by value into the kernel's parameters)
 // and launches `slices` slices of k, k_split deep, each slice's tiles `stride` elements after the
 // last one's in g.C (1, K, 0: the whole product straight into C); slabs of at most 65535 tile rows
-// as every gemm launcher (launch_tiled).
+// as every gemm launcher (launch_tiled). After padded copies (o.padded) programmatically: the
+// kernel's copies wait for them.
 template <class C, Kernel KERNEL>
 void launch_slices(const GemmArgs<float>& g, const Operands& o, int k_split, int slices, std::size_t stride,
                    cudaStream_t s) {
@@ -89,7 +94,8 @@ void launch_slices(const GemmArgs<float>& g, const Operands& o, int k_split, int
       [&](dim3 grid, const float* A, float* Cp, int M) {
         const CUtensorMap map_a = map_a_of<C>(A, M, g.K, o.lda);
         grid.z = slices;
-        KERNEL<<<grid, C::kThreads, C::kSmemBytes, s>>>(map_a, map_b, Cp, M, g.N, g.K, k_split, stride, StreamArgs{});
+        pdl::launch<KERNEL>(o.padded, grid, dim3(C::kThreads), C::kSmemBytes, s, map_a, map_b, Cp, M, g.N, g.K, k_split,
+                            stride, StreamArgs{});
       },
       std::size_t(o.lda));
 }
@@ -212,6 +218,8 @@ template <class C>
 void prepare_stream() {
   prepare<C, kernel_transpose_a<C>>();
   allow_smem(C::kSmemBytes, {static_cast<Kernel>(kernel_stream<C>), static_cast<Kernel>(kernel_stream<C, true>)});
+  pdl::programmatic_here<kernel_stream<C>>();
+  pdl::programmatic_here<kernel_stream<C, true>>();
   fixup_programmatic_here<float, C::BM, C::BN, kVec<float>>();
   fixup_programmatic_here<float, C::BM, C::BN, 1>();
 }
@@ -228,9 +236,9 @@ void launch_stream(const GemmArgs<float>& g, cudaStream_t s) {
   float* partials = static_cast<float*>(g.workspace);
   with_epilogue(g.C, g.N, [&](auto element_c) {
     constexpr bool kElement = decltype(element_c)::value;
-    kernel_stream<C, kElement><<<static_cast<unsigned>(p.blocks), C::kThreads, C::kSmemBytes, s>>>(
-        map_a, map_b, g.C, g.M, g.N, g.K, 0, 0, StreamArgs{partials, pi});
-    KL_CHECK_LAUNCH();
+    pdl::launch<kernel_stream<C, kElement>>(o.padded, dim3(static_cast<unsigned>(p.blocks)), dim3(C::kThreads),
+                                            C::kSmemBytes, s, map_a, map_b, g.C, g.M, g.N, g.K, 0, 0,
+                                            StreamArgs{partials, pi});
     launch_stream_k_fixup<float, C::BM, C::BN, kElement ? 1 : kVec<float>>(partials, g.C, g.M, g.N, p, pi, s);
   });
 }

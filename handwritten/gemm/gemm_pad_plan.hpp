@@ -48,16 +48,17 @@ inline PadPlan pad_plan(GemmShape sh, std::size_t before, std::size_t elem_bytes
   return p;
 }
 
-// The copies' share of gemm_auto's time model (step_model_us adds it to the steps that pad): a
-// launch each, and every byte read once and its padded copy written once, at a copy kernel's
-// bandwidth. Like the model's other constants it only ranks the candidates for tune to measure.
+// The copies' share of gemm_auto's time model (step_model_us adds it to the steps that pad): one
+// launch for both (gemm13_padded.cuh copies A and B in one kernel), and every byte read once and
+// its padded copy written once, at a copy kernel's bandwidth. Like the model's other constants it
+// only ranks the candidates for tune to measure.
 constexpr double kPadLaunchUs = 2.5, kPadBytesPerUs = 3.0e6;
 inline double pad_model_us(GemmShape sh, std::size_t elem_bytes = sizeof(float)) {
   const PadPlan p = pad_plan(sh, 0, elem_bytes);
-  double us = 0;
-  if (p.a) us += kPadLaunchUs + double(sh.M) * (sh.K + p.lda) * double(elem_bytes) / kPadBytesPerUs;
-  if (p.b) us += kPadLaunchUs + double(sh.K) * (sh.N + p.ldb) * double(elem_bytes) / kPadBytesPerUs;
-  return us;
+  double bytes = 0;
+  if (p.a) bytes += double(sh.M) * (sh.K + p.lda) * double(elem_bytes);
+  if (p.b) bytes += double(sh.K) * (sh.N + p.ldb) * double(elem_bytes);
+  return p.a || p.b ? kPadLaunchUs + bytes / kPadBytesPerUs : 0.0;
 }
 
 }  // namespace kl::gemm_plan
