@@ -16,7 +16,6 @@
 #pragma once
 
 #include "common/device_helpers.cuh"
-#include "common/pdl.cuh"
 #include "handwritten/gemm/gemm_common.cuh"
 #include "handwritten/gemm/gemm_pad_plan.hpp"
 
@@ -35,12 +34,13 @@ struct PadCopy {
 // Both copies in one launch: a launch and its drain cost as much as copying a small operand, and
 // the product's kernel follows programmatically (pdl::launch): it is launched as this grid's last
 // blocks leave, with no gap for the host's launch, and waits for the copies' stores before its
-// own copies. This kernel never calls pdl::allow_dependent_launch: launched earlier, the product's
-// blocks would take each SM as the copy's blocks left it, as many to an SM as fit, and a product
-// of fewer blocks than the SMs hold would run them crowded onto a few SMs. One thread a 16-byte vector of a copy's row, A's
-// vectors first, then B's, row by row: consecutive threads store consecutive vectors and read the
-// 4 elements under each, so a warp reads 512 consecutive bytes of a row whatever its alignment,
-// and every copy has as many threads as vectors however narrow or wide its rows.
+// own copies. This kernel never calls pdl::allow_dependent_launch: launched earlier, the
+// product's blocks would take each SM as the copy's blocks left it, as many to an SM as fit, and
+// a product of fewer blocks than the SMs hold would run them crowded onto a few SMs.
+// One thread a 16-byte vector of a copy's row, A's vectors first, then B's, row by row:
+// consecutive threads store consecutive vectors and read the 4 elements under each, so a warp
+// reads 512 consecutive bytes of a row whatever its alignment, and every copy has as many threads
+// as vectors however narrow or wide its rows.
 __device__ __forceinline__ void pad_vector(const PadCopy& j, unsigned long long v) {
   const unsigned q = static_cast<unsigned>(j.pitch / 4);  // vectors a row
   const unsigned long long r = v >> 32 ? v / q : static_cast<unsigned>(v) / q;
@@ -63,6 +63,7 @@ __global__ void __launch_bounds__(256) pad_rows(PadCopy a, PadCopy b, unsigned l
 inline void launch_pad_rows(const PadCopy& a, const PadCopy& b, cudaStream_t s) {
   const unsigned long long a_vectors = static_cast<unsigned long long>(a.rows) * (a.pitch / 4);
   const unsigned long long vectors = a_vectors + static_cast<unsigned long long>(b.rows) * (b.pitch / 4);
+  if (vectors == 0) return;
   pad_rows<<<static_cast<unsigned>((vectors + 255) / 256), 256, 0, s>>>(a, b, a_vectors, vectors);
   KL_CHECK_LAUNCH();
 }
