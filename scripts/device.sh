@@ -3,8 +3,8 @@
 #   scripts/device.sh [STAGE...]        (default: build suites sanitize default shapes ladders
 #                                        families scan scan_sanitize scan_2p31 profiles walkthrough;
 #                                        `all`: those and gemm_auto, gemm_auto_fresh,
-#                                        gemm_auto_sanitize, gemm13_fill, grading, judging: the whole
-#                                        of a one-GPU folder)
+#                                        gemm_auto_sanitize, gemm13_fill, profile_behind, grading,
+#                                        judging: the whole of a one-GPU folder)
 # Stages, each optional, each writing the files results/README.md lists; each stage first deletes
 # the files OUT/MANIFEST.json lists for it, then records each file it writes there (stage, command
 # line, commit, date, card: scripts/results_manifest.py), so a rerun leaves none of its old files:
@@ -42,6 +42,9 @@
 #                                                                        sanitize_gemm13_ragged.txt
 #   profiles  Nsight Compute over the steps docs/ explain (the gemm ladders with --compute)
 #                                                                     -> ncu_*.{md,json}
+#   profile_behind  Nsight Compute (--compute) over the rules' shapes gemm_auto is still below
+#             cuBLAS on, the steps it runs there beside the library's kernel
+#                                                       -> ncu_gemm_behind_{float,double}.{md,json}
 #   gemm_auto gemm_auto's measured choice against every listed step, one file per type (float,
 #             double): the rules' 26 shapes, two sweeps of 42 odd shapes (scripts/gemm_sweep.py 402
 #             42, 403 42), every shape class; the DGEMM squares, mid-size float products (gemm13's
@@ -74,7 +77,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 stages="${*:-build suites sanitize default shapes ladders families scan scan_sanitize scan_2p31 profiles walkthrough}"
-[ "$stages" != all ] || stages="build suites sanitize default gemm_auto gemm_auto_fresh gemm_auto_sanitize gemm13_fill shapes ladders families scan scan_sanitize scan_2p31 profiles walkthrough grading judging"
+[ "$stages" != all ] || stages="build suites sanitize default gemm_auto gemm_auto_fresh gemm_auto_sanitize gemm13_fill shapes ladders families scan scan_sanitize scan_2p31 profiles profile_behind walkthrough grading judging"
 stages=" $stages "
 stages="${stages// scan_2p31 / scan_2p31_int scan_2p31_float scan_2p31_double }"
 has() { [[ " $stages " == *" $1 "* ]]; }
@@ -289,6 +292,13 @@ if has profiles; then  # one validation launch per variant under ncu (scripts/pr
   profile ncu_transpose7 -f transpose -t float -s 16384 -v 'transpose6*,transpose7*'
   profile ncu_rows_transpose_16384 -f rows,transpose -t float -s 16384 --axis op=col_mean,row_sum \
     -v 'rows_cols_vec16,rows_cols_cluster,rows_block_*,transpose6*'
+fi
+if has profile_behind; then  # docs/sgemm-ladder.md, "gemm_auto's rules": the shapes still below cuBLAS
+  begin profile_behind
+  profile ncu_gemm_behind_float --compute -f gemm -t float -s 777x1333x97,1111x2222x100 \
+    -v 'gemm9_pipelined_32x64x8_w16x64_t4x8_s3,gemm10_swizzled_32x128x16_w32x32_t4x8_s4,cublas_gemm'
+  profile ncu_gemm_behind_double --compute -f gemm -t double -s 640,2048 \
+    -v 'gemm11_dmma_32x64x32_w16x32_s3_k16_pf,gemm14_dmma_tma_128x128x32_w64x32_s3_k4,cublas_gemm'
 fi
 if has allreduce; then  # two or more GPUs (docs/allreduce.md)
   begin allreduce
