@@ -44,6 +44,33 @@ def copy_tree(root):
             shutil.copytree(os.path.join(src, d), os.path.join(root, d))
 
 
+def page(name, files):
+    """A folder of work holding files: {path: its text, or the document of a .json.gz report}."""
+    root = os.path.join(work, name)
+    for rel, body in files.items():
+        path = os.path.join(root, rel)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        if rel.endswith(".json.gz"):
+            with gzip.open(path, "wt") as g:
+                json.dump(body, g)
+        else:
+            with open(path, "w") as g:
+                g.write(body)
+    return root
+
+
+def append(root, rel, text):
+    with open(os.path.join(root, rel), "a") as g:
+        g.write(text)
+
+
+def expect_passes(label, root):
+    """The check passes on root; returns its run."""
+    r = run(root)
+    check(r.returncode == 0, f"{label}: the right figures fail:\n{r.stdout}{r.stderr}")
+    return r
+
+
 def expect_reported(label, root, wants):
     """The check fails on root and names each of wants, and no other README.md figure."""
     r = run(root)
@@ -92,20 +119,14 @@ for label, pred in (("README.md", lambda f: f["md"] == "README.md"),
           f"{label}: the failure does not name {f['md']}:{f['line']} {f['figure']}:\n{r.stdout}")
 
 # 3. A synthetic page: a gzipped JSON report, a range, exemptions, a table under a caption.
-root = os.path.join(work, "synthetic")
-os.makedirs(os.path.join(root, "results", "x"))
-os.makedirs(os.path.join(root, "docs"))
-with gzip.open(os.path.join(root, "results", "x", "run.json.gz"), "wt") as g:
-    json.dump({"results": [{"vs_library": 0.8993, "median_ms": 0.3518}]}, g)
-with open(os.path.join(root, "results", "x", "run.md"), "w") as g:
-    g.write("| a | 89.9% | 91.3% | 46.44 |\n")
-with open(os.path.join(root, "README.md"), "w") as g:
-    g.write("Fast: 89.9% and 351.8 µs (`results/x/run.json.gz`).\n\n"
-            "A target of ≥ 80%, about 90%, +5% and 100% = as fast need no file.\n\n"
-            "A prediction, 42.0 µs, says so. <!-- unmeasured: a prediction -->\n")
-with open(os.path.join(root, "docs", "a.md"), "w") as g:
-    g.write("From `results/x/run.md`:\n\n| step | TFLOP/s |\n|---|--:|\n| a | 46.44 TFLOP/s (89.9–91.3%) |\n\n"
-            "Uncited in docs: 12.5% (fails; --lenient only lists it).\n")
+root = page("synthetic", {
+    "results/x/run.json.gz": {"results": [{"vs_library": 0.8993, "median_ms": 0.3518}]},
+    "results/x/run.md": "| a | 89.9% | 91.3% | 46.44 |\n",
+    "README.md": "Fast: 89.9% and 351.8 µs (`results/x/run.json.gz`).\n\n"
+                 "A target of ≥ 80%, about 90%, +5% and 100% = as fast need no file.\n\n"
+                 "A prediction, 42.0 µs, says so. <!-- unmeasured: a prediction -->\n",
+    "docs/a.md": "From `results/x/run.md`:\n\n| step | TFLOP/s |\n|---|--:|\n| a | 46.44 TFLOP/s (89.9–91.3%) |\n\n"
+                 "Uncited in docs: 12.5% (fails; --lenient only lists it).\n"})
 r = run(root)
 check(r.returncode == 1 and "docs/a.md:7: 12.5%: no results/ file cited" in r.stdout,
       f"an uncited figure in docs/ does not fail:\n{r.stdout}{r.stderr}")
@@ -114,10 +135,8 @@ check(r.returncode == 0, f"synthetic page fails with --lenient:\n{r.stdout}{r.st
 check("4 cited figures" in r.stdout or "5 cited figures" in r.stdout, f"synthetic count: {r.stdout}")
 r = run(root, "--lenient", "--list")
 check("uncited docs/a.md:7: 12.5%" in r.stdout, f"--list does not name the uncited figure:\n{r.stdout}")
-with open(os.path.join(root, "docs", "a.md"), "a") as g:
-    g.write("\nWrong: 91.4% (`results/x/run.md`).\n")
-with open(os.path.join(root, "README.md"), "a") as g:
-    g.write("\nUncited in README: 77.7%.\n")
+append(root, "docs/a.md", "\nWrong: 91.4% (`results/x/run.md`).\n")
+append(root, "README.md", "\nUncited in README: 77.7%.\n")
 r = run(root)
 check(r.returncode == 1, f"synthetic wrong figure: exit {r.returncode}")
 check("docs/a.md:9: 91.4%: 91.4 is not in results/x/run.md" in r.stdout, f"wrong figure not named:\n{r.stdout}")
@@ -125,31 +144,25 @@ check("README.md:7: 77.7%: no results/ file cited" in r.stdout, f"uncited README
 
 # 4. Seconds and ratios: found in the file, not found, shapes and counts that are no figures, a
 # ratio checked as the quotient of its sentence's figures, one marked derived, a report's ratios.
-root = os.path.join(work, "ratios")
-os.makedirs(os.path.join(root, "results", "x"))
-with open(os.path.join(root, "results", "x", "run.log"), "w") as g:
-    g.write("== default: exit 0 in 164 s\nspeed-up 1.06\n| a | 2.572 ms | 1.334 ms |\n")
-with gzip.open(os.path.join(root, "results", "x", "rep.json.gz"), "wt") as g:
-    json.dump({"results": [{"metric": {"vs_library": 0.8993}, "timing_ms": {"median": 0.3518}}]}, g)
-with open(os.path.join(root, "README.md"), "w") as g:
-    g.write("The run took 164 s and gemm8 is 1.06× faster (`results/x/run.log`).\n\n"
-            "Shapes and counts, no file needed: 4096×4096, 128×128×16, 4097 × 1023, 2²⁸×, M×1, "
-            "on 2× H200, in 3 stages, 1.5 us is µs <!-- unmeasured: units, not figures -->.\n\n"
-            "Uncited shapes: 4096×4096 and 128×128×16 tiles on 2× H200.\n\n"
-            "Derived: 1.93× at 16384² (2.572 against 1.334 ms, `results/x/run.log`).\n\n"
-            "Table (`results/x/run.log`):\n\n| a | b | ratio |\n|---|---|---|\n| 2.572 ms | 1.334 ms | 1.93× |\n\n"
-            "Marked: the padding is worth 5.6× (`results/x/run.log`). <!-- derived: the table's times -->\n\n"
-            "Report: 0.90× of the library (`results/x/rep.json.gz`).\n")
-r = run(root)
-check(r.returncode == 0, f"seconds and ratios: the synthetic page fails:\n{r.stdout}{r.stderr}")
+root = page("ratios", {
+    "results/x/run.log": "== default: exit 0 in 164 s\nspeed-up 1.06\n| a | 2.572 ms | 1.334 ms |\n",
+    "results/x/rep.json.gz": {"results": [{"metric": {"vs_library": 0.8993}, "timing_ms": {"median": 0.3518}}]},
+    "README.md": "The run took 164 s and gemm8 is 1.06× faster (`results/x/run.log`).\n\n"
+                 "Shapes and counts, no file needed: 4096×4096, 128×128×16, 4097 × 1023, 2²⁸×, M×1, "
+                 "on 2× H200, in 3 stages, 1.5 us is µs <!-- unmeasured: units, not figures -->.\n\n"
+                 "Uncited shapes: 4096×4096 and 128×128×16 tiles on 2× H200.\n\n"
+                 "Derived: 1.93× at 16384² (2.572 against 1.334 ms, `results/x/run.log`).\n\n"
+                 "Table (`results/x/run.log`):\n\n| a | b | ratio |\n|---|---|---|\n| 2.572 ms | 1.334 ms | 1.93× |\n\n"
+                 "Marked: the padding is worth 5.6× (`results/x/run.log`). <!-- derived: the table's times -->\n\n"
+                 "Report: 0.90× of the library (`results/x/rep.json.gz`).\n"})
+r = expect_passes("seconds and ratios", root)
 check("8 cited figures" in r.stdout,
       f"seconds and ratios: expected 8 figures (164, 1.06, 1.93 twice, 2.572, 1.334 twice, 0.90):\n{r.stdout}")
-with open(os.path.join(root, "README.md"), "a") as g:
-    g.write("\nWrong: 170 s and 1.07× (`results/x/run.log`).\n\n"
-            "Wrong quotient: 1.99× (2.572 against 1.334 ms, `results/x/run.log`).\n\n"
-            "Unmarked: the padding is worth 5.6× (`results/x/run.log`).\n\n"
-            "A report's time is no ratio: 0.35× (`results/x/rep.json.gz`).\n\n"
-            "Uncited: 2.5× faster in 12 s.\n")
+append(root, "README.md", "\nWrong: 170 s and 1.07× (`results/x/run.log`).\n\n"
+       "Wrong quotient: 1.99× (2.572 against 1.334 ms, `results/x/run.log`).\n\n"
+       "Unmarked: the padding is worth 5.6× (`results/x/run.log`).\n\n"
+       "A report's time is no ratio: 0.35× (`results/x/rep.json.gz`).\n\n"
+       "Uncited: 2.5× faster in 12 s.\n")
 expect_reported("seconds and ratios", root, ("README.md:19: 170 s: 170 is not in results/x/run.log",
              "README.md:19: 1.07×: 1.07 is not in results/x/run.log",
              "README.md:21: 1.99×: 1.99 is not in results/x/run.log",
@@ -161,22 +174,18 @@ expect_reported("seconds and ratios", root, ("README.md:19: 170 s: 170 is not in
 # the cited file that name it (rounded to the quoted decimals), so a cell that matches a number of
 # another row, left from an older run, fails; a name with "..." stands for part of one; a row
 # the file does not name is looked for in the whole file.
-root = os.path.join(work, "rows")
-os.makedirs(os.path.join(root, "results", "x"))
-with open(os.path.join(root, "results", "x", "rep.md"), "w") as g:
-    g.write("| `gemm13_tma_128_r232_at` | 91.3% | 2.543 ms |\n| `gemm13_tma_128_r232_at_streamk` | 95.7% | 2.491 ms |\n"
-            "| `cublas_gemm` (library) | 100.0% | 2.659 ms |\n")
-with open(os.path.join(root, "README.md"), "w") as g:
-    g.write("From `results/x/rep.md`:\n\n| step | share | time |\n|---|--:|--:|\n"
-            "| `gemm13_tma_128_r232_at` | 91.3% | 2.543 ms |\n"
-            "| `gemm13_..._r232_at_streamk` | 95.7% | 2.491 ms |\n"
-            "| `cublas_gemm` (library) | 100% | 2.659 ms |\n"
-            "| `gemm_other` | 95.7% | 2.659 ms |\n")
-r = run(root)
-check(r.returncode == 0, f"rows: the right rows fail:\n{r.stdout}{r.stderr}")
-with open(os.path.join(root, "README.md"), "a") as g:
-    g.write("\nStale, from `results/x/rep.md`:\n\n| step | share |\n|---|--:|\n"
-            "| `gemm13_tma_128_r232_at` | 95.7% |\n| `gemm13_..._r232_at` | 2.491 ms |\n")
+root = page("rows", {
+    "results/x/rep.md": "| `gemm13_tma_128_r232_at` | 91.3% | 2.543 ms |\n"
+                        "| `gemm13_tma_128_r232_at_streamk` | 95.7% | 2.491 ms |\n"
+                        "| `cublas_gemm` (library) | 100.0% | 2.659 ms |\n",
+    "README.md": "From `results/x/rep.md`:\n\n| step | share | time |\n|---|--:|--:|\n"
+                 "| `gemm13_tma_128_r232_at` | 91.3% | 2.543 ms |\n"
+                 "| `gemm13_..._r232_at_streamk` | 95.7% | 2.491 ms |\n"
+                 "| `cublas_gemm` (library) | 100% | 2.659 ms |\n"
+                 "| `gemm_other` | 95.7% | 2.659 ms |\n"})
+expect_passes("rows", root)
+append(root, "README.md", "\nStale, from `results/x/rep.md`:\n\n| step | share |\n|---|--:|\n"
+       "| `gemm13_tma_128_r232_at` | 95.7% |\n| `gemm13_..._r232_at` | 2.491 ms |\n")
 expect_reported("rows", root, ("README.md:14: 95.7%: 95.7 is not in the rows of gemm13_tma_128_r232_at in results/x/rep.md",
                                "README.md:15: 2.491 ms: 2.491 is not in the rows of gemm13_..._r232_at in results/x/rep.md"))
 
@@ -184,26 +193,20 @@ expect_reported("rows", root, ("README.md:14: 95.7%: 95.7 is not in the rows of 
 # shape, is looked for in that product's sections of the cited files (a JSON report's results of
 # that shape), so a number printed in another product's rows fails; a shape the files do not have
 # is looked for in the whole file.
-root = os.path.join(work, "shapes")
-os.makedirs(os.path.join(root, "results", "x"))
-with open(os.path.join(root, "results", "x", "rep.md"), "w") as g:
-    g.write("## gemm  float  100x200x300\n\n| `gemm_auto` | 95.7% |\n\n"
-            "## gemm  float  1500x1500x1500\n\n| `gemm_auto` | 91.3% |\n")
-with gzip.open(os.path.join(root, "results", "x", "rep.json.gz"), "wt") as g:
-    json.dump({"results": [{"shape": "100x200x300", "metric": {"vs_library": 0.957}},
-                           {"shape": "64x64x64", "metric": {"vs_library": 0.881}}]}, g)
-with open(os.path.join(root, "README.md"), "w") as g:
-    g.write("Right: 100×200×300 at 95.7% and 1500³ went from 91.3% to 91.3% (`results/x/rep.md`); "
-            "a shape no section names, 7×7×7 at 91.3% (`results/x/rep.md`); 100 × 200 × 300: 95.7% "
-            "(`results/x/rep.json.gz`).\n\n"
-            "From `results/x/rep.md`:\n\n| product | share |\n|---|--:|\n| 1500³ | 91.3% |\n"
-            "| 100×200×300 (N odd) | 95.7% |\n")
-r = run(root)
-check(r.returncode == 0, f"shapes: the right figures fail:\n{r.stdout}{r.stderr}")
-with open(os.path.join(root, "README.md"), "a") as g:
-    g.write("\nStale: 100×200×300 at 91.3% (`results/x/rep.md`); 1500³ runs at 95.7% (`results/x/rep.md`); "
-            "100×200×300 at 88.1% (`results/x/rep.json.gz`).\n\n"
-            "From `results/x/rep.md`:\n\n| product | share |\n|---|--:|\n| 1500³ | 95.7% |\n")
+root = page("shapes", {
+    "results/x/rep.md": "## gemm  float  100x200x300\n\n| `gemm_auto` | 95.7% |\n\n"
+                        "## gemm  float  1500x1500x1500\n\n| `gemm_auto` | 91.3% |\n",
+    "results/x/rep.json.gz": {"results": [{"shape": "100x200x300", "metric": {"vs_library": 0.957}},
+                                          {"shape": "64x64x64", "metric": {"vs_library": 0.881}}]},
+    "README.md": "Right: 100×200×300 at 95.7% and 1500³ went from 91.3% to 91.3% (`results/x/rep.md`); "
+                 "a shape no section names, 7×7×7 at 91.3% (`results/x/rep.md`); 100 × 200 × 300: 95.7% "
+                 "(`results/x/rep.json.gz`).\n\n"
+                 "From `results/x/rep.md`:\n\n| product | share |\n|---|--:|\n| 1500³ | 91.3% |\n"
+                 "| 100×200×300 (N odd) | 95.7% |\n"})
+expect_passes("shapes", root)
+append(root, "README.md", "\nStale: 100×200×300 at 91.3% (`results/x/rep.md`); 1500³ runs at 95.7% (`results/x/rep.md`); "
+       "100×200×300 at 88.1% (`results/x/rep.json.gz`).\n\n"
+       "From `results/x/rep.md`:\n\n| product | share |\n|---|--:|\n| 1500³ | 95.7% |\n")
 expect_reported("shapes", root, ("README.md:10: 91.3%: 91.3 is not in the 100x200x300 sections of results/x/rep.md, results/x/rep.json.gz",
              "README.md:10: 95.7%: 95.7 is not in the 1500x1500x1500 sections of results/x/rep.md\n",
              "README.md:10: 88.1%: 88.1 is not in the 100x200x300 sections of results/x/rep.md, results/x/rep.json.gz",
