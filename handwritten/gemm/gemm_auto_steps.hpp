@@ -110,6 +110,12 @@
   X(g9_32x64k8, float, "gemm9_pipelined_32x64x8_w16x64_t4x8_s3", tiles::Gemm9Tile32x64k8, kNeedsNothing, always,         \
     (Splits{Splits::one}), (Rank{Rank::own}),                                                                          \
     (gemm9::launch<float, KL_FMA_TILE(C)>(g, s)), (gemm9::prepare<float, KL_FMA_TILE(C)>()), 0)                         \
+  /* the same tile as gemm10, C staged, where C's rows take no 16-byte stores; measured wherever the GPU's data has */ \
+  /* no row for it */                                                                                                  \
+  X(g10_32x64k8, float, "gemm10_swizzled_32x64x8_w32x32_t4x8_s3", tiles::Gemm10Tile32x64k8, kNeedsNothing,             \
+    c_unvectorised,                                                                                                    \
+    (Splits{Splits::one}), (Rank{Rank::own}),                                                                          \
+    (gemm10::launch_split<float, KL_FMA_TILE(C)>(g, 1, s)), (gemm10::prepare<float, KL_FMA_TILE(C)>()), 0)              \
   /* ---- double on the FP64 tensor cores: gemm11 32² and gemm11_pf 64² (split as the model or the fill rule */         \
   /* says), gemm11 64², 128², gemm14 ---- */                                                                            \
   X(g11_32, double, "gemm11_dmma_32x32x16_w16x16_s4_k8", tiles::Gemm11Tile32, kNeedsNothing, always,                    \
