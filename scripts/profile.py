@@ -64,6 +64,7 @@ METRICS = [
     "smsp__sass_data_bytes_mem_shared_op_ld.sum",
     "smsp__sass_data_bytes_mem_shared_op_st.sum",
     "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.ratio",
+    "smsp__sass_average_data_bytes_per_sector_mem_global_op_st.ratio",
     "smsp__sass_average_data_bytes_per_wavefront_mem_shared.ratio",
     "sm__warps_active.avg.pct_of_peak_sustained_active",
 ] + [STALL_METRIC.format(s) for s in STALLS]
@@ -169,6 +170,9 @@ def aggregate(kernels):
         # Bytes the warps asked for per 32-byte sector moved (l1tex__t_bytes / t_sectors would
         # count whole sectors and always read 32).
         "global_ld_bytes_per_sector": weighted("smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.ratio"),
+        # ... and written per sector written: 4 where a warp's 4-byte stores land 32 bytes apart
+        # (docs/sgemm-ladder.md, "gemm9's stores on ragged rows"), 32 for whole lines.
+        "global_st_bytes_per_sector": weighted("smsp__sass_average_data_bytes_per_sector_mem_global_op_st.ratio"),
         "smem_bytes_per_wavefront": weighted("smsp__sass_average_data_bytes_per_wavefront_mem_shared.ratio"),
         "achieved_occupancy_pct": weighted("sm__warps_active.avg.pct_of_peak_sustained_active"),
     }
@@ -231,7 +235,7 @@ COMPUTE_COLS = [("regs", "registers_per_thread", ".0f"), ("issue %", "issue_acti
 
 def table(results, compute=False):
     cols = ["variant", "time", "DRAM GB/s", "DRAM %", "L2 hit %", "smem confl ld/st", "smem B/wf ld/st",
-            "gld B/sector", "occupancy %"] + ([h for h, _, _ in COMPUTE_COLS] if compute else []) + [
+            "gld B/sector", "gst B/sector", "occupancy %"] + ([h for h, _, _ in COMPUTE_COLS] if compute else []) + [
             "top stall (per issue)", "longest kernel"]
     lines = []
     current = None
@@ -251,7 +255,8 @@ def table(results, compute=False):
             fmt(p.get("l2_hit_pct"), ".0f"),
             f"{fmt(p.get('smem_ld_bank_conflicts'), '.3g')} / {fmt(p.get('smem_st_bank_conflicts'), '.3g')}",
             f"{fmt(p.get('smem_ld_bytes_per_wavefront'), '.0f')} / {fmt(p.get('smem_st_bytes_per_wavefront'), '.0f')}",
-            fmt(p.get("global_ld_bytes_per_sector"), ".1f"), fmt(p.get("achieved_occupancy_pct"), ".0f")] +
+            fmt(p.get("global_ld_bytes_per_sector"), ".1f"), fmt(p.get("global_st_bytes_per_sector"), ".1f"),
+            fmt(p.get("achieved_occupancy_pct"), ".0f")] +
             ([fmt(p.get(k), f) for _, k, f in COMPUTE_COLS] if compute else []) +
             [f"{p.get('top_stall', '')} ({fmt(p.get('top_stall_per_issue'), '.2f')})",
              f"`{p.get('longest_kernel', '')}`"]) + " |")

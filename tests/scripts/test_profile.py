@@ -50,7 +50,8 @@ write_exe(fake_ncu, """
         for m in ["gpu__time_duration", "dram__bytes", "gpu__dram_throughput", "lts__t_sector_hit_rate",
                   "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld", "launch__registers_per_thread",
                   "sm__issue_active", "smsp__sass_thread_inst_executed_op_ffma_pred_on", "smsp__inst_executed",
-                  "sm__warps_active", "smsp__average_warps_issue_stalled_barrier_per_issue_active"]:
+                  "sm__warps_active", "smsp__average_warps_issue_stalled_barrier_per_issue_active",
+                  "smsp__sass_average_data_bytes_per_sector_mem_global_op_st"]:
             print(f'"{m}","Counter","","-"')
         sys.exit(0)
     metrics = a[a.index("--metrics") + 1].split(",")
@@ -59,14 +60,16 @@ write_exe(fake_ncu, """
     cols = ["ID", "Kernel Name"] + metrics
     print(",".join(f'"{c}"' for c in cols))
     print(",".join('""' if c == "ID" else '"unit"' for c in cols))
-    # (duration ns, instructions, thread FFMAs, registers, issue %, barrier stalls per issue)
-    kernels = [("fill_kernel(float*)", 9000, 1, 0, 8, 99, 9),
-               (variant + "_main(float*)", 3000, 300, 32 * 150, 128, 30, 2),
-               (variant + "_epilogue(float*)", 1000, 100, 32 * 50, 40, 10, 1)]
+    # (duration ns, instructions, thread FFMAs, registers, issue %, barrier stalls per issue,
+    # bytes stored per sector)
+    kernels = [("fill_kernel(float*)", 9000, 1, 0, 8, 99, 9, 32),
+               (variant + "_main(float*)", 3000, 300, 32 * 150, 128, 30, 2, 4),
+               (variant + "_epilogue(float*)", 1000, 100, 32 * 50, 40, 10, 1, 32)]
     values = {"gpu__time_duration.sum": 1, "smsp__inst_executed.sum": 2,
               "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum": 3, "launch__registers_per_thread": 4,
               "sm__issue_active.avg.pct_of_peak_sustained_elapsed": 5,
-              "smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio": 6}
+              "smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio": 6,
+              "smsp__sass_average_data_bytes_per_sector_mem_global_op_st.ratio": 7}
     for i, k in enumerate(kernels):
         cells = [str(i), k[0]] + [str(k[values[m]]) if m in values else "n/a" for m in metrics]
         print(",".join(f'"{c}"' for c in cells))
@@ -97,9 +100,12 @@ if r.returncode == 0:
     check(abs(p["issue_active_pct"] - 25.0) < 1e-9, f"issue % weighted by duration, 25 (got {p['issue_active_pct']})")
     check(p.get("top_stall") == "barrier" and abs(p["top_stall_per_issue"] - 1.75) < 1e-9,
           f"top stall barrier at 1.75 per issue (got {p.get('top_stall')} {p.get('top_stall_per_issue')})")
+    check(p.get("global_st_bytes_per_sector") is not None and abs(p["global_st_bytes_per_sector"] - 11.0) < 1e-9,
+          f"bytes stored per sector weighted by duration, (4·3 + 32·1) / 4 = 11 (got {p.get('global_st_bytes_per_sector')})")
     with open(os.path.join(work, "with_compute.md")) as f:
         md = f.read()
     check("FFMA/instr" in md and "| `gemm9_test` |" in md and "(library)" in md, "the table has the compute columns and both rows")
+    check("gst B/sector" in md and "| 11.0 |" in md, "the table has the bytes stored per sector")
     check("`cublas_gemm_main` |" in md, "each row names its longest kernel")
 
 # Without --compute: the memory columns only.
