@@ -170,7 +170,7 @@ def aggregate(kernels):
         # Bytes the warps asked for per 32-byte sector moved (l1tex__t_bytes / t_sectors would
         # count whole sectors and always read 32).
         "global_ld_bytes_per_sector": weighted("smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.ratio"),
-        # ... and written per sector written: 4 where a warp's 4-byte stores land 32 bytes apart
+        # ... and written per sector written: 8 where a warp's 4-byte stores land 16 bytes apart
         # (docs/sgemm-ladder.md, "gemm9's stores on ragged rows"), 32 for whole lines.
         "global_st_bytes_per_sector": weighted("smsp__sass_average_data_bytes_per_sector_mem_global_op_st.ratio"),
         "smem_bytes_per_wavefront": weighted("smsp__sass_average_data_bytes_per_wavefront_mem_shared.ratio"),

@@ -175,12 +175,12 @@ inline bool always(const StepRow&, GemmShape, const AutoFeatures&) { return true
 // candidate only there (deeper, its chunked form is correct but not built for speed).
 constexpr int kShallowMaxK(bool dbl) { return dbl ? 48 : 64; }
 inline bool shallow_fits(const StepRow& r, GemmShape sh, const AutoFeatures&) { return sh.K <= kShallowMaxK(r.dbl); }
-// Four times the blocks of the 64² tile, a quarter of the k loop each: small products are
-// latency, not issue, bound.
 // C's rows without 16-byte vectors (N not a multiple of 4, or a buffer off 16 bytes): there
-// gemm9's tiles store C element by element, lanes 8 elements apart, and a tile staged through
+// gemm9's tiles store C element by element, lanes 4 elements apart, and a tile staged through
 // shared memory writes whole lines instead (docs/sgemm-ladder.md, "gemm9's stores on ragged rows").
 inline bool c_unvectorised(const StepRow&, GemmShape, const AutoFeatures& f) { return !f.vec; }
+// Four times the blocks of the 64² tile, a quarter of the k loop each: small products are
+// latency, not issue, bound.
 inline bool few_64_tiles(const StepRow&, GemmShape sh, const AutoFeatures& f) {
   return tiles_of(sh, 64, 64) < 2 * f.sms || std::min(sh.M, sh.N) <= 32;
 }

@@ -59,8 +59,8 @@ using Gemm9Tile128x64k8 = Fma<128, 64, 8, 32, 64, 8, 8, 3>;
 using Gemm9Tile64x128k8 = Fma<64, 128, 8, 32, 64, 8, 8, 3>;
 using Gemm9Tile32x64k8 = Fma<32, 64, 8, 16, 64, 4, 8, 3>;
 // The 32 × 64 × 8 tile as gemm10 (two 32 × 32 warps: its warps are 8 × 4 lanes): C through shared
-// memory. Where N is not a multiple of 4, gemm9 writes C in 4-byte stores whose lanes lie 8
-// elements apart, so a warp's store touches 32 sectors for 128 bytes; on a shallow K that write
+// memory. Where N is not a multiple of 4, gemm9 writes C in 4-byte stores whose lanes lie 4
+// elements apart, so a warp's store touches 16 sectors for 128 bytes; on a shallow K that write
 // is a large part of the product, and cuBLAS's kernel of this tile stages C as gemm10 does.
 using Gemm10Tile32x64k8 = Fma<32, 64, 8, 32, 32, 4, 8, 3>;
 
