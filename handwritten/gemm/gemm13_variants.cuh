@@ -48,16 +48,20 @@ struct Fallback : tiles::Gemm12Tile256 {
   static void launch(const GemmArgs<float>& g, cudaStream_t s) { gemm12::launch<float, KL_FMA_TILE(Fallback)>(g, s); }
 };
 
-// The shared-memory opt-in of the form's kernels (KERNELS, and the transposing kernel's element
-// instance), the fallback's, the reduction's launch attribute and the TMA encoder.
+// A form's kernels: their shared-memory opt-in, and whether they may launch programmatically
+// (after padded copies they do).
+template <class C, Kernel... KERNELS>
+void prepare_kernels() {
+  allow_smem(C::kSmemBytes, {KERNELS...});
+  (pdl::programmatic_here<KERNELS>(), ...);
+}
+
+// The form's kernels (KERNELS, and the transposing kernel's element instance), the fallback's
+// shared memory, the reduction's launch attribute and the TMA encoder.
 template <class C, Kernel... KERNELS>
 void prepare() {
-  allow_smem(C::kSmemBytes, {KERNELS...});
-  (pdl::programmatic_here<KERNELS>(), ...);  // after padded copies they launch programmatically
-  if constexpr (C::TRANSPOSE_A) {
-    allow_smem(C::kSmemBytes, {static_cast<Kernel>(kernel_transpose_a<C, true>)});
-    pdl::programmatic_here<kernel_transpose_a<C, true>>();
-  }
+  prepare_kernels<C, KERNELS...>();
+  if constexpr (C::TRANSPOSE_A) prepare_kernels<C, kernel_transpose_a<C, true>>();
   Fallback::prepare();
   splitk_reduce_programmatic_here<float>();
   (void)tensor_map_encoder();  // ask the driver once, outside any timed launch
@@ -217,9 +221,7 @@ std::size_t stream_workspace(GemmShape sh) {
 template <class C>
 void prepare_stream() {
   prepare<C, kernel_transpose_a<C>>();
-  allow_smem(C::kSmemBytes, {static_cast<Kernel>(kernel_stream<C>), static_cast<Kernel>(kernel_stream<C, true>)});
-  pdl::programmatic_here<kernel_stream<C>>();
-  pdl::programmatic_here<kernel_stream<C, true>>();
+  prepare_kernels<C, kernel_stream<C>, kernel_stream<C, true>>();
   fixup_programmatic_here<float, C::BM, C::BN, kVec<float>>();
   fixup_programmatic_here<float, C::BM, C::BN, 1>();
 }
