@@ -38,9 +38,10 @@ STEPS = {
     # fitted once a report holds them; until then gemm_auto borrows the 64² tile's row (kModelLike)
     "gemm10_swizzled_32x128x16_w32x32_t4x8_s4": (False, False),
     "gemm10_swizzled_128x32x16_w32x32_t4x8_s4": (False, False),
-    # gemm10's 32 x 64 x 8 (C staged, where C's rows take no 16-byte stores): fitted once a report
-    # holds it; until then tune measures it wherever it is a candidate
+    # gemm10's 32 x 64 x 8 and 64 x 128 x 8 (C staged, where C's rows take no 16-byte stores):
+    # fitted once a report holds them; until then tune measures them wherever they are candidates
     "gemm10_swizzled_32x64x8_w32x32_t4x8_s3": (False, False),
+    "gemm10_swizzled_64x128x8_w64x32_t8x8_s3": (False, False),
     # gemm9's few-wave k8 tiles: on both paths, as its 64² tile
     "gemm9_pipelined_64x64x8_w16x64_t4x8_s3": (True, True),
     "gemm9_pipelined_32x128x8_w16x64_t4x8_s3": (True, True),

@@ -86,10 +86,12 @@ struct Config {
       std::max(std::size_t(STAGES) * kStageElems * sizeof(T), Staged::kBytes);
   // Two blocks of 256 threads per SM hold 128 registers a thread: room for 64 accumulators,
   // TM × V values of A and TN of B; bigger thread tiles take the whole register file. Blocks of
-  // 128 threads (64 × 64) are held to 128 registers too, four per SM (left alone, ptxas takes
-  // ~160 to preload a whole k tile, and only three fit).
-  static constexpr int kMinBlocks =
-      kThreads <= 128 ? 4 : kThreads <= 256 && TM * TN * sizeof(T) <= 256 ? 2 : 1;
+  // 128 threads with 4 × 8 thread tiles (64 × 64) are held to 128 registers too, four per SM
+  // (left alone, ptxas takes ~160 to preload a whole k tile, and only three fit); with 8 × 8
+  // thread tiles four blocks would spill, so they are held to two.
+  static constexpr int kMinBlocks = kThreads <= 128                                ? (TM * TN <= 32 ? 4 : 2)
+                                    : kThreads <= 256 && TM * TN * sizeof(T) <= 256 ? 2
+                                                                                    : 1;
   using ALayout = SwizzledRows<T, BK>;
   // A·Aᵀ with K not a multiple of 4 copies both tiles element by element, which needs a few
   // registers more than 128 (ptxas spills): that fallback runs one block per SM.

@@ -110,9 +110,13 @@
   X(g9_32x64k8, float, "gemm9_pipelined_32x64x8_w16x64_t4x8_s3", tiles::Gemm9Tile32x64k8, kNeedsNothing, always,         \
     (Splits{Splits::one}), (Rank{Rank::own}),                                                                          \
     (gemm9::launch<float, KL_FMA_TILE(C)>(g, s)), (gemm9::prepare<float, KL_FMA_TILE(C)>()), 0)                         \
-  /* the same tile as gemm10, C staged, where C's rows take no 16-byte stores; measured wherever the GPU's data has */ \
-  /* no row for it */                                                                                                  \
+  /* gemm9's 32 × 64 × 8 and 64 × 128 × 8 as gemm10, C staged, where C's rows take no 16-byte stores; measured */   \
+  /* wherever the GPU's data has no row for them */                                                                    \
   X(g10_32x64k8, float, "gemm10_swizzled_32x64x8_w32x32_t4x8_s3", tiles::Gemm10Tile32x64k8, kNeedsNothing,             \
+    c_unvectorised,                                                                                                    \
+    (Splits{Splits::one}), (Rank{Rank::own}),                                                                          \
+    (gemm10::launch_split<float, KL_FMA_TILE(C)>(g, 1, s)), (gemm10::prepare<float, KL_FMA_TILE(C)>()), 0)              \
+  X(g10_64x128k8, float, "gemm10_swizzled_64x128x8_w64x32_t8x8_s3", tiles::Gemm10Tile64x128k8, kNeedsNothing,          \
     c_unvectorised,                                                                                                    \
     (Splits{Splits::one}), (Rank{Rank::own}),                                                                          \
     (gemm10::launch_split<float, KL_FMA_TILE(C)>(g, 1, s)), (gemm10::prepare<float, KL_FMA_TILE(C)>()), 0)              \

@@ -63,6 +63,10 @@ using Gemm9Tile32x64k8 = Fma<32, 64, 8, 16, 64, 4, 8, 3>;
 // elements apart, so a warp's store touches 16 sectors for 128 bytes; on a shallow K that write
 // is a large part of the product, and cuBLAS's kernel of this tile stages C as gemm10 does.
 using Gemm10Tile32x64k8 = Fma<32, 64, 8, 32, 32, 4, 8, 3>;
+// gemm9's 64 × 128 × 8 as gemm10 (two 64 × 32 warps, each thread 8 × 8), for the same reason on
+// products of more tiles. Its 128 threads are bound to two blocks an SM: four would leave 128
+// registers a thread, too few for 64 accumulators and two k steps of operands (ptxas spills).
+using Gemm10Tile64x128k8 = Fma<64, 128, 8, 64, 32, 8, 8, 3>;
 
 // ---- double, on the FP64 tensor cores ---------------------------------------------------------
 // gemm11's 128² tile with m16n8k8 (its split-K form, double A·Aᵀ's 128²) and with m16n8k4 (the

@@ -159,6 +159,7 @@ void append_last_steps(std::vector<GemmVariant<T>>& v) {
     v.push_back(gemm10_at<T, Gemm10Tile128x32>());
     v.push_back(gemm10_at<T, Gemm10Tile32x128>());
     v.push_back(gemm10_at<T, Gemm10Tile32x64k8>());  // gemm9's 32 × 64 × 8 with C staged
+    v.push_back(gemm10_at<T, Gemm10Tile64x128k8>());  // and its 64 × 128 × 8
     // gemm12: the register fragments double-buffered across the tile boundary, on gemm9's best
     // tile (two blocks per SM cover each other's boundaries) and on cuBLAS's 256 × 128 tile (one
     // block per SM: nobody covers them); gemm9's 256x128x16 configuration is that tile without it.

@@ -707,7 +707,7 @@ TEST_CASE("gemm_auto's candidates: what the device and the buffers allow, splits
     CHECK((c.step == Step::g10_64 || c.step == Step::g10_128 || c.step == Step::g10_128x32 ||
            c.step == Step::g10_32x128 || c.step == Step::g9_64 || c.step == Step::g9_64k8 ||
            c.step == Step::g9_32x128k8 || c.step == Step::g9_128x64k8 || c.step == Step::g9_64x128k8 ||
-           c.step == Step::g9_32x64k8 || c.step == Step::g10_32x64k8));
+           c.step == Step::g9_32x64k8 || c.step == Step::g10_32x64k8 || c.step == Step::g10_64x128k8));
   AutoFeatures all;
   all.vec = all.tma = all.huge = all.dmma_large = true;
   all.model = &kModelH100;
@@ -787,15 +787,18 @@ TEST_CASE("gemm_auto's candidates: what the device and the buffers allow, splits
     const Step first = auto_shortlist({4096, 4096, 4096}, true, m).front().step;
     CHECK((first != Step::g11_32x128pf && first != Step::g11_128x32pf));
   }
-  // gemm10's 32 × 64 × 8 tile only where C's rows take no 16-byte stores (gemm9's tiles store C
-  // element by element there), measured wherever the GPU's data has no row for it
-  for (const GpuModel* g : {&kModelH100, &kModelH200}) {
-    AutoFeatures m = none;
-    m.model = g;
-    if (!model_of(Step::g10_32x64k8, m)) CHECK(has(Step::g10_32x64k8)(auto_shortlist({777, 1333, 97}, false, m)));
+  // gemm10's 32 × 64 × 8 and 64 × 128 × 8 tiles only where C's rows take no 16-byte stores
+  // (gemm9's tiles store C element by element there), measured wherever the GPU's data has no
+  // row for them
+  for (const Step k8 : {Step::g10_32x64k8, Step::g10_64x128k8}) {
+    for (const GpuModel* g : {&kModelH100, &kModelH200}) {
+      AutoFeatures m = none;
+      m.model = g;
+      if (!model_of(k8, m)) CHECK(has(k8)(auto_shortlist({777, 1333, 97}, false, m)));
+    }
+    CHECK_FALSE(has(k8)(f));
+    CHECK(has(k8)(auto_candidates({4096, 4095, 4096}, false, none)));
   }
-  CHECK_FALSE(has(Step::g10_32x64k8)(f));
-  CHECK(has(Step::g10_32x64k8)(auto_candidates({4096, 4095, 4096}, false, none)));
   // gemm13's stream-K form, always measured, where the last wave of its tiles is under 90% full
   const auto has_stream = has(Step::g13_stream);
   CHECK(has_stream(auto_shortlist({1500, 1500, 1500}, false, all)));  // 72 tiles
