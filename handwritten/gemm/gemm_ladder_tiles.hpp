@@ -64,8 +64,7 @@ using Gemm9Tile32x64k8 = Fma<32, 64, 8, 16, 64, 4, 8, 3>;
 // is a large part of the product, and cuBLAS's kernel of this tile stages C as gemm10 does.
 using Gemm10Tile32x64k8 = Fma<32, 64, 8, 32, 32, 4, 8, 3>;
 // gemm9's 64 × 128 × 8 as gemm10 (two 64 × 32 warps, each thread 8 × 8), for the same reason on
-// products of more tiles. Its 128 threads are bound to two blocks an SM: four would leave 128
-// registers a thread, too few for 64 accumulators and two k steps of operands (ptxas spills).
+// products of more tiles (two blocks an SM: gemm10's Config says why).
 using Gemm10Tile64x128k8 = Fma<64, 128, 8, 64, 32, 8, 8, 3>;
 
 // ---- double, on the FP64 tensor cores ---------------------------------------------------------
