@@ -43,7 +43,8 @@
 #   profiles  Nsight Compute over the steps docs/ explain (the gemm ladders with --compute)
 #                                                                     -> ncu_*.{md,json}
 #   profile_behind  Nsight Compute (--compute) over the rules' shapes gemm_auto is still below
-#             cuBLAS on, the steps it runs there beside the library's kernel
+#             cuBLAS on (at most four a type, read off OUT's gemm_auto_rules_<type> reports), the
+#             fastest listed step at each beside the library's kernel
 #                                                       -> ncu_gemm_behind_{float,double}.{md,json}
 #   gemm_auto gemm_auto's measured choice against every listed step, one file per type (float,
 #             double): the rules' 26 shapes, two sweeps of 42 odd shapes (scripts/gemm_sweep.py 402
@@ -295,10 +296,18 @@ if has profiles; then  # one validation launch per variant under ncu (scripts/pr
 fi
 if has profile_behind; then  # docs/sgemm-ladder.md, "gemm_auto's rules": the shapes still below cuBLAS
   begin profile_behind
-  profile ncu_gemm_behind_float --compute -f gemm -t float -s 777x1333x97,1111x2222x100 \
-    -v 'gemm9_pipelined_32x64x8_w16x64_t4x8_s3,gemm10_swizzled_32x128x16_w32x32_t4x8_s4,cublas_gemm'
-  profile ncu_gemm_behind_double --compute -f gemm -t double -s 640,2048 \
-    -v 'gemm11_dmma_32x64x32_w16x32_s3_k16_pf,gemm14_dmma_tma_128x128x32_w64x32_s3_k4,cublas_gemm'
+  # Read off OUT's own rules reports (the gemm_auto stage's): the four products furthest below,
+  # the fastest listed step at each (the one tune should take) and the library's kernel.
+  for t in float double; do
+    rules="$out/gemm_auto_rules_$t.json.gz"
+    if [ ! -f "$rules" ]; then
+      echo "=== profile_behind: no $rules (the gemm_auto stage writes it)"; status=1; continue
+    fi
+    if ! lists=$(python3 scripts/gemm_auto_summary.py --profile-list --worst 4 "$rules"); then status=1; continue; fi
+    IFS=$'\t' read -r behind steps <<< "$lists"
+    if [ -z "$behind" ]; then echo "=== profile_behind: $t: no rules' shape below the library"; continue; fi
+    profile "ncu_gemm_behind_$t" --compute -f gemm -t "$t" -s "$behind" -v "$steps"
+  done
 fi
 if has allreduce; then  # two or more GPUs (docs/allreduce.md)
   begin allreduce

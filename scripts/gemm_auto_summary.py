@@ -3,7 +3,7 @@
 terms the product targets are stated in: on how many products it is at or above the library, the
 median and the lowest share, and which products are below.
 
-usage: scripts/gemm_auto_summary.py [--variant NAME] [--worst N] [--ahead PCT]
+usage: scripts/gemm_auto_summary.py [--variant NAME] [--worst N] [--ahead PCT] [--profile-list]
                                     [--require-share F] [--require-median F] [--require-floor F]
                                     REPORT [REPORT ...]
 
@@ -19,6 +19,11 @@ share are held against their targets the same way.
 --ahead PCT also lists, after them, the products where another hand-written row of the report ran
 more than PCT per cent faster than the variant (its share over the variant's above 1 + PCT/100),
 each with that row: for gemm_auto, where its choice missed a faster step the report measured.
+
+--profile-list prints, instead, one line for scripts/profile.py: the products below 100% (lowest
+first, at most N with --worst) as compare's -s list, a tab, then the fastest other hand-written row
+at each (each name once) and the library's row as its -v list; an empty line when none is below.
+It takes one report of one type (scripts/device.sh profile_behind: the rules' report per type).
 
 --require-share F (the fraction of the products at or above, as A/B or a decimal: 38/42),
 --require-median F and --require-floor F (shares of the library's rate, e.g. 1.0 and 0.95): each
@@ -66,6 +71,23 @@ def groups(report, variant):
     return out
 
 
+def library_of(report):
+    """The library row's name the shares are taken against (`metric.library`), or None."""
+    return next(((r.get("metric") or {}).get("library") for r in report["results"]
+                 if (r.get("metric") or {}).get("library")), None)
+
+
+def profile_list(spec, report, found, worst):
+    """The -s and -v lists of the products below the library, for scripts/profile.py."""
+    if len(found) != 1:
+        sys.exit(f"{spec}: --profile-list takes a report of one family and type, not {len(found)}")
+    (per,) = found.values()
+    below = sorted((v for v in per.items() if not share_at_or_above(v[1][0])), key=lambda kv: kv[1][0])[:worst]
+    steps = list(dict.fromkeys(best for _, (_, best, _) in below if best))
+    library = library_of(report)
+    return ",".join(shape for shape, _ in below) + "\t" + ",".join(steps + ([library] if below and library else []))
+
+
 def pct(v):
     return f"{v * 100:.1f}%"
 
@@ -87,16 +109,24 @@ def main():
     ap.add_argument("--worst", type=int, default=None, help="list at most N products below 100%%")
     ap.add_argument("--ahead", type=float, default=None, metavar="PCT",
                     help="list the products where another hand-written row is more than PCT%% faster")
+    ap.add_argument("--profile-list", action="store_true",
+                    help="print the products below (as -s) and their fastest other rows and the library (as -v)")
     ap.add_argument("--require-share", type=fraction, default=None, help="e.g. 38/42")
     ap.add_argument("--require-median", type=float, default=None)
     ap.add_argument("--require-floor", type=float, default=None)
     a = ap.parse_args()
 
     missed = []
+    if a.profile_list and len(a.reports) != 1:
+        ap.error("--profile-list takes one report")
     for spec in a.reports:
-        found = groups(read(spec), a.variant)
+        report = read(spec)
+        found = groups(report, a.variant)
         if not found:
             sys.exit(f"{spec}: no gemm or aat rows of {a.variant} with a share of the library")
+        if a.profile_list:
+            print(profile_list(spec, report, found, a.worst))
+            return 0
         for (family, dtype), per in sorted(found.items()):
             shares = [s for s, _, _ in per.values()]
             above = sum(share_at_or_above(s) for s in shares)

@@ -63,8 +63,8 @@ STAGES = {
     **{f"scan_2p31_{t}": f"every scan step at 2^31 + 7 elements (64-bit indices) in {t}, both forms"
        for t in ("int", "float", "double")},
     "profiles": "Nsight Compute over the steps docs/ explain (scripts/profile.py)",
-    "profile_behind": "Nsight Compute over the rules' shapes gemm_auto is still below cuBLAS on, its steps there "
-                      "beside the library's kernel",
+    "profile_behind": "Nsight Compute over the rules' shapes gemm_auto is still below cuBLAS on (read off the rules' "
+                      "reports), the fastest listed step at each beside the library's kernel",
     "walkthrough": "docs/your-kernel.md's graded example",
     "plots": "scripts/plot_compare.py over the folder's reports",
     "grading": "outside submissions graded (scripts/device-grading.sh)",

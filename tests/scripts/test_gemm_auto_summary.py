@@ -9,7 +9,7 @@ lowest first, each with the fastest other hand-written row (a library row is nev
 types
 apart; failed rows and rows without a share left out; --worst; each --require-* met and missed,
 with the exit status; a report without the variant's rows and a file that is no report refused
-with one line.
+with one line; --profile-list's -s and -v lists, and its refusals.
 """
 import json
 import os
@@ -87,6 +87,28 @@ r = run("--require-floor", "0.95", report)
 check(r.returncode == 1 and "lowest 90.0% (400x400x400)" in r.stderr, f"floor missed (got {r.stderr!r})")
 r = run("--require-share", "5/4", report)
 check(r.returncode == 2, f"a share above 1 is bad usage (got {r.returncode})")
+
+# --profile-list: one report of one type; the products below, lowest first, and the rows to profile.
+one = os.path.join(work, "double.json")
+with open(one, "w") as f:
+    json.dump({"results": [dict(r, metric=dict(r["metric"], library="cublas_gemm"))
+                           for r in results if r["dtype"] == "double"]}, f)
+r = run("--profile-list", one)
+check(r.returncode == 0 and r.stdout == f"400x400x400,300x300x300\t{g11},cublas_gemm\n",
+      f"--profile-list: the shapes below as -s, the fastest other row (once) and the library as -v "
+      f"(got {r.returncode}: {r.stdout!r} {r.stderr!r})")
+r = run("--profile-list", "--worst", "1", one)
+check(r.stdout == f"400x400x400\t{g11},cublas_gemm\n", f"--profile-list --worst 1 (got {r.stdout!r})")
+r = run("--profile-list", "--variant", g11, one)
+check(r.returncode == 0 and r.stdout.startswith("400x400x400,300x300x300\t"), f"another variant's products below (got {r.stdout!r})")
+with open(one, "w") as f:
+    json.dump({"results": [row("100x100x100", "gemm_auto", 1.2)]}, f)
+r = run("--profile-list", one)
+check(r.returncode == 0 and r.stdout == "\t\n", f"none below: an empty line (got {r.stdout!r})")
+r = run("--profile-list", report)
+check(r.returncode == 1 and "one family and type" in r.stderr, f"two types refused (got {r.returncode}: {r.stderr!r})")
+r = run("--profile-list", one, one)
+check(r.returncode == 2, f"two reports refused (got {r.returncode})")
 
 r = run("--variant", "gemm_nothing", report)
 err = r.stderr.strip().splitlines()
