@@ -3,8 +3,9 @@
 #   scripts/device.sh [STAGE...]        (default: build suites sanitize default shapes ladders
 #                                        families scan scan_sanitize scan_2p31 profiles walkthrough;
 #                                        `all`: those and gemm_auto, gemm_auto_fresh,
-#                                        gemm_auto_sanitize, gemm13_fill, profile_behind, grading,
-#                                        judging: the whole of a one-GPU folder)
+#                                        gemm_ragged, gemm_auto_sanitize, gemm13_fill,
+#                                        profile_behind, grading, judging: the whole of a
+#                                        one-GPU folder)
 # Stages, each optional, each writing the files results/README.md lists; each stage first deletes
 # the files OUT/MANIFEST.json lists for it, then records each file it writes there (stage, command
 # line, commit, date, card: scripts/results_manifest.py), so a rerun leaves none of its old files:
@@ -54,6 +55,10 @@
 #   gemm_auto_fresh  the same against two further sweeps of 42 odd shapes per type, drawn by the
 #             same generator after the rules last changed (scripts/gemm_sweep.py 404 42, 405 42):
 #             shapes the rules were not written from      -> gemm_auto_sweep_{d,e}_{float,double}.*
+#   gemm_ragged  the 16 ragged products (N or K not a whole number of 16-byte vectors) furthest below
+#             cuBLAS in OUT's gemm_auto and gemm_auto_fresh reports, each beside its aligned neighbour
+#             (scripts/gemm_ragged_pairs.py list; its `cost` reads the result), per type
+#                                                         -> gemm_ragged_{float,double}.*
 #   gemm_auto_sanitize  compute-sanitizer over the GPU suite's case that runs every step gemm_auto's
 #             tune measures, split or not                 -> sanitize_gemm_auto.txt
 #   allreduce (2+ GPUs; OUT defaults to results/<gpu>x<N>) the suite's all-reduce cases, the
@@ -78,7 +83,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 stages="${*:-build suites sanitize default shapes ladders families scan scan_sanitize scan_2p31 profiles walkthrough}"
-[ "$stages" != all ] || stages="build suites sanitize default gemm_auto gemm_auto_fresh gemm_auto_sanitize gemm13_fill shapes ladders families scan scan_sanitize scan_2p31 profiles profile_behind walkthrough grading judging"
+[ "$stages" != all ] || stages="build suites sanitize default gemm_auto gemm_auto_fresh gemm_ragged gemm_auto_sanitize gemm13_fill shapes ladders families scan scan_sanitize scan_2p31 profiles profile_behind walkthrough grading judging"
 stages=" $stages "
 stages="${stages// scan_2p31 / scan_2p31_int scan_2p31_float scan_2p31_double }"
 has() { [[ " $stages " == *" $1 "* ]]; }
@@ -211,6 +216,18 @@ if has gemm_auto_fresh; then  # docs/sgemm-ladder.md, "gemm13 for every alignmen
   for t in $ga_types; do
     report "gemm_auto_sweep_d_$t" gz -f gemm -t "$t" -s "$(python3 scripts/gemm_sweep.py 404 42)" -v "$ga" --max-time 0.1
     report "gemm_auto_sweep_e_$t" gz -f gemm -t "$t" -s "$(python3 scripts/gemm_sweep.py 405 42)" -v "$ga" --max-time 0.1
+  done
+fi
+if has gemm_ragged; then  # docs/sgemm-ladder.md, "gemm13 for every alignment": what ragged rows cost
+  begin_ga gemm_ragged
+  # Read off OUT's gemm_auto and gemm_auto_fresh reports: the 16 ragged products furthest below the
+  # library, each beside its aligned neighbour, every step gemm_auto may pick in one run.
+  for t in $ga_types; do
+    sweeps=("$out/gemm_auto_rules_$t.json.gz" "$out"/gemm_auto_sweep_{b,c,d,e}_"$t".json.gz)
+    for f in "${sweeps[@]}"; do [ -f "$f" ] || { echo "=== gemm_ragged: no $f (the gemm_auto stages write it)"; status=1; continue 2; }; done
+    if ! pairs=$(python3 scripts/gemm_ragged_pairs.py list --worst 16 "${sweeps[@]}"); then status=1; continue; fi
+    if [ -z "$pairs" ]; then echo "=== gemm_ragged: $t: no ragged product below the library"; continue; fi
+    report "gemm_ragged_$t" gz -f gemm -t "$t" -s "$pairs" -v "$ga" --max-time 0.1
   done
 fi
 if has gemm_auto_sanitize; then  # docs/sgemm-ladder.md, "Split-K without the reduction's launch gap"

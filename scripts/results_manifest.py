@@ -50,6 +50,8 @@ STAGES = {
                  "every shape class (one file per type), the DGEMM squares, mid-size float products",
     "gemm_auto_fresh": "gemm_auto against every listed step on two further sweeps of 42 odd shapes per type, "
                        "drawn after its rules last changed",
+    "gemm_ragged": "the ragged float and double products furthest below cuBLAS, each beside its aligned neighbour "
+                   "(N and K rounded down to whole 16-byte vectors), every step gemm_auto may pick",
     "gemm_auto_sanitize": "compute-sanitizer (memcheck, racecheck, synccheck) over the GPU suite's case that "
                           "runs every step gemm_auto's tune measures, split or not",
     "shapes": "every shape class (`--sizes shapes`) over each ladder's last steps",
