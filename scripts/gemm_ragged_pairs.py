@@ -25,6 +25,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from gemm_auto_summary import share_at_or_above  # noqa: E402
 from gemm_reports import read  # noqa: E402
 
 VECTOR = {"float": 4, "double": 2}  # elements of a 16-byte vector
@@ -68,7 +69,7 @@ def shape(dims):
 
 def listing(a):
     found, w = rows_of(a.reports, a.variant)
-    below = sorted((d for d, r in found.items() if round(r["share"] * 100, 1) < 100.0 and neighbour(d, w)),
+    below = sorted((d for d, r in found.items() if not share_at_or_above(r["share"]) and neighbour(d, w)),
                    key=lambda d: found[d]["share"])[: a.worst]
     print(",".join(f"{shape(d)},{shape(neighbour(d, w))}" for d in below))
     return 0
@@ -87,11 +88,10 @@ def cost(a):
         mine.append(q["ms"] / r["ms"])
         if r["lib_ms"] and q["lib_ms"]:
             lib.append(q["lib_ms"] / r["lib_ms"])
-        above += round(q["share"] * 100, 1) >= 100.0
-    print(f"{a.report}: {len(pairs)} pairs; neighbour over ragged time, median: {a.variant} {statistics.median(mine):.3f}, "
-          f"library {statistics.median(lib):.3f}; {a.variant} at or above the library on {above} of {len(pairs)} neighbours"
-          if lib else f"{a.report}: {len(pairs)} pairs; neighbour over ragged time, median: {a.variant} "
-          f"{statistics.median(mine):.3f}; at or above the library on {above} of {len(pairs)} neighbours")
+        above += share_at_or_above(q["share"])
+    library = f", library {statistics.median(lib):.3f}" if lib else ""
+    print(f"{a.report}: {len(pairs)} pairs; neighbour over ragged time, median: {a.variant} {statistics.median(mine):.3f}"
+          f"{library}; {a.variant} at or above the library on {above} of {len(pairs)} neighbours")
     return 0
 
 
