@@ -117,9 +117,7 @@ std::string dry_run_text(const Plan& plan) {
     // every variant, as the runner's problem would.
     const std::string family_skip = p.family->planned_skip(plan.run);
     for (const VariantListing& v : p.family->variants(p.key.dtype, plan.run.remote)) {
-      const bool named = matches_any(v.name, plan.run.variant_patterns);
-      const bool selected = v.source == Source::library ? (!plan.run.skip_library || (!plan.run.variant_patterns.empty() && named)) : named;
-      if (!selected) continue;
+      if (!runs_under(v.name, v.source, plan.run)) continue;
       std::string why = family_skip;
       if (why.empty() && gpu) why = why_not_runnable(v.needs, limits, v.needs.kernel ? limits.compute_capability : 0);
       if (!why.empty()) {

@@ -95,9 +95,7 @@ std::vector<Row> run_isolated(const Plan& plan, std::size_t index, double copy_g
   // The variants this problem runs, in ladder order (the injected fault after the first).
   std::vector<std::string> order;
   for (const auto& v : p.family->variants(p.key.dtype, plan.run.remote))
-    if (v.source == Source::library ? !plan.run.skip_library || (!plan.run.variant_patterns.empty() && matches_any(v.name, plan.run.variant_patterns))
-                                    : matches_any(v.name, plan.run.variant_patterns))
-      order.push_back(v.name);
+    if (runs_under(v.name, v.source, plan.run)) order.push_back(v.name);
   if (!plan.testing.inject_fault.empty()) order.insert(order.begin() + (order.empty() ? 0 : 1), fault_variant_name(plan.testing.inject_fault));
 
   auto with_listing = [&](Row r, const std::string& name) {

@@ -27,6 +27,11 @@ bool matches_any(const std::string& name, const std::vector<std::string>& patter
   return false;
 }
 
+bool runs_under(std::string_view name, Source source, const RunOptions& opt) {
+  const bool named = matches_any(std::string(name), opt.variant_patterns);
+  return source == Source::library ? !opt.skip_library || (!opt.variant_patterns.empty() && named) : named;
+}
+
 // Wall seconds per phase of execute() over the whole process (KL_PHASE_TIMES=1 prints them at
 // exit): where a run's time goes beyond the timed samples themselves.
 struct PhaseClock {

@@ -106,6 +106,11 @@ struct RunOptions {
 // True when `name` matches one of the globs (or there are none).
 bool matches_any(const std::string& name, const std::vector<std::string>& patterns);
 
+// Whether a listed variant runs under `opt`: a hand-written one where the patterns name it (or
+// there are none); a library baseline always, as the yardstick, unless profiling asked for the
+// named variants only. The one rule the runner, its isolated children and the dry run apply.
+bool runs_under(std::string_view name, Source source, const RunOptions& opt);
+
 // Set by SIGINT (runner.cpp): sampling stops, the rest of the plan is skipped, the reports are
 // written with what was measured.
 extern std::atomic<bool> g_interrupted;

@@ -234,13 +234,6 @@ class TypedFamily final : public Family {
     });
   }
 
-  // Whether variant `info` runs under `opt`: library baselines always (they are the yardstick)
-  // unless profiling asked for the selected variants only.
-  static bool selected(const VariantInfo& info, const RunOptions& opt) {
-    const bool named = matches_any(std::string(info.name), opt.variant_patterns);
-    return info.source == Source::library ? (!opt.skip_library || (!opt.variant_patterns.empty() && named)) : named;
-  }
-
   // Variant v bound to problem p: its hooks asked for p's size, its launch given p's arguments
   // (rewritten by `hook` where there is one). `problem_skip`: why no variant can run p, or "".
   template <class T>
@@ -289,7 +282,7 @@ class TypedFamily final : public Family {
     std::string problem_skip;  // why no variant can run this problem (e.g. fewer GPUs than it needs)
     if constexpr (detail::has_problem_skip<P<T>>::value) problem_skip = p.unsupported();
     for (const V<T>& v : variants_of<T>()) {
-      if (!selected(v.info, opt)) continue;
+      if (!runs_under(v.info.name, v.info.source, opt)) continue;
       out.push_back(bind<T>(v, p, size, problem_skip, hook));
     }
     if (opt.remote)
@@ -391,7 +384,7 @@ class TypedFamily final : public Family {
   std::vector<Row> failed_rows(const ProblemKey& k, RunContext& ctx, const std::string& why) const {
     std::vector<Row> rows;
     for (const V<T>& v : variants_of<T>()) {
-      if (!selected(v.info, ctx.opt)) continue;
+      if (!runs_under(v.info.name, v.info.source, ctx.opt)) continue;
       Row r = proto_row<T>(k, ctx.opt);
       r.variant = v.info.name;
       r.origin = v.info.origin;

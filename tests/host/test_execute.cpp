@@ -350,3 +350,20 @@ TEST_CASE("a profiler's run launches each variant once: no exact run, no recheck
   CHECK(rows[0].exact_check.pass);
   CHECK(launches == 3);
 }
+
+TEST_CASE("which listed variants a run takes: the named hand-written ones, the baselines unless profiling") {
+  RunOptions opt;
+  CHECK(runs_under("reduce3_sequential_addressing", Source::handwritten, opt));
+  CHECK(runs_under("cub_reduce", Source::library, opt));
+  opt.variant_patterns = {"reduce[5-8]*"};
+  CHECK(runs_under("reduce6_unroll", Source::handwritten, opt));
+  CHECK_FALSE(runs_under("reduce3_sequential_addressing", Source::handwritten, opt));
+  CHECK(runs_under("cub_reduce", Source::library, opt));  // the yardstick of every comparison
+  opt.skip_library = true;  // profiling: only what the patterns name
+  CHECK_FALSE(runs_under("cub_reduce", Source::library, opt));
+  opt.variant_patterns = {"reduce6*", "cub*"};
+  CHECK(runs_under("cub_reduce", Source::library, opt));
+  opt.variant_patterns.clear();  // profiling with no pattern: every hand-written one, no baseline
+  CHECK(runs_under("reduce6_unroll", Source::handwritten, opt));
+  CHECK_FALSE(runs_under("cub_reduce", Source::library, opt));
+}
