@@ -287,7 +287,7 @@ class TypedFamily final : public Family {
     }
     if (opt.remote)
       for (const RemoteVariant* rv : opt.remote->of(F::name, dtype_of<T>())) {
-        if (!matches_any(rv->full_name, opt.variant_patterns)) continue;
+        if (!runs_under(rv->full_name, Source::handwritten, opt)) continue;  // as the ladder's own
         out.push_back(bind_remote<T>(*opt.remote, *rv, p, size, problem_skip));
       }
     if (opt.wrap_candidates) opt.wrap_candidates(out);
